@@ -1,0 +1,176 @@
+// Notification latency and burst behaviour of our server (needs resources.subscribe / listChanged).
+import { rmSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { BURST_DIR_NAME, textContent } from './bench-workspace.mjs';
+import { now, onExitCleanup, round, sleep, summarize } from './bench-util.mjs';
+
+const WORKER_URL = new URL('./bench-burst-worker.mjs', import.meta.url);
+
+function runWorker(workerData) {
+	return new Promise((resolve, reject) => {
+		const w = new Worker(WORKER_URL, { workerData });
+		w.once('message', resolve);
+		w.once('error', reject);
+		w.once('exit', code => {
+			if (code !== 0) reject(new Error(`burst worker exited with ${code}`));
+		});
+	});
+}
+
+/**
+ * Subscribe to `targets` (plan entries), write each file in turn and time until
+ * notifications/resources/updated for its URI arrives.
+ */
+export async function measureUpdatedLatency({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }) {
+	const client = contender.client;
+	const waiters = new Map(); // uri -> resolve
+	const counts = new Map(); // uri -> notifications received
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
+		const uri = n.params.uri;
+		counts.set(uri, (counts.get(uri) ?? 0) + 1);
+		const w = waiters.get(uri);
+		if (w) {
+			waiters.delete(uri);
+			w(now());
+		}
+	});
+	// If the bench dies mid-test, restore the generated content synchronously on exit.
+	const removeCleanup = onExitCleanup(() => {
+		for (const e of targets) {
+			try {
+				writeFileSync(path.join(root, e.rel), textContent(e));
+			} catch { /* best effort */ }
+		}
+	});
+	const latencies = [];
+	let timeouts = 0;
+	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
+	const tSub = now();
+	for (const uri of uris) await client.subscribeResource({ uri });
+	const subscribeMs = (now() - tSub) / uris.length;
+	await sleep(200);
+	counts.clear();
+	for (let i = 0; i < targets.length; i++) {
+		const e = targets[i];
+		const uri = uris[i];
+		const arrived = new Promise(resolve => waiters.set(uri, resolve));
+		const t0 = now();
+		await fsp.writeFile(path.join(root, e.rel), `${textContent(e)}// bench touch ${i} ${Date.now()}\n`);
+		const t1 = await Promise.race([arrived, sleep(timeoutMs).then(() => null)]);
+		if (t1 === null) {
+			timeouts++;
+			waiters.delete(uri);
+		} else {
+			latencies.push(t1 - t0);
+		}
+		await sleep(gapMs);
+	}
+	await sleep(500); // late duplicates
+	const perWrite = [...counts.values()];
+	const totalUpdated = perWrite.reduce((s, v) => s + v, 0);
+	for (const uri of uris) await client.unsubscribeResource({ uri }).catch(() => {});
+	// Restore generated content (fires more events; measured phase is over).
+	for (const e of targets) await fsp.writeFile(path.join(root, e.rel), textContent(e));
+	removeCleanup();
+	await sleep(300);
+	log?.(`  updated latency: ${latencies.length}/${targets.length} arrived, ${timeouts} timed out`);
+	return {
+		samples: targets.length,
+		received: latencies.length,
+		timeouts,
+		subscribeMsEach: round(subscribeMs),
+		updatedPerWrite: round(totalUpdated / targets.length),
+		latency: summarize(latencies),
+	};
+}
+
+/**
+ * Write `count` new files from a worker thread while reading `readPaths` one at a time on the
+ * contender; count list_changed; then wait until quiet, enumerate, delete, wait, enumerate.
+ */
+export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 1500, maxSettleMs = 20_000, log }) {
+	const client = contender.client;
+	const burstDir = path.join(root, BURST_DIR_NAME);
+	const removeCleanup = onExitCleanup(() => rmSync(burstDir, { recursive: true, force: true }));
+	let listChanged = 0;
+	let lastListChanged = 0;
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+		listChanged++;
+		lastListChanged = now();
+	});
+	// Ignore updated notifications here (none subscribed any more, but be tolerant).
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {});
+	await sleep(300);
+	listChanged = 0;
+
+	const phase = async (mode) => {
+		const before = listChanged;
+		const readLat = [];
+		let readErrors = 0;
+		let firstReadError = null;
+		let writing = true;
+		const t0 = now();
+		let writeMs = null;
+		const writer = runWorker({ dir: burstDir, count, perDir: 100, concurrency: 16, mode }).then(m => {
+			writeMs = m.ms;
+			writing = false;
+		}, err => {
+			writing = false;
+			throw err;
+		});
+		let writesDoneAt = null;
+		let i = 0;
+		// Read loop: runs until writes are done and list_changed has been quiet for quietMs.
+		for (;;) {
+			const t = now();
+			if (!writing) {
+				writesDoneAt ??= t;
+				const quietSince = Math.max(writesDoneAt, lastListChanged);
+				if (t - quietSince >= quietMs || t - writesDoneAt >= maxSettleMs) break;
+			}
+			const p = readPaths[i++ % readPaths.length];
+			try {
+				await contender.read(p);
+			} catch (err) {
+				readErrors++;
+				firstReadError ??= err;
+			}
+			readLat.push(now() - t);
+		}
+		await writer;
+		const settledMs = (lastListChanged > t0 ? lastListChanged : writesDoneAt) - t0;
+		const events = listChanged - before;
+		const tl = now();
+		const listed = await contender.enumerate();
+		const listMs = now() - tl;
+		log?.(`  burst ${mode}: ${count} files in ${Math.round(writeMs)} ms, ${events} list_changed, last one ${Math.round(settledMs)} ms after start, list shows ${listed.files.length}`);
+		return {
+			mode,
+			files: count,
+			writeMs: round(writeMs),
+			listChanged: events,
+			lastListChangedAfterMs: round(settledMs),
+			readsDuring: readLat.length,
+			readErrors,
+			firstReadError: firstReadError ? String(firstReadError.message ?? firstReadError) : null,
+			readLatency: summarize(readLat),
+			listedAfter: listed.files.length,
+			listMsAfter: round(listMs),
+		};
+	};
+
+	try {
+		const create = await phase('create');
+		create.expectedListed = expectedBase + count;
+		const del = await phase('delete');
+		del.expectedListed = expectedBase;
+		return { create, delete: del };
+	} finally {
+		await fsp.rm(burstDir, { recursive: true, force: true });
+		removeCleanup();
+	}
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm run provision`: installs the private real-VS-Code test environment on demand
+// (code-server, Node 24, playwright-core in .cache/vscode-env; Debian chromium + libkrb5-dev).
+// Fast no-op when already provisioned. `--force` reinstalls.
+import { ensureProvisioned, envDir, PINNED, ProvisionError } from './lib/vscodeEnv.mjs';
+
+try {
+	const installed = ensureProvisioned({ force: process.argv.includes('--force') });
+	if (!installed) {
+		console.log(`[provision] already provisioned (${Object.entries(PINNED).map(([n, v]) => `${n}@${v}`).join(', ')}) in ${envDir}`);
+	}
+} catch (err) {
+	console.error(`[provision] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
+	process.exit(1);
+}

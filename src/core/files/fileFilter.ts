@@ -1,0 +1,125 @@
+import * as path from 'node:path';
+import ignore, { Ignore } from 'ignore';
+import picomatch from 'picomatch';
+import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
+
+/**
+ * Files that are never served whatever the settings say: credentials, keys, and the internals
+ * of version control. `.gitignore` syntax, so a bare name matches at any depth.
+ */
+export const BUILT_IN_SECRETS: readonly string[] = [
+	'.env', '.env.*', '*.env', '.envrc',
+	'*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx', '*.gpg', '*.asc',
+	'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '*.ppk',
+	'.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass', '.htpasswd',
+	'.git-credentials', '.dockercfg', '.docker/config.json', 'credentials.json',
+	'.ssh/', '.aws/', '.gnupg/', '.kube/config', '.terraform/', '*.tfstate', '*.tfstate.*',
+	'.git/', '.hg/', '.svn/',
+];
+
+/** Decides whether a path under a workspace folder may be served. */
+export class FileFilter {
+	private readonly secrets: Ignore;
+	private readonly excluded: (rel: string) => boolean;
+	/** Parsed `.gitignore` per directory (null: none there), filled while indexing. */
+	private readonly gitignores = new Map<string, Ignore | null>();
+
+	constructor(
+		private readonly reader: FileSystemReader,
+		readonly settings: FileSettings,
+	) {
+		this.secrets = ignore().add([...BUILT_IN_SECRETS, ...settings.secrets]);
+		const patterns = settings.exclude.filter(p => p.trim() !== '');
+		const matcher = patterns.length > 0 ? picomatch(patterns, { dot: true }) : undefined;
+		this.excluded = matcher ? rel => matcher(rel) : () => false;
+	}
+
+	/**
+	 * Synchronous check against what is loaded. With `parentsChecked` the caller vouches that
+	 * every ancestor directory is served (the indexer only descends into served directories).
+	 */
+	isIgnored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, parentsChecked = false, extra?: Map<string, Ignore | null>): boolean {
+		if (rel === '' || rel.startsWith('/')) {
+			return true;
+		}
+		if (this.secrets.ignores(isDirectory ? `${rel}/` : rel)) {
+			return true;
+		}
+		if (!parentsChecked) {
+			const parts = rel.split('/');
+			let prefix = '';
+			for (let i = 0; i < parts.length - 1; i++) {
+				prefix = prefix ? `${prefix}/${parts[i]}` : parts[i];
+				if (this.excluded(prefix) || this.gitignored(folder, prefix, true, extra)) {
+					return true;
+				}
+			}
+		}
+		return this.excluded(rel) || this.gitignored(folder, rel, isDirectory, extra);
+	}
+
+	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
+	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
+		if (this.settings.respectGitignore) {
+			const parts = rel.split('/');
+			let dir = folder.path;
+			const dirs = [dir];
+			for (let i = 0; i < parts.length - 1; i++) {
+				dir = path.join(dir, parts[i]);
+				dirs.push(dir);
+			}
+			// Directories the indexer has not seen are read but not cached, so probing
+			// random paths cannot grow memory.
+			const transient = new Map<string, Ignore | null>();
+			await Promise.all(dirs.filter(d => !this.gitignores.has(d)).map(async d => {
+				transient.set(d, await this.readGitignore(d));
+			}));
+			return !this.isIgnored(folder, rel, isDirectory, false, transient);
+		}
+		return !this.isIgnored(folder, rel, isDirectory);
+	}
+
+	/** Reads and caches the `.gitignore` of a directory the indexer walks. */
+	async loadGitignore(dirPath: string, present: boolean): Promise<void> {
+		if (!this.settings.respectGitignore) {
+			return;
+		}
+		this.gitignores.set(dirPath, present ? await this.readGitignore(dirPath) : null);
+	}
+
+	forgetDirectory(dirPath: string): void {
+		this.gitignores.delete(dirPath);
+	}
+
+	private async readGitignore(dirPath: string): Promise<Ignore | null> {
+		try {
+			const bytes = await this.reader.readFile(path.join(dirPath, '.gitignore'));
+			return ignore().add(new TextDecoder().decode(bytes));
+		} catch {
+			return null;
+		}
+	}
+
+	private gitignored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, extra?: Map<string, Ignore | null>): boolean {
+		if (!this.settings.respectGitignore) {
+			return false;
+		}
+		const parts = rel.split('/');
+		let ignored = false;
+		let dir = folder.path;
+		for (let i = 0; i < parts.length; i++) {
+			const rules = this.gitignores.get(dir) ?? extra?.get(dir);
+			if (rules) {
+				const sub = parts.slice(i).join('/');
+				const result = rules.test(isDirectory ? `${sub}/` : sub);
+				if (result.ignored) {
+					ignored = true;
+				} else if (result.unignored) {
+					ignored = false;
+				}
+			}
+			dir = path.join(dir, parts[i]);
+		}
+		return ignored;
+	}
+}

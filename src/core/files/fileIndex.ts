@@ -1,0 +1,230 @@
+import * as path from 'node:path';
+import { ResourceEntry } from '../resource';
+import { mimeTypeForName } from '../mime';
+import { fileUri } from '../uriGuard';
+import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
+import { FileFilter } from './fileFilter';
+import { Located, WorkspaceRoots } from './workspaceRoots';
+
+/** Directories read at once while walking; each reads its files' stats together. */
+const WALK_CONCURRENCY = 16;
+
+export interface IndexDelta {
+	readonly updated: string[];
+	listChanged: boolean;
+}
+
+/**
+ * Every served file of the workspace, keyed by URI, with the entry `resources/list` returns.
+ * Built by one walk, then kept current from watcher events, so listing never touches the disk.
+ */
+export class FileIndex {
+	private readonly entries = new Map<string, ResourceEntry>();
+	private sortedCache: ResourceEntry[] | undefined;
+	private cancelled = false;
+
+	constructor(
+		private readonly reader: FileSystemReader,
+		readonly roots: WorkspaceRoots,
+		readonly filter: FileFilter,
+	) {}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	has(uri: string): boolean {
+		return this.entries.has(uri);
+	}
+
+	get(uri: string): ResourceEntry | undefined {
+		return this.entries.get(uri);
+	}
+
+	keys(): IterableIterator<string> {
+		return this.entries.keys();
+	}
+
+	/** All entries sorted by URI (code unit order); rebuilt lazily after changes. */
+	sorted(): readonly ResourceEntry[] {
+		if (!this.sortedCache) {
+			this.sortedCache = [...this.entries.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+		}
+		return this.sortedCache;
+	}
+
+	cancel(): void {
+		this.cancelled = true;
+	}
+
+	get isCancelled(): boolean {
+		return this.cancelled;
+	}
+
+	/** Walks every folder. Unreadable directories are skipped, not fatal. */
+	async build(): Promise<void> {
+		await Promise.all(this.roots.folders.map(folder => this.walk(folder, '')));
+	}
+
+	/** Applies watcher events; returns what changed for clients. */
+	async apply(kind: 'created' | 'changed' | 'deleted', absPath: string, delta: IndexDelta): Promise<void> {
+		const located = this.roots.locate(absPath);
+		if (!located) {
+			return;
+		}
+		if (kind === 'deleted') {
+			this.remove(absPath, delta);
+			return;
+		}
+		let info: FileInfo;
+		try {
+			info = await this.reader.lstat(absPath);
+		} catch {
+			this.remove(absPath, delta);
+			return;
+		}
+		if (info.kind === 'directory') {
+			if (!this.filter.isIgnored(located.folder, located.rel, true)) {
+				await this.walk(located.folder, located.rel, delta);
+			}
+			return;
+		}
+		const entry = await this.entryFor(located, info, false);
+		if (!entry) {
+			this.remove(absPath, delta);
+			return;
+		}
+		this.upsert(entry, delta);
+	}
+
+	private remove(absPath: string, delta: IndexDelta): void {
+		const uri = fileUri(absPath);
+		if (this.entries.delete(uri)) {
+			this.changed(delta, uri, true);
+			return;
+		}
+		// Possibly a directory: drop everything below it.
+		const prefix = `${uri}/`;
+		for (const key of this.entries.keys()) {
+			if (key.startsWith(prefix)) {
+				this.entries.delete(key);
+				this.changed(delta, key, true);
+			}
+		}
+	}
+
+	private upsert(entry: ResourceEntry, delta: IndexDelta | undefined): void {
+		const previous = this.entries.get(entry.uri);
+		this.entries.set(entry.uri, entry);
+		if (delta) {
+			this.changed(delta, entry.uri, !previous);
+		} else if (!previous) {
+			this.sortedCache = undefined;
+		}
+	}
+
+	private changed(delta: IndexDelta, uri: string, membership: boolean): void {
+		delta.updated.push(uri);
+		if (membership) {
+			delta.listChanged = true;
+			this.sortedCache = undefined;
+		}
+	}
+
+	private async walk(folder: WorkspaceFolder, startRel: string, delta?: IndexDelta): Promise<void> {
+		const pending: string[] = [startRel];
+		let active = 0;
+		await new Promise<void>(resolve => {
+			const pump = () => {
+				if (this.cancelled) {
+					pending.length = 0;
+				}
+				while (active < WALK_CONCURRENCY && pending.length > 0) {
+					const rel = pending.pop()!;
+					active++;
+					void this.readDir(folder, rel, pending, delta).finally(() => {
+						active--;
+						pump();
+					});
+				}
+				if (active === 0 && pending.length === 0) {
+					resolve();
+				}
+			};
+			pump();
+		});
+	}
+
+	private async readDir(folder: WorkspaceFolder, rel: string, pending: string[], delta?: IndexDelta): Promise<void> {
+		const dirPath = rel ? path.join(folder.path, rel) : folder.path;
+		let children;
+		try {
+			children = await this.reader.readDirectory(dirPath);
+		} catch {
+			return; // vanished or unreadable: nothing to serve below it
+		}
+		await this.filter.loadGitignore(dirPath, children.some(c => c.name === '.gitignore' && c.kind === 'file'));
+		const files: Promise<void>[] = [];
+		for (const child of children) {
+			const childRel = rel ? `${rel}/${child.name}` : child.name;
+			if (child.kind === 'directory') {
+				if (!this.filter.isIgnored(folder, childRel, true, true)) {
+					pending.push(childRel);
+				}
+			} else if (child.kind === 'file' || child.kind === 'symlink') {
+				if (!this.filter.isIgnored(folder, childRel, false, true)) {
+					files.push(this.addFile({ folder, rel: childRel }, child.kind, delta));
+				}
+			}
+		}
+		await Promise.all(files);
+	}
+
+	private async addFile(located: Located, kind: 'file' | 'symlink', delta?: IndexDelta): Promise<void> {
+		const absPath = path.join(located.folder.path, located.rel);
+		try {
+			const info = kind === 'file' ? await this.reader.stat(absPath) : await this.reader.lstat(absPath);
+			const entry = await this.entryFor(located, info, true);
+			if (entry) {
+				this.upsert(entry, delta);
+			}
+		} catch {
+			// Gone between readdir and stat.
+		}
+	}
+
+	/**
+	 * The list entry for a file, or undefined when it must not be served: ignored, or a
+	 * symlink to a directory or to anything outside the workspace or not served itself.
+	 */
+	private async entryFor(located: Located, info: FileInfo, parentsChecked: boolean): Promise<ResourceEntry | undefined> {
+		if (this.filter.isIgnored(located.folder, located.rel, false, parentsChecked)) {
+			return undefined;
+		}
+		const absPath = path.join(located.folder.path, located.rel);
+		let stat = info;
+		if (info.kind === 'symlink') {
+			try {
+				const target = this.roots.locateReal(await this.reader.realpath(absPath));
+				if (!target || this.filter.isIgnored(target.folder, target.rel, false)) {
+					return undefined;
+				}
+				stat = await this.reader.stat(absPath);
+			} catch {
+				return undefined; // dangling or looping link
+			}
+		}
+		if (stat.kind !== 'file') {
+			return undefined;
+		}
+		const base = path.basename(absPath);
+		return {
+			uri: fileUri(absPath),
+			name: this.roots.displayName(located),
+			title: base,
+			mimeType: mimeTypeForName(base),
+			size: stat.size,
+			annotations: { lastModified: new Date(stat.mtimeMs).toISOString() },
+		};
+	}
+}

@@ -1,0 +1,281 @@
+import { Emitter } from '../../common/event';
+import { Disposable } from '../../common/lifecycle';
+import { Logger } from '../../common/logger';
+import { ResourceNotFound, ResourceTooLarge } from '../errors';
+import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
+import {
+	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, SettingsSource,
+	WorkspaceFoldersSource,
+} from '../ports';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { fileUri, fileUriToPath } from '../uriGuard';
+import { FileFilter } from './fileFilter';
+import { FileIndex, IndexDelta } from './fileIndex';
+import { Located, WorkspaceRoots } from './workspaceRoots';
+import * as path from 'node:path';
+
+export const FILE_TEMPLATE = 'file:///{+path}';
+const MAX_COMPLETIONS = 100;
+
+export interface FilesProviderPorts {
+	readonly folders: WorkspaceFoldersSource;
+	readonly reader: FileSystemReader;
+	readonly watcher: FileWatcher;
+	readonly documents: OpenDocuments;
+	readonly settings: SettingsSource<FileSettings>;
+	readonly log: Logger;
+}
+
+/**
+ * The workspace's files as resources. Lists from an in-memory index built in the background
+ * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
+ */
+export class FilesProvider extends Disposable implements ResourceProvider {
+	readonly id = 'files';
+	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	readonly onDidChange = this.changeEmitter.event;
+
+	private index: FileIndex | undefined;
+	private building: Promise<void> | undefined;
+	private rebuildRequested = false;
+	/** Watcher events are applied one batch at a time, in order. */
+	private applying: Promise<void> = Promise.resolve();
+
+	constructor(private readonly ports: FilesProviderPorts) {
+		super();
+		this._register(ports.folders.onDidChange(() => this.rebuild('workspace folders changed')));
+		this._register(ports.settings.onDidChange(() => this.rebuild('settings changed')));
+		this._register(ports.watcher.onDidChange(events => this.onFileEvents(events)));
+		this._register(ports.documents.onDidChange(absPath => this.onDocumentChanged(absPath)));
+		this._register(ports.watcher);
+	}
+
+	/** Starts indexing in the background; `ready()` resolves when the first index is built. */
+	start(): void {
+		if (!this.building) {
+			this.rebuild('start');
+		}
+	}
+
+	async ready(): Promise<void> {
+		this.start();
+		// A build may be cancelled and replaced by a queued one; wait until an index exists.
+		while (!this.index && !this.isDisposed) {
+			const current = this.building;
+			await current;
+			if (current === this.building) {
+				return; // the last build failed; reads and lists see an empty workspace
+			}
+		}
+	}
+
+	get indexedCount(): number {
+		return this.index?.size ?? 0;
+	}
+
+	list(): readonly ResourceEntry[] {
+		return this.index?.sorted() ?? [];
+	}
+
+	handles(uri: string): boolean {
+		return /^file:/i.test(uri);
+	}
+
+	templates(): readonly TemplateEntry[] {
+		return [{
+			uriTemplate: FILE_TEMPLATE,
+			name: 'file',
+			title: 'Workspace file',
+			description: 'Any file in the workspace by absolute path; completion suggests paths.',
+		}];
+	}
+
+	async read(uri: string): Promise<ResourceContent[]> {
+		const { absPath, realPath } = await this.resolveServed(uri);
+		const mimeType = mimeTypeForName(path.basename(absPath));
+		const dirty = this.ports.documents.dirtyText(absPath);
+		if (dirty !== undefined) {
+			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
+		}
+		const info = await this.ports.reader.stat(realPath).catch(() => {
+			throw new ResourceNotFound(uri);
+		});
+		if (info.kind !== 'file') {
+			throw new ResourceNotFound(uri);
+		}
+		const settings = this.ports.settings.get();
+		if (info.size > settings.maxFileSize) {
+			throw new ResourceTooLarge(uri, info.size, settings.maxFileSize, settings.maxFileSizeSetting);
+		}
+		const bytes = await this.ports.reader.readFile(realPath).catch((err: NodeJS.ErrnoException) => {
+			if (err?.code === 'ENOENT' || err?.code === 'EISDIR') {
+				throw new ResourceNotFound(uri);
+			}
+			throw err;
+		});
+		if (bytes.byteLength > settings.maxFileSize) {
+			throw new ResourceTooLarge(uri, bytes.byteLength, settings.maxFileSize, settings.maxFileSizeSetting);
+		}
+		const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
+		if (text !== undefined) {
+			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
+		}
+		return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+	}
+
+	async checkSubscribable(uri: string): Promise<void> {
+		await this.resolveServed(uri);
+	}
+
+	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
+		if (uriTemplate !== FILE_TEMPLATE || argument !== 'path') {
+			return undefined;
+		}
+		await this.ready();
+		const query = value.replace(/^\/+/, '');
+		const lowerQuery = query.toLowerCase();
+		const prefixed: string[] = [];
+		const containing: string[] = [];
+		for (const entry of this.list()) {
+			const candidate = fileUriToPath(entry.uri).slice(1);
+			if (candidate.startsWith(query)) {
+				prefixed.push(candidate);
+			} else if (lowerQuery && entry.name.toLowerCase().includes(lowerQuery)) {
+				containing.push(candidate);
+			}
+		}
+		if (!query) {
+			// Nothing typed yet: offer the folders' files from the top.
+			return { values: prefixed.slice(0, MAX_COMPLETIONS), total: prefixed.length, hasMore: prefixed.length > MAX_COMPLETIONS };
+		}
+		const all = prefixed.concat(containing);
+		return { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS };
+	}
+
+	/**
+	 * Resolves a client's URI to a path that may be served: inside a workspace folder by its
+	 * spelling and by its real path (symlinks resolved), and not excluded, ignored or secret.
+	 */
+	private async resolveServed(uri: string): Promise<{ absPath: string; located: Located; realPath: string }> {
+		const absPath = fileUriToPath(uri);
+		await this.ready();
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
+			throw new ResourceNotFound(uri);
+		}
+		let realPath: string;
+		try {
+			realPath = await this.ports.reader.realpath(absPath);
+		} catch {
+			throw new ResourceNotFound(uri);
+		}
+		if (realPath !== absPath) {
+			const target = index.roots.locateReal(realPath);
+			if (!target || !(await index.filter.isServed(target.folder, target.rel, false))) {
+				throw new ResourceNotFound(uri);
+			}
+		}
+		return { absPath, located, realPath };
+	}
+
+	private rebuild(reason: string): void {
+		if (this.building && !this.settled) {
+			// One rebuild at a time; the latest request runs when the current one ends.
+			this.rebuildRequested = true;
+			this.buildingIndex?.cancel();
+			return;
+		}
+		this.settled = false;
+		this.building = this.runBuild(reason).finally(() => {
+			this.settled = true;
+			if (this.rebuildRequested && !this.isDisposed) {
+				this.rebuildRequested = false;
+				this.rebuild('queued');
+			}
+		});
+	}
+	private settled = true;
+	private buildingIndex: FileIndex | undefined;
+
+	private async runBuild(reason: string): Promise<void> {
+		const started = performance.now();
+		const { reader, settings, folders, watcher, log } = this.ports;
+		try {
+			const roots = await WorkspaceRoots.resolve(folders.folders(), reader);
+			const filter = new FileFilter(reader, settings.get());
+			const next = new FileIndex(reader, roots, filter);
+			this.buildingIndex = next;
+			await next.build();
+			if (this.isDisposed || next.isCancelled) {
+				return;
+			}
+			const previous = this.index;
+			this.index = next;
+			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));
+			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
+			if (previous) {
+				this.emitDifference(previous, next);
+			}
+		} catch (err) {
+			log.error('indexing failed', err);
+		}
+	}
+
+	private emitDifference(previous: FileIndex, next: FileIndex): void {
+		const updated: string[] = [];
+		for (const uri of previous.keys()) {
+			if (!next.has(uri)) {
+				updated.push(uri);
+			}
+		}
+		for (const uri of next.keys()) {
+			if (!previous.has(uri)) {
+				updated.push(uri);
+			}
+		}
+		if (updated.length > 0) {
+			this.changeEmitter.fire({ updated, listChanged: true });
+		}
+	}
+
+	private watchIgnored(absPath: string, isDirectory: boolean | undefined): boolean {
+		const located = this.index?.roots.locate(absPath);
+		if (!located) {
+			return false; // a folder root itself
+		}
+		return this.index!.filter.isIgnored(located.folder, located.rel, isDirectory ?? false);
+	}
+
+	private onFileEvents(events: readonly FileChangeEvent[]): void {
+		if (events.some(e => path.basename(e.path) === '.gitignore')) {
+			this.rebuild('.gitignore changed');
+		}
+		this.applying = this.applying.then(async () => {
+			await this.building;
+			const index = this.index;
+			if (!index || this.isDisposed) {
+				return;
+			}
+			const delta: IndexDelta = { updated: [], listChanged: false };
+			for (const event of events) {
+				try {
+					await index.apply(event.kind, event.path, delta);
+				} catch (err) {
+					this.ports.log.warn(`could not apply a file change: ${String(err)}`);
+				}
+			}
+			if (delta.updated.length > 0 && index === this.index) {
+				this.changeEmitter.fire({ updated: delta.updated, listChanged: delta.listChanged });
+			}
+		});
+	}
+
+	private onDocumentChanged(absPath: string): void {
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		if (index && located && !index.filter.isIgnored(located.folder, located.rel, false)) {
+			this.changeEmitter.fire({ updated: [fileUri(absPath)], listChanged: false });
+		}
+	}
+}

@@ -1,0 +1,87 @@
+import { InvalidParams } from './errors';
+import { ResourceEntry } from './resource';
+
+export interface PageSection {
+	readonly id: string;
+	/** Sorted by `uri`, no duplicates. */
+	readonly items: readonly ResourceEntry[];
+}
+
+export interface Page {
+	readonly resources: ResourceEntry[];
+	readonly nextCursor?: string;
+}
+
+interface CursorState {
+	/** Section (provider) id of the last item returned. */
+	readonly s: string;
+	/** URI of the last item returned: the next page starts after it. */
+	readonly a: string;
+}
+
+const CURSOR_PREFIX = 'c1.';
+
+export function encodeCursor(state: CursorState): string {
+	return CURSOR_PREFIX + Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorState {
+	if (typeof cursor !== 'string' || !cursor.startsWith(CURSOR_PREFIX) || cursor.length > 8192) {
+		throw new InvalidParams('Invalid cursor');
+	}
+	try {
+		const state = JSON.parse(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) as unknown;
+		if (state && typeof state === 'object' && typeof (state as CursorState).s === 'string' && typeof (state as CursorState).a === 'string') {
+			return state as CursorState;
+		}
+	} catch {
+		// fall through
+	}
+	throw new InvalidParams('Invalid cursor');
+}
+
+/** Index of the first item whose uri is greater than `uri`. */
+function upperBound(items: readonly ResourceEntry[], uri: string): number {
+	let lo = 0;
+	let hi = items.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (items[mid].uri <= uri) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+/**
+ * Pages over sections in order with a keyset cursor (the last URI returned), so a walk stays
+ * correct while items come and go: no duplicates, and nothing present throughout is skipped.
+ */
+export function paginate(sections: readonly PageSection[], cursor: string | undefined, pageSize: number): Page {
+	let sectionIndex = 0;
+	let position = 0;
+	if (cursor !== undefined) {
+		const state = decodeCursor(cursor);
+		sectionIndex = sections.findIndex(s => s.id === state.s);
+		if (sectionIndex < 0) {
+			throw new InvalidParams('Invalid cursor');
+		}
+		position = upperBound(sections[sectionIndex].items, state.a);
+	}
+	const resources: ResourceEntry[] = [];
+	let last: CursorState | undefined;
+	for (; sectionIndex < sections.length; sectionIndex++, position = 0) {
+		const { id, items } = sections[sectionIndex];
+		while (position < items.length) {
+			if (resources.length === pageSize) {
+				return { resources, nextCursor: encodeCursor(last!) };
+			}
+			const item = items[position++];
+			resources.push(item);
+			last = { s: id, a: item.uri };
+		}
+	}
+	return { resources };
+}

@@ -1,0 +1,83 @@
+import { Event } from '../common/event';
+import { IDisposable } from '../common/lifecycle';
+
+/** A root the files provider serves. `path` is absolute. */
+export interface WorkspaceFolder {
+	readonly name: string;
+	readonly path: string;
+}
+
+export interface WorkspaceFoldersSource {
+	folders(): readonly WorkspaceFolder[];
+	readonly onDidChange: Event<void>;
+}
+
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface DirectoryEntry {
+	readonly name: string;
+	readonly kind: EntryKind;
+}
+
+export interface FileInfo {
+	readonly kind: EntryKind;
+	readonly size: number;
+	readonly mtimeMs: number;
+}
+
+/** Disk access. Errors are Node-style (`code` ENOENT, EACCES, ...). */
+export interface FileSystemReader {
+	readDirectory(dirPath: string): Promise<DirectoryEntry[]>;
+	/** Does not follow symlinks. */
+	lstat(filePath: string): Promise<FileInfo>;
+	/** Follows symlinks. */
+	stat(filePath: string): Promise<FileInfo>;
+	realpath(filePath: string): Promise<string>;
+	readFile(filePath: string): Promise<Uint8Array>;
+}
+
+export interface FileChangeEvent {
+	readonly kind: 'created' | 'changed' | 'deleted';
+	readonly path: string;
+}
+
+/** Decides whether the watcher may skip a path (an ignored directory need not be watched). */
+export type WatchFilter = (absPath: string, isDirectory: boolean | undefined) => boolean;
+
+/** File-system change events for the workspace folders. */
+export interface FileWatcher extends IDisposable {
+	readonly onDidChange: Event<readonly FileChangeEvent[]>;
+	/** (Re)starts watching these folders; `ignored` may be consulted to skip subtrees. */
+	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter): void;
+}
+
+/** Documents open in an editor. Headless there are none. */
+export interface OpenDocuments {
+	/** The unsaved text of the file when it is open and dirty. */
+	dirtyText(absPath: string): string | undefined;
+	/** Fires the absolute path of a document whose text changed, was saved or reverted. */
+	readonly onDidChange: Event<string>;
+}
+
+/** What the files provider serves, from settings (VS Code) or arguments (headless). */
+export interface FileSettings {
+	/** Glob patterns, relative to each folder, like VS Code's `files.exclude` keys. */
+	readonly exclude: readonly string[];
+	/** Extra secret patterns in .gitignore syntax, on top of the built-in deny-list. */
+	readonly secrets: readonly string[];
+	readonly respectGitignore: boolean;
+	/** Largest file `resources/read` returns, in bytes. */
+	readonly maxFileSize: number;
+	/** Where a user changes `maxFileSize`, named in the too-large error. */
+	readonly maxFileSizeSetting: string;
+}
+
+export interface SettingsSource<T> {
+	get(): T;
+	readonly onDidChange: Event<void>;
+}
+
+export const noOpenDocuments: OpenDocuments = {
+	dirtyText: () => undefined,
+	onDidChange: Event.None,
+};

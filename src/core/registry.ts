@@ -1,0 +1,73 @@
+import { Disposable } from '../common/lifecycle';
+import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
+import { InvalidParams, ResourceNotFound } from './errors';
+import { Page, paginate } from './pager';
+import { Completion, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
+
+export const DEFAULT_PAGE_SIZE = 1000;
+
+/**
+ * All resource providers behind one surface: paging across them in a fixed order, routing
+ * reads by URI, and one coalesced change stream for every session.
+ */
+export class ProviderRegistry extends Disposable {
+	private readonly tracker: ChangeTracker;
+	/** Flushed, coalesced changes of every provider. */
+	readonly onDidChange;
+
+	constructor(
+		readonly providers: readonly ResourceProvider[],
+		trackerOptions: ChangeTrackerOptions = defaultChangeTrackerOptions,
+	) {
+		super();
+		this.tracker = this._register(new ChangeTracker(trackerOptions));
+		this.onDidChange = this.tracker.onDidFlush;
+		for (const provider of providers) {
+			this._register(provider);
+			this._register(provider.onDidChange(change => this.tracker.push(change)));
+		}
+	}
+
+	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
+		await Promise.all(this.providers.map(p => p.ready()));
+		return paginate(this.providers.map(p => ({ id: p.id, items: p.list() })), cursor, pageSize);
+	}
+
+	read(uri: string): Promise<ResourceContent[]> {
+		return this.providerFor(uri).read(uri);
+	}
+
+	checkSubscribable(uri: string): Promise<void> {
+		return this.providerFor(uri).checkSubscribable(uri);
+	}
+
+	templates(): TemplateEntry[] {
+		return this.providers.flatMap(p => p.templates());
+	}
+
+	async complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>> = {}): Promise<Completion> {
+		for (const provider of this.providers) {
+			if (provider.templates().some(t => t.uriTemplate === uriTemplate)) {
+				const result = await provider.complete(uriTemplate, argument, value, context);
+				if (!result) {
+					throw new InvalidParams(`Unknown argument "${argument}" for template ${uriTemplate}`);
+				}
+				return result;
+			}
+		}
+		throw new InvalidParams(`Unknown resource template: ${uriTemplate}`);
+	}
+
+	/** Emits pending changes at once (tests, shutdown). */
+	flushChanges(): void {
+		this.tracker.flush();
+	}
+
+	private providerFor(uri: string): ResourceProvider {
+		const provider = this.providers.find(p => p.handles(uri));
+		if (!provider) {
+			throw new ResourceNotFound(uri);
+		}
+		return provider;
+	}
+}

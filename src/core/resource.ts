@@ -1,0 +1,64 @@
+import { Event } from '../common/event';
+import { IDisposable } from '../common/lifecycle';
+
+/** One entry of `resources/list`, shaped like the MCP `Resource` type. */
+export interface ResourceEntry {
+	readonly uri: string;
+	readonly name: string;
+	readonly title?: string;
+	readonly description?: string;
+	readonly mimeType?: string;
+	readonly size?: number;
+	readonly annotations?: {
+		readonly audience?: ('user' | 'assistant')[];
+		readonly priority?: number;
+		readonly lastModified?: string;
+	};
+}
+
+export type ResourceContent =
+	| { readonly uri: string; readonly mimeType?: string; readonly text: string }
+	| { readonly uri: string; readonly mimeType?: string; readonly blob: string };
+
+/** One entry of `resources/templates/list`. */
+export interface TemplateEntry {
+	readonly uriTemplate: string;
+	readonly name: string;
+	readonly title?: string;
+	readonly description?: string;
+	readonly mimeType?: string;
+}
+
+export interface Completion {
+	readonly values: string[];
+	readonly total?: number;
+	readonly hasMore?: boolean;
+}
+
+/** What changed in a provider's resources. */
+export interface ResourceChange {
+	/** URIs whose content changed (or that appeared or went). */
+	readonly updated: readonly string[];
+	/** True when the set of listed resources changed. */
+	readonly listChanged: boolean;
+}
+
+/**
+ * A family of resources (files, problems, git, editor). Providers keep their list sorted by URI
+ * so the registry can page it with a stable keyset cursor.
+ */
+export interface ResourceProvider extends IDisposable {
+	readonly id: string;
+	/** Resolves once the provider can answer `list` completely (e.g. its index is built). */
+	ready(): Promise<void>;
+	/** The provider's resources, sorted by `uri` (code unit order), no duplicates. */
+	list(): readonly ResourceEntry[];
+	/** True when this provider owns the URI (by scheme or prefix), whether or not it exists. */
+	handles(uri: string): boolean;
+	read(uri: string): Promise<ResourceContent[]>;
+	/** Throws ResourceNotFound when the URI may not be subscribed to. */
+	checkSubscribable(uri: string): Promise<void>;
+	templates(): readonly TemplateEntry[];
+	complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined>;
+	readonly onDidChange: Event<ResourceChange>;
+}

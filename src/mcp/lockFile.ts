@@ -1,0 +1,107 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Logger } from '../common/logger';
+
+/** What a running server tells clients on this machine (and only this user) about itself. */
+export interface LockFileContent {
+	readonly url: string;
+	readonly token: string;
+	readonly workspaceFolders: readonly string[];
+	readonly pid: number;
+	readonly version: string;
+	readonly host: 'vscode' | 'headless';
+	readonly startedAt: string;
+}
+
+export const HOME_ENV = 'MCP_WORKSPACE_RESOURCES_HOME';
+
+/** `$MCP_WORKSPACE_RESOURCES_HOME` or `~/.mcp-workspace-resources`. */
+export function discoveryHome(env: NodeJS.ProcessEnv = process.env): string {
+	const fromEnv = env[HOME_ENV];
+	return fromEnv && fromEnv.trim() !== '' ? path.resolve(fromEnv) : path.join(os.homedir(), '.mcp-workspace-resources');
+}
+
+export function serversDirectory(home = discoveryHome()): string {
+	return path.join(home, 'servers');
+}
+
+export function lockFilePath(pid: number, home = discoveryHome()): string {
+	return path.join(serversDirectory(home), `${pid}.json`);
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/**
+ * Writes the lock file atomically with mode 0600 in a 0700 directory (the token is a
+ * credential), after removing lock files of processes that no longer run.
+ */
+export async function writeLockFile(content: LockFileContent, log: Logger, home = discoveryHome()): Promise<string> {
+	const dir = serversDirectory(home);
+	await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+	await fs.chmod(home, 0o700).catch(() => undefined);
+	await fs.chmod(dir, 0o700);
+	await cleanStaleLockFiles(log, home);
+	const file = lockFilePath(content.pid, home);
+	const temp = `${file}.${process.hrtime.bigint()}.tmp`;
+	await fs.writeFile(temp, JSON.stringify(content, null, 2) + '\n', { mode: 0o600 });
+	await fs.chmod(temp, 0o600);
+	await fs.rename(temp, file);
+	return file;
+}
+
+export async function removeLockFile(pid: number, home = discoveryHome()): Promise<void> {
+	await fs.rm(lockFilePath(pid, home), { force: true });
+}
+
+/** Removes lock files whose process is gone, and leftovers that cannot be parsed. */
+export async function cleanStaleLockFiles(log: Logger, home = discoveryHome()): Promise<void> {
+	const dir = serversDirectory(home);
+	let names: string[];
+	try {
+		names = await fs.readdir(dir);
+	} catch {
+		return;
+	}
+	await Promise.all(names.map(async name => {
+		const match = /^(\d+)\.json$/.exec(name);
+		if (!match) {
+			return;
+		}
+		const pid = Number(match[1]);
+		if (pid !== process.pid && !isAlive(pid)) {
+			await fs.rm(path.join(dir, name), { force: true });
+			log.info(`removed stale lock file of process ${pid}`);
+		}
+	}));
+}
+
+/** Lock files of running servers, newest first. Unreadable or malformed files are skipped. */
+export async function readLockFiles(home = discoveryHome()): Promise<LockFileContent[]> {
+	const dir = serversDirectory(home);
+	let names: string[];
+	try {
+		names = await fs.readdir(dir);
+	} catch {
+		return [];
+	}
+	const found: LockFileContent[] = [];
+	for (const name of names.filter(n => /^\d+\.json$/.test(n))) {
+		try {
+			const content = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as LockFileContent;
+			if (typeof content.url === 'string' && typeof content.token === 'string' && isAlive(content.pid)) {
+				found.push(content);
+			}
+		} catch {
+			// skip
+		}
+	}
+	return found.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}

@@ -1,0 +1,132 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+	CompleteRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError,
+	ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { Logger } from '../common/logger';
+import { InvalidParams } from '../core/errors';
+import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
+import { SERVER_NAME, VERSION } from '../version';
+import { toMcpError } from './errors';
+import { SessionSubscriptions, subscribedAmong } from './subscriptions';
+
+export interface SessionOptions {
+	readonly registry: ProviderRegistry;
+	readonly log: Logger;
+	readonly pageSize?: number;
+}
+
+const INSTRUCTIONS =
+	'Resources are the files of the open workspace (file:// URIs). Page through resources/list with ' +
+	'nextCursor, read with resources/read, and subscribe to hear when a file changes, including ' +
+	'unsaved edits in the editor. Ignored and secret files are never served.';
+
+type OfficialSchema = z.ZodType<{ method: string; params?: unknown }>;
+
+/**
+ * One MCP session: an `McpServer` over the shared registry with its own subscriptions.
+ * The SDK allows one transport per server, so every HTTP session (and the stdio host) gets one.
+ */
+export class McpSession extends Disposable {
+	readonly server: McpServer;
+	readonly subscriptions = new SessionSubscriptions();
+
+	constructor(private readonly options: SessionOptions) {
+		super();
+		this.server = new McpServer(
+			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION },
+			{
+				capabilities: { resources: { subscribe: true, listChanged: true }, completions: {} },
+				instructions: INSTRUCTIONS,
+			},
+		);
+		this.installHandlers();
+		this._register(options.registry.onDidChange(change => this.notify(change.updated, change.listChanged)));
+		this._register(toDisposable(() => {
+			this.subscriptions.clear();
+			void this.server.close().catch(() => undefined);
+		}));
+	}
+
+	connect(transport: Transport): Promise<void> {
+		return this.server.connect(transport);
+	}
+
+	private notify(updated: readonly string[], listChanged: boolean): void {
+		const server = this.server.server;
+		if (!this.server.isConnected()) {
+			return;
+		}
+		for (const uri of subscribedAmong(this.subscriptions, updated)) {
+			void server.sendResourceUpdated({ uri }).catch(() => undefined);
+		}
+		if (listChanged) {
+			void server.sendResourceListChanged().catch(() => undefined);
+		}
+	}
+
+	private installHandlers(): void {
+		const { registry } = this.options;
+		const pageSize = this.options.pageSize ?? DEFAULT_PAGE_SIZE;
+
+		this.handle(ListResourcesRequestSchema, 'List resources', async params => {
+			const page = await registry.list(params?.cursor, pageSize);
+			return page.nextCursor ? { resources: page.resources, nextCursor: page.nextCursor } : { resources: page.resources };
+		});
+		this.handle(ListResourceTemplatesRequestSchema, 'List resource templates', async () => ({
+			resourceTemplates: registry.templates(),
+		}));
+		this.handle(ReadResourceRequestSchema, 'Read resource', async params => ({
+			contents: await registry.read(params.uri),
+		}));
+		this.handle(SubscribeRequestSchema, 'Subscribe', async params => {
+			await registry.checkSubscribable(params.uri);
+			try {
+				this.subscriptions.add(params.uri);
+			} catch (err) {
+				throw new McpError(ErrorCode.InvalidRequest, (err as Error).message);
+			}
+			return {};
+		});
+		this.handle(UnsubscribeRequestSchema, 'Unsubscribe', async params => {
+			this.subscriptions.delete(params.uri);
+			return {};
+		});
+		this.handle(CompleteRequestSchema, 'Complete', async params => {
+			if (params.ref.type !== 'ref/resource') {
+				throw new InvalidParams('This server offers no prompts; complete resource templates with ref/resource');
+			}
+			const completion = await registry.complete(params.ref.uri, params.argument.name, params.argument.value, params.context?.arguments ?? {});
+			return { completion };
+		});
+	}
+
+	/**
+	 * Installs a handler that validates params itself, so malformed requests get -32602 with a
+	 * short reason (the SDK would answer -32603 with the validator's dump), and maps errors.
+	 */
+	private handle<S extends OfficialSchema, R extends Record<string, unknown>>(
+		schema: S,
+		operation: string,
+		handler: (params: z.output<S>['params']) => Promise<R>,
+	): void {
+		const method = (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
+		const loose = z.object({ method: z.literal(method), params: z.unknown().optional() });
+		this.server.server.setRequestHandler(loose, async request => {
+			const parsed = schema.safeParse(request);
+			if (!parsed.success) {
+				const reason = parsed.error.issues.slice(0, 3)
+					.map(issue => `${issue.path.slice(1).join('.') || 'params'}: ${issue.message}`).join('; ');
+				throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${reason}`);
+			}
+			try {
+				return await handler(parsed.data.params);
+			} catch (err) {
+				throw toMcpError(err, operation, this.options.log);
+			}
+		});
+	}
+}

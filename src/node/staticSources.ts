@@ -1,0 +1,32 @@
+import * as path from 'node:path';
+import { Event } from '../common/event';
+import { FileSettings, SettingsSource, WorkspaceFolder, WorkspaceFoldersSource } from '../core/ports';
+
+/** Folders fixed for the life of the process (the CLI's --root arguments). */
+export class StaticFolders implements WorkspaceFoldersSource {
+	private readonly list: WorkspaceFolder[];
+	readonly onDidChange = Event.None as Event<void>;
+
+	constructor(roots: readonly string[]) {
+		const seen = new Map<string, number>();
+		this.list = roots.map(root => {
+			const abs = path.resolve(root);
+			const base = path.basename(abs) || 'root';
+			const count = (seen.get(base) ?? 0) + 1;
+			seen.set(base, count);
+			return { name: count === 1 ? base : `${base}-${count}`, path: abs };
+		});
+	}
+
+	folders(): readonly WorkspaceFolder[] {
+		return this.list;
+	}
+}
+
+export class StaticSettings implements SettingsSource<FileSettings> {
+	readonly onDidChange = Event.None as Event<void>;
+	constructor(private readonly value: FileSettings) {}
+	get(): FileSettings {
+		return this.value;
+	}
+}
