@@ -10,7 +10,8 @@ export function fileUri(absPath: string): string {
 /**
  * Turns a client-supplied `file:` URI into an absolute path, refusing anything that is not a
  * plain absolute path: other hosts, queries, fragments, `.`/`..` segments (plain or
- * percent-encoded), encoded separators, NUL, malformed escapes. Containment in the workspace
+ * percent-encoded), encoded separators, NUL, malformed escapes. (A backslash is an ordinary
+ * file-name character on POSIX, a separator on Windows.) Containment in the workspace
  * is checked separately. Every refusal is a ResourceNotFound carrying only the client's URI.
  */
 export function fileUriToPath(uri: string): string {
@@ -36,7 +37,7 @@ export function fileUriToPath(uri: string): string {
 			throw new ResourceNotFound(uri); // trailing slash: a directory, not a file
 		}
 		if (segment === '' || segment === '.' || segment === '..' ||
-			segment.includes('/') || segment.includes('\\') || segment.includes('\0')) {
+			segment.includes('/') || segment.includes('\0') || (path.sep === '\\' && segment.includes('\\'))) {
 			throw new ResourceNotFound(uri);
 		}
 		segments.push(segment);

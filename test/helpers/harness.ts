@@ -1,0 +1,171 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+	ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Logger } from '../../src/common/logger';
+import { ChangeTrackerOptions } from '../../src/core/changeTracker';
+import { FilesProvider } from '../../src/core/files/filesProvider';
+import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
+import { ProviderRegistry } from '../../src/core/registry';
+import { McpSession } from '../../src/mcp/session';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../src/node/staticSources';
+import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';
+import { FakeWatcher } from '../fakes/fakeWatcher';
+
+/** A logger that records errors, so tests can assert that client mistakes log none. */
+export class RecordingLogger implements Logger {
+	readonly errors: string[] = [];
+	readonly warnings: string[] = [];
+	debug(): void {}
+	info(): void {}
+	warn(message: string): void {
+		this.warnings.push(message);
+	}
+	error(message: string, err?: unknown): void {
+		this.errors.push(`${message} ${String(err ?? '')}`);
+	}
+}
+
+export const fastTracker: ChangeTrackerOptions = { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 };
+
+export interface TestServer {
+	readonly registry: ProviderRegistry;
+	readonly files: FilesProvider;
+	readonly watcher: FakeWatcher;
+	readonly settings: FakeSettings;
+	readonly log: RecordingLogger;
+	dispose(): void;
+}
+
+export function createTestServer(roots: string[], options: {
+	settings?: Partial<FileSettings>;
+	documents?: OpenDocuments;
+	tracker?: ChangeTrackerOptions;
+} = {}): TestServer {
+	const watcher = new FakeWatcher();
+	const settings = new FakeSettings({ ...defaultFileSettings, ...options.settings });
+	const log = new RecordingLogger();
+	const files = new FilesProvider({
+		folders: new StaticFolders(roots),
+		reader: new NodeFileSystem(),
+		watcher,
+		documents: options.documents ?? noOpenDocuments,
+		settings,
+		log,
+	});
+	const registry = new ProviderRegistry([files], options.tracker ?? fastTracker);
+	files.start();
+	return { registry, files, watcher, settings, log, dispose: () => registry.dispose() };
+}
+
+export interface ConnectedClient {
+	readonly client: Client;
+	readonly updates: string[];
+	listChangedCount(): number;
+	/** Resolves when an `updated` notification for `uri` has arrived (now or later). */
+	waitForUpdate(uri: string, timeoutMs?: number): Promise<void>;
+	waitForListChanged(timeoutMs?: number): Promise<void>;
+	close(): Promise<void>;
+}
+
+function track(client: Client): Omit<ConnectedClient, 'close'> {
+	const updates: string[] = [];
+	let listChanged = 0;
+	const waiters = new Set<() => void>();
+	const wake = () => waiters.forEach(w => w());
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
+		updates.push(n.params.uri);
+		wake();
+	});
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+		listChanged++;
+		wake();
+	});
+	const waitFor = (predicate: () => boolean, what: string, timeoutMs = 5000) => new Promise<void>((resolve, reject) => {
+		if (predicate()) {
+			return resolve();
+		}
+		const timer = setTimeout(() => {
+			waiters.delete(check);
+			reject(new Error(`timed out waiting for ${what}`));
+		}, timeoutMs);
+		const check = () => {
+			if (predicate()) {
+				clearTimeout(timer);
+				waiters.delete(check);
+				resolve();
+			}
+		};
+		waiters.add(check);
+	});
+	return {
+		client,
+		updates,
+		listChangedCount: () => listChanged,
+		waitForUpdate: (uri, timeoutMs) => waitFor(() => updates.includes(uri), `updated ${uri}`, timeoutMs),
+		waitForListChanged: timeoutMs => {
+			const seen = listChanged;
+			return waitFor(() => listChanged > seen, 'list_changed', timeoutMs);
+		},
+	};
+}
+
+/** A real SDK Client connected to a fresh session over an in-memory transport pair. */
+export async function connectInMemory(registry: ProviderRegistry, log: Logger = new RecordingLogger(), pageSize?: number): Promise<ConnectedClient> {
+	const session = new McpSession({ registry, log, pageSize });
+	const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+	await session.connect(serverTransport);
+	const client = new Client({ name: 'test', version: '1.0.0' });
+	const tracked = track(client);
+	await client.connect(clientTransport);
+	return {
+		...tracked,
+		close: async () => {
+			await client.close();
+			session.dispose();
+		},
+	};
+}
+
+/** A real SDK Client over Streamable HTTP with the bearer token. */
+export async function connectHttp(url: string, token: string): Promise<ConnectedClient> {
+	const client = new Client({ name: 'test-http', version: '1.0.0' });
+	const tracked = track(client);
+	const transport = new StreamableHTTPClientTransport(new URL(url), {
+		requestInit: { headers: { Authorization: `Bearer ${token}` } },
+	});
+	await client.connect(transport);
+	return {
+		...tracked,
+		close: async () => {
+			await transport.terminateSession().catch(() => undefined);
+			await client.close();
+		},
+	};
+}
+
+/** Every resource, following nextCursor to the end. */
+export async function listAll(client: Client): Promise<{ uri: string; name: string }[]> {
+	const all: { uri: string; name: string }[] = [];
+	let cursor: string | undefined;
+	do {
+		const page = await client.listResources(cursor ? { cursor } : {});
+		all.push(...page.resources);
+		cursor = page.nextCursor;
+	} while (cursor);
+	return all;
+}
+
+/** The JSON-RPC error code of a rejected call. */
+export async function errorOf(promise: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+	try {
+		await promise;
+	} catch (err) {
+		const e = err as { code: number; message: string; data?: unknown };
+		return { code: e.code, message: e.message, data: e.data };
+	}
+	throw new Error('expected the call to fail');
+}
