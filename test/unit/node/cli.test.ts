@@ -1,0 +1,146 @@
+import * as assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fileUri } from '../../../src/core/uriGuard';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { connectHttp, errorOf, listAll } from '../../helpers/harness';
+
+const CLI = path.join(__dirname, '../../../../dist/cli.js');
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise(resolve => {
+		const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', d => (stdout += d));
+		child.stderr.on('data', d => (stderr += d));
+		child.on('close', code => resolve({ code, stdout, stderr }));
+	});
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+	return new Promise(resolve => {
+		if (child.exitCode !== null) {
+			resolve(child.exitCode);
+		} else {
+			child.once('exit', code => resolve(code));
+		}
+	});
+}
+
+describe('CLI (dist/cli.js)', function () {
+	this.timeout(30_000);
+	let fx: Fixture;
+	let home: string;
+
+	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
+	beforeEach(() => {
+		fx = createFixture();
+		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-cli-home-'));
+	});
+	afterEach(() => {
+		fx.dispose();
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	for (const args of [[], ['nope'], ['serve'], ['serve', '--root', '/definitely/missing', '--stdio'], ['serve', '--root', '.'],
+		['serve', '--root', '.', '--stdio', '--http'], ['serve', '--root', '.', '--http', '--port', 'abc'], ['serve', '--root', '.', '--stdio', '--port', '1'],
+		['serve', '--root', '.', '--http', '--bogus']]) {
+		it(`exits 2 with usage for: ${args.join(' ') || '(nothing)'}`, async () => {
+			const result = await run(args);
+			assert.equal(result.code, 2);
+			assert.match(result.stderr, /Usage:/);
+			assert.equal(result.stdout, '');
+		});
+	}
+
+	it('prints help and version', async () => {
+		assert.match((await run(['--help'])).stdout, /serve --root DIR/);
+		assert.match((await run(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
+	});
+
+	it('--http prints {url, token} first, writes a 0600 lock file, serves, and stops cleanly on SIGTERM', async () => {
+		const child = spawn(process.execPath, [CLI, 'serve', '--root', fx.root, '--http'], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		const stderr: string[] = [];
+		child.stderr.on('data', d => stderr.push(String(d)));
+		try {
+			const first = await new Promise<string>(resolve => createInterface({ input: child.stdout! }).once('line', resolve));
+			const info = JSON.parse(first) as { url: string; token: string };
+			assert.deepEqual(Object.keys(info).sort(), ['token', 'url']);
+			const lock = path.join(home, 'servers', `${child.pid}.json`);
+			assert.equal(statSync(lock).mode & 0o777, 0o600);
+			const conn = await connectHttp(info.url, info.token);
+			const names = (await listAll(conn.client)).map(r => r.name);
+			assert.ok(names.includes('README.md') && !names.includes('.env'));
+			await conn.close();
+			child.kill('SIGTERM');
+			assert.equal(await exited(child), 0);
+			assert.equal(existsSync(lock), false, 'lock file removed on stop');
+			assert.ok(!stderr.join('').includes(' [error] '), stderr.join(''));
+		} finally {
+			child.kill('SIGKILL');
+		}
+	});
+
+	it('--stdio serves a client and reports real file changes from the watcher', async () => {
+		const transport = new StdioClientTransport({
+			command: process.execPath,
+			args: [CLI, 'serve', '--root', fx.root, '--stdio', '--exclude', 'data/**'],
+			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
+			stderr: 'pipe',
+		});
+		const client = new Client({ name: 'cli-test', version: '1' });
+		let listChanged = 0;
+		const updated: string[] = [];
+		let wake = () => {};
+		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+			listChanged++;
+			wake();
+		});
+		client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
+			updated.push(n.params.uri);
+			wake();
+		});
+		const until = (predicate: () => boolean) => new Promise<void>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error('timed out')), 10_000);
+			wake = () => {
+				if (predicate()) {
+					clearTimeout(timer);
+					resolve();
+				}
+			};
+			wake();
+		});
+		await client.connect(transport);
+		try {
+			const names = (await listAll(client)).map(r => r.name);
+			assert.ok(names.includes('src/index.ts'));
+			assert.ok(!names.some(n => n.startsWith('data/')), '--exclude applies');
+			assert.equal((await errorOf(client.readResource({ uri: fileUri(fx.file('.env')) }))).code, -32002);
+
+			const readme = fileUri(fx.file('README.md'));
+			await client.subscribeResource({ uri: readme });
+			// The watcher is live once a change made now is reported; retry the write until then.
+			const waitUpdate = until(() => updated.includes(readme));
+			const writer = setInterval(() => writeFileSync(fx.file('README.md'), `# v${Date.now()}\n`), 200);
+			await waitUpdate.finally(() => clearInterval(writer));
+
+			const before = listChanged;
+			writeFileSync(fx.file('src/created.ts'), 'x');
+			await until(() => listChanged > before);
+			assert.ok((await listAll(client)).some(r => r.name === 'src/created.ts'));
+			const beforeDelete = listChanged;
+			unlinkSync(fx.file('src/created.ts'));
+			await until(() => listChanged > beforeDelete);
+			assert.ok(!(await listAll(client)).some(r => r.name === 'src/created.ts'));
+		} finally {
+			await client.close();
+		}
+	});
+});

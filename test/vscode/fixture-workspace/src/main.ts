@@ -1,0 +1,3 @@
+import { greet } from './greet';
+
+console.log(greet('world'));
