@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { ServerRunner } from '../mcp/serverRunner';
+import { OutputLogger } from './outputLogger';
+import { ServerController } from './serverController';
+
+export const COMMANDS = {
+	restartServer: 'mcpResources.restartServer',
+	copyConnectionInfo: 'mcpResources.copyConnectionInfo',
+	showLog: 'mcpResources.showLog',
+	showActions: 'mcpResources.showActions',
+} as const;
+
+/** The palette commands and the status bar's action menu. */
+export function registerCommands(runner: ServerRunner, controller: ServerController, log: OutputLogger): vscode.Disposable {
+	const restart = async () => {
+		await controller.restart();
+		const state = runner.state;
+		if (state.kind === 'running') {
+			void vscode.window.showInformationMessage(`MCP Resources server restarted on port ${state.info.port}. Clients need the new token.`);
+		} else if (state.kind === 'stopped' && state.reason === 'restricted') {
+			void vscode.window.showWarningMessage('MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.');
+		} else if (state.kind === 'error') {
+			void vscode.window.showErrorMessage(`MCP Resources: ${state.message}. See the log for details.`, 'Show Log')
+				.then(choice => choice && log.channel.show());
+		}
+	};
+
+	const copyConnectionInfo = async () => {
+		const info = runner.connectionInfo;
+		if (!info) {
+			void vscode.window.showWarningMessage('The MCP Resources server is not running, so there is nothing to copy. Restart it from the status bar.');
+			return;
+		}
+		// The shape of an HTTP server entry in VS Code's mcp.json, Cursor and Claude Code.
+		const config = { type: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } };
+		await vscode.env.clipboard.writeText(JSON.stringify(config, null, 2));
+		void vscode.window.showInformationMessage('MCP connection info copied: the URL and the bearer token. Keep the token private.');
+	};
+
+	const showLog = () => log.channel.show();
+
+	const showActions = async () => {
+		const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
+			{ label: '$(debug-restart) Restart Server', description: 'new token, same settings', run: restart },
+			{ label: '$(copy) Copy Connection Info', description: 'URL and bearer token as JSON', run: copyConnectionInfo },
+			{ label: '$(output) Show Log', run: showLog },
+			{ label: '$(gear) Open Settings', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources') },
+		];
+		const picked = await vscode.window.showQuickPick(items, { title: 'MCP Resources', placeHolder: 'Choose an action' });
+		await picked?.run();
+	};
+
+	const disposables = [
+		vscode.commands.registerCommand(COMMANDS.restartServer, restart),
+		vscode.commands.registerCommand(COMMANDS.copyConnectionInfo, copyConnectionInfo),
+		vscode.commands.registerCommand(COMMANDS.showLog, showLog),
+		vscode.commands.registerCommand(COMMANDS.showActions, showActions),
+	];
+	return { dispose: () => disposables.forEach(d => d.dispose()) };
+}
