@@ -2,6 +2,7 @@
 // of shared/design.md: only src/vscode/** and src/extension.ts may import 'vscode'.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const noVscode = {
 	'no-restricted-imports': ['error', {
@@ -26,6 +27,6 @@ export default tseslint.config(
 	{ files: ['src/**/*.ts'], ignores: ['src/vscode/**', 'src/extension.ts'], rules: noVscode },
 	{
 		files: ['scripts/**/*.mjs', 'esbuild.mjs'],
-		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', performance: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', setImmediate: 'readonly' } },
+		languageOptions: { globals: { ...globals.node } },
 	},
 );

@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ServerRunner, ServerState } from '../../../src/mcp/serverRunner';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { connectHttp, createTestServer, TestServer } from '../../helpers/harness';
+
+describe('ServerRunner', () => {
+	let fx: Fixture;
+	let server: TestServer;
+	let home: string;
+	let runner: ServerRunner;
+	let folders: string[];
+
+	beforeEach(() => {
+		fx = createFixture();
+		server = createTestServer([fx.root]);
+		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-runner-'));
+		folders = [fx.root];
+		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => folders, hostKind: 'vscode', home });
+	});
+
+	afterEach(async () => {
+		await runner.stop();
+		runner.dispose();
+		server.dispose();
+		fx.dispose();
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	const lockPath = () => path.join(home, 'servers', `${process.pid}.json`);
+
+	it('writes the lock file on start, counts sessions, and removes it on stop', async () => {
+		const states: ServerState['kind'][] = [];
+		runner.onDidChangeState(s => states.push(s.kind));
+		await runner.start();
+		const info = await runner.whenRunning();
+		const lock = JSON.parse(readFileSync(lockPath(), 'utf8'));
+		assert.deepEqual({ url: lock.url, token: lock.token, pid: lock.pid, host: lock.host, workspaceFolders: lock.workspaceFolders },
+			{ url: info.url, token: info.token, pid: process.pid, host: 'vscode', workspaceFolders: [fx.root] });
+		assert.equal(lock.version, '0.1.0');
+		const conn = await connectHttp(info.url, info.token);
+		assert.equal(runner.state.kind === 'running' && runner.state.sessions, 1);
+		await conn.close();
+		await runner.stop();
+		assert.equal(existsSync(lockPath()), false);
+		assert.deepEqual(states.filter((s, i) => states[i - 1] !== s), ['starting', 'running', 'stopped']);
+	});
+
+	it('restarts with a new token and rewrites the lock file; folder changes are reflected', async () => {
+		await runner.start();
+		const first = await runner.whenRunning();
+		await runner.restart();
+		const second = runner.connectionInfo!;
+		assert.notEqual(second.token, first.token);
+		assert.equal(JSON.parse(readFileSync(lockPath(), 'utf8')).token, second.token);
+		folders = [fx.root, fx.outside];
+		await runner.refreshLockFile();
+		assert.deepEqual(JSON.parse(readFileSync(lockPath(), 'utf8')).workspaceFolders, [fx.root, fx.outside]);
+	});
+});
