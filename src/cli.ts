@@ -6,6 +6,7 @@ import { StreamLogger } from './common/logger';
 import { HttpHost } from './mcp/httpHost';
 import { removeLockFile, writeLockFile } from './mcp/lockFile';
 import { McpSession } from './mcp/session';
+import { Bridge, NoServerError, RateLimitedLogger } from './node/bridge';
 import { createHeadlessRegistry, DEFAULT_MAX_FILE_SIZE } from './node/headless';
 import { VERSION } from './version';
 
@@ -27,6 +28,14 @@ Serves the files under each DIR as MCP resources, without an editor.
   --log-level LEVEL     debug | info | warn | error (default info; logs go to stderr)
   -h, --help            show this help
   -v, --version         print the version
+
+  node dist/cli.js bridge [--workspace DIR] [--log-level LEVEL]
+
+Speaks MCP on stdin/stdout and relays to the running VS Code window (or headless --http server)
+whose workspace contains DIR (default: the current directory), found through the lock files in
+$MCP_WORKSPACE_RESOURCES_HOME (default ~/.mcp-workspace-resources). For clients that only start
+stdio servers (Claude Desktop, ...). Follows the window across restarts. Exits 1 when no window
+serves DIR.
 `;
 
 class UsageError extends Error {}
@@ -162,6 +171,43 @@ async function serve(args: ServeArgs): Promise<void> {
 	process.stdout.write(JSON.stringify({ url: info.url, token: info.token }) + '\n');
 }
 
+/** `bridge`: a stdio server relaying to the window that serves a folder (see src/node/bridge.ts). */
+async function bridgeCommand(args: string[]): Promise<number | undefined> {
+	if (args.includes('-h') || args.includes('--help')) {
+		process.stdout.write(USAGE);
+		return 0;
+	}
+	let values;
+	try {
+		values = parseArgs({ args, strict: true, allowPositionals: false, options: { workspace: { type: 'string' }, 'log-level': { type: 'string' } } }).values;
+	} catch (err) {
+		process.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
+		return 2;
+	}
+	const logLevel = values['log-level'] ?? 'info';
+	if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+		process.stderr.write(`error: --log-level must be debug, info, warn or error\n\n${USAGE}`);
+		return 2;
+	}
+	const log = new RateLimitedLogger(new StreamLogger(line => process.stderr.write(`bridge: ${line}`), logLevel as ServeArgs['logLevel']));
+	const bridge = new Bridge({ workspace: path.resolve(values.workspace ?? process.cwd()), log });
+	try {
+		await bridge.start();
+	} catch (err) {
+		if (err instanceof NoServerError) {
+			process.stderr.write(`mcp-workspace-resources bridge: ${err.message}\n`);
+			return 1;
+		}
+		throw err;
+	}
+	const stop = () => void bridge.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	process.stdin.on('end', stop);
+	void bridge.whenClosed().then(() => process.exit(0));
+	return undefined;
+}
+
 export async function main(argv: string[]): Promise<number | undefined> {
 	const [command, ...rest] = argv;
 	if (command === '-h' || command === '--help' || command === 'help') {
@@ -171,6 +217,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
 	if (command === '-v' || command === '--version') {
 		process.stdout.write(`${VERSION}\n`);
 		return 0;
+	}
+	if (command === 'bridge') {
+		return bridgeCommand(rest);
 	}
 	if (command !== 'serve') {
 		process.stderr.write(`${command ? `unknown command "${command}"` : 'no command given'}\n\n${USAGE}`);

@@ -34,6 +34,11 @@ export interface FileSystemReader {
 	stat(filePath: string): Promise<FileInfo>;
 	realpath(filePath: string): Promise<string>;
 	readFile(filePath: string): Promise<Uint8Array>;
+	/**
+	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
+	 * Indexing calls it once per directory, which is far cheaper than a promise per file.
+	 */
+	statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]>;
 }
 
 export interface FileChangeEvent {

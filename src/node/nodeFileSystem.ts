@@ -1,4 +1,4 @@
-import { Dirent, promises as fs, Stats } from 'node:fs';
+import { Dirent, promises as fs, Stats, statSync } from 'node:fs';
 import { DirectoryEntry, EntryKind, FileInfo, FileSystemReader } from '../core/ports';
 
 function kindOf(entry: Dirent | Stats): EntryKind {
@@ -35,5 +35,14 @@ export class NodeFileSystem implements FileSystemReader {
 	}
 	readFile(filePath: string): Promise<Uint8Array> {
 		return fs.readFile(filePath);
+	}
+	async statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]> {
+		// Synchronous stats of one directory's files: a few microseconds each, where a
+		// thread-pool round trip per file costs ten times that. Batches are one directory,
+		// so the event loop is never held for long.
+		return filePaths.map(p => {
+			const stats = statSync(p, { throwIfNoEntry: false });
+			return stats ? info(stats) : undefined;
+		});
 	}
 }

@@ -21,7 +21,10 @@ export const BUILT_IN_SECRETS: readonly string[] = [
 export class FileFilter {
 	private readonly secrets: Ignore;
 	private readonly excluded: (rel: string) => boolean;
-	/** Parsed `.gitignore` per directory (null: none there), filled while indexing. */
+	/**
+	 * Parsed `.gitignore` per directory (null: none there), filled while indexing. Keyed by
+	 * folder path and workspace-relative directory, so lookups need no path arithmetic.
+	 */
 	private readonly gitignores = new Map<string, Ignore | null>();
 
 	constructor(
@@ -61,18 +64,15 @@ export class FileFilter {
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
 	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
 		if (this.settings.respectGitignore) {
-			const parts = rel.split('/');
-			let dir = folder.path;
-			const dirs = [dir];
-			for (let i = 0; i < parts.length - 1; i++) {
-				dir = path.join(dir, parts[i]);
-				dirs.push(dir);
+			const dirs = [''];
+			for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+				dirs.push(rel.slice(0, i));
 			}
 			// Directories the indexer has not seen are read but not cached, so probing
 			// random paths cannot grow memory.
 			const transient = new Map<string, Ignore | null>();
-			await Promise.all(dirs.filter(d => !this.gitignores.has(d)).map(async d => {
-				transient.set(d, await this.readGitignore(d));
+			await Promise.all(dirs.filter(d => !this.gitignores.has(key(folder, d))).map(async d => {
+				transient.set(key(folder, d), await this.readGitignore(path.join(folder.path, d)));
 			}));
 			return !this.isIgnored(folder, rel, isDirectory, false, transient);
 		}
@@ -80,15 +80,11 @@ export class FileFilter {
 	}
 
 	/** Reads and caches the `.gitignore` of a directory the indexer walks. */
-	async loadGitignore(dirPath: string, present: boolean): Promise<void> {
+	async loadGitignore(folder: WorkspaceFolder, dirRel: string, present: boolean): Promise<void> {
 		if (!this.settings.respectGitignore) {
 			return;
 		}
-		this.gitignores.set(dirPath, present ? await this.readGitignore(dirPath) : null);
-	}
-
-	forgetDirectory(dirPath: string): void {
-		this.gitignores.delete(dirPath);
+		this.gitignores.set(key(folder, dirRel), present ? await this.readGitignore(path.join(folder.path, dirRel)) : null);
 	}
 
 	private async readGitignore(dirPath: string): Promise<Ignore | null> {
@@ -104,13 +100,15 @@ export class FileFilter {
 		if (!this.settings.respectGitignore) {
 			return false;
 		}
-		const parts = rel.split('/');
+		// Each .gitignore from the folder root down to the parent decides in turn; deeper
+		// files override shallower ones, as in git.
 		let ignored = false;
-		let dir = folder.path;
-		for (let i = 0; i < parts.length; i++) {
-			const rules = this.gitignores.get(dir) ?? extra?.get(dir);
+		let slash = -1;
+		do {
+			const dirKey = key(folder, slash < 0 ? '' : rel.slice(0, slash));
+			const rules = this.gitignores.get(dirKey) ?? extra?.get(dirKey);
 			if (rules) {
-				const sub = parts.slice(i).join('/');
+				const sub = rel.slice(slash + 1);
 				const result = rules.test(isDirectory ? `${sub}/` : sub);
 				if (result.ignored) {
 					ignored = true;
@@ -118,8 +116,12 @@ export class FileFilter {
 					ignored = false;
 				}
 			}
-			dir = path.join(dir, parts[i]);
-		}
+			slash = rel.indexOf('/', slash + 1);
+		} while (slash >= 0);
 		return ignored;
 	}
+}
+
+function key(folder: WorkspaceFolder, dirRel: string): string {
+	return `${folder.path}\n${dirRel}`;
 }

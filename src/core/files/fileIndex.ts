@@ -163,33 +163,44 @@ export class FileIndex {
 		} catch {
 			return; // vanished or unreadable: nothing to serve below it
 		}
-		await this.filter.loadGitignore(dirPath, children.some(c => c.name === '.gitignore' && c.kind === 'file'));
-		const files: Promise<void>[] = [];
+		await this.filter.loadGitignore(folder, rel, children.some(c => c.name === '.gitignore' && c.kind === 'file'));
+		const files: Located[] = [];
+		const links: Promise<void>[] = [];
 		for (const child of children) {
 			const childRel = rel ? `${rel}/${child.name}` : child.name;
 			if (child.kind === 'directory') {
 				if (!this.filter.isIgnored(folder, childRel, true, true)) {
 					pending.push(childRel);
 				}
-			} else if (child.kind === 'file' || child.kind === 'symlink') {
+			} else if (child.kind === 'file') {
 				if (!this.filter.isIgnored(folder, childRel, false, true)) {
-					files.push(this.addFile({ folder, rel: childRel }, child.kind, delta));
+					files.push({ folder, rel: childRel });
+				}
+			} else if (child.kind === 'symlink') {
+				if (!this.filter.isIgnored(folder, childRel, false, true)) {
+					links.push(this.addLink({ folder, rel: childRel }, delta));
 				}
 			}
 		}
-		await Promise.all(files);
+		const stats = await this.reader.statMany(files.map(f => `${dirPath}${path.sep}${path.basename(f.rel)}`));
+		for (let i = 0; i < files.length; i++) {
+			const stat = stats[i];
+			if (stat?.kind === 'file') {
+				this.upsert(this.makeEntry(files[i], `${dirPath}${path.sep}${path.basename(files[i].rel)}`, stat), delta);
+			}
+		}
+		await Promise.all(links);
 	}
 
-	private async addFile(located: Located, kind: 'file' | 'symlink', delta?: IndexDelta): Promise<void> {
-		const absPath = path.join(located.folder.path, located.rel);
+	private async addLink(located: Located, delta?: IndexDelta): Promise<void> {
 		try {
-			const info = kind === 'file' ? await this.reader.stat(absPath) : await this.reader.lstat(absPath);
+			const info = await this.reader.lstat(path.join(located.folder.path, located.rel));
 			const entry = await this.entryFor(located, info, true);
 			if (entry) {
 				this.upsert(entry, delta);
 			}
 		} catch {
-			// Gone between readdir and stat.
+			// Gone between readdir and lstat.
 		}
 	}
 
@@ -217,6 +228,10 @@ export class FileIndex {
 		if (stat.kind !== 'file') {
 			return undefined;
 		}
+		return this.makeEntry(located, absPath, stat);
+	}
+
+	private makeEntry(located: Located, absPath: string, stat: FileInfo): ResourceEntry {
 		const base = path.basename(absPath);
 		return {
 			uri: fileUri(absPath),
