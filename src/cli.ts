@@ -6,7 +6,8 @@ import { StreamLogger } from './common/logger';
 import { HttpHost } from './mcp/httpHost';
 import { removeLockFile, writeLockFile } from './mcp/lockFile';
 import { McpSession } from './mcp/session';
-import { Bridge, NoServerError, RateLimitedLogger } from './node/bridge';
+import { answerInvalidLines } from './mcp/stdioFraming';
+import { Bridge, installWarningFilter, NoServerError, RateLimitedLogger } from './node/bridge';
 import { createHeadlessRegistry, DEFAULT_MAX_FILE_SIZE } from './node/headless';
 import { VERSION } from './version';
 
@@ -147,7 +148,7 @@ async function serve(args: ServeArgs): Promise<void> {
 
 	if (args.mode === 'stdio') {
 		const session = new McpSession({ registry, log });
-		const transport = new StdioServerTransport();
+		const transport = new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
 		transport.onclose = () => void stop(0);
 		process.stdin.on('end', () => void stop(0));
 		cleanups.push(() => session.dispose());
@@ -190,6 +191,7 @@ async function bridgeCommand(args: string[]): Promise<number | undefined> {
 		return 2;
 	}
 	const log = new RateLimitedLogger(new StreamLogger(line => process.stderr.write(`bridge: ${line}`), logLevel as ServeArgs['logLevel']));
+	installWarningFilter(log);
 	const bridge = new Bridge({ workspace: path.resolve(values.workspace ?? process.cwd()), log });
 	try {
 		await bridge.start();
