@@ -8,6 +8,7 @@ const parts = [
 	{ name: 'lint', command: 'npm run --silent lint && npm run --silent typecheck', summary: () => 'eslint and tsc clean' },
 	{ name: 'unit', command: 'npm run --silent test:unit', summary: mochaSummary },
 	{ name: 'security', command: 'npm run --silent test:security', summary: mochaSummary },
+	{ name: 'reliability', command: 'npm run --silent test:reliability', summary: mochaSummary },
 	{ name: 'vscode', command: 'npm run --silent test:vscode', summary: out => lastLine(out, /^vscode: .*$/m) },
 	{ name: 'e2e', command: 'npm run --silent test:e2e', summary: out => lastLine(out, /^e2e: .*$/m) },
 	{ name: 'outside', command: 'npm run --silent test:outside', summary: out => lastLine(out, /^outside: .*$/m), when: () => existsSync('scripts/run-outside-checks.mjs') },

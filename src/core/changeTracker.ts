@@ -34,6 +34,11 @@ export class ChangeTracker implements IDisposable {
 
 	constructor(private readonly options: ChangeTrackerOptions = defaultChangeTrackerOptions) {}
 
+	/** How many sessions listen (a leak check for tests and diagnostics). */
+	get listenerCount(): number {
+		return this.flushEmitter.listenerCount;
+	}
+
 	push(change: ResourceChange): void {
 		if (this.disposed || (change.updated.length === 0 && !change.listChanged)) {
 			return;

@@ -58,6 +58,11 @@ export class ProviderRegistry extends Disposable {
 		throw new InvalidParams(`Unknown resource template: ${uriTemplate}`);
 	}
 
+	/** Listeners of the change stream: one per open session. */
+	get changeListenerCount(): number {
+		return this.tracker.listenerCount;
+	}
+
 	/** Emits pending changes at once (tests, shutdown). */
 	flushChanges(): void {
 		this.tracker.flush();
