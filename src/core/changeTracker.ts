@@ -14,7 +14,7 @@ export interface ChangeTrackerOptions {
 export const defaultChangeTrackerOptions: ChangeTrackerOptions = {
 	debounceMs: 30,
 	maxDelayMs: 150,
-	listChangedIntervalMs: 400,
+	listChangedIntervalMs: 1000,
 };
 
 /**

@@ -35,11 +35,21 @@ export interface FileSystemReader {
 	realpath(filePath: string): Promise<string>;
 	readFile(filePath: string): Promise<Uint8Array>;
 	/**
+	 * Reads a regular file unless it is larger than `maxBytes` (checked on the open file, so a
+	 * file that grows between stat and read cannot slip past the cap).
+	 */
+	readFileUpTo(filePath: string, maxBytes: number): Promise<ReadResult>;
+	/**
 	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
 	 * Indexing calls it once per directory, which is far cheaper than a promise per file.
 	 */
 	statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]>;
 }
+
+export type ReadResult =
+	| { readonly kind: 'ok'; readonly bytes: Uint8Array }
+	| { readonly kind: 'too-large'; readonly size: number }
+	| { readonly kind: 'not-a-file' };
 
 export interface FileChangeEvent {
 	readonly kind: 'created' | 'changed' | 'deleted';

@@ -1,9 +1,12 @@
 import { Logger } from '../common/logger';
 import { ChangeTrackerOptions } from '../core/changeTracker';
 import { FilesProvider } from '../core/files/filesProvider';
+import { GitProvider } from '../core/git/gitProvider';
 import { FileWatcher, noOpenDocuments } from '../core/ports';
 import { ProviderRegistry } from '../core/registry';
-import { ChokidarWatcher } from './chokidarWatcher';
+import { WorkspaceScope } from '../core/workspaceScope';
+import { DirectoryWatcher } from './directoryWatcher';
+import { GitCliSource } from './gitCli';
 import { NodeFileSystem } from './nodeFileSystem';
 import { StaticFolders, StaticSettings } from './staticSources';
 
@@ -14,30 +17,36 @@ export interface HeadlessOptions {
 	readonly respectGitignore?: boolean;
 	readonly maxFileSize?: number;
 	readonly log: Logger;
-	/** Defaults to a chokidar watcher. */
+	/** Defaults to one inotify watch per served directory. */
 	readonly watcher?: FileWatcher;
 	readonly trackerOptions?: ChangeTrackerOptions;
 }
 
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
-/** The registry the headless host serves: files from node:fs, changes from a file watcher. */
+/**
+ * The registry the headless host serves: files from node:fs, changes from a file watcher, and
+ * git state from the git CLI (no problems or editor state without an editor).
+ */
 export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry; files: FilesProvider } {
-	const files = new FilesProvider({
-		folders: new StaticFolders(options.roots),
-		reader: new NodeFileSystem(),
-		watcher: options.watcher ?? new ChokidarWatcher(options.log),
-		documents: noOpenDocuments,
-		settings: new StaticSettings({
-			exclude: options.exclude ?? [],
-			secrets: options.secrets ?? [],
-			respectGitignore: options.respectGitignore ?? true,
-			maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
-			maxFileSizeSetting: '--max-file-size',
-		}),
+	const folders = new StaticFolders(options.roots);
+	const reader = new NodeFileSystem();
+	const watcher = options.watcher ?? new DirectoryWatcher(options.log);
+	const settings = new StaticSettings({
+		exclude: options.exclude ?? [],
+		secrets: options.secrets ?? [],
+		respectGitignore: options.respectGitignore ?? true,
+		maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
+		maxFileSizeSetting: '--max-file-size',
+	});
+	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
+	const git = new GitProvider({
+		source: new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange }),
+		scope: new WorkspaceScope(folders, settings, reader),
+		settings,
 		log: options.log,
 	});
-	const registry = new ProviderRegistry([files], options.trackerOptions);
+	const registry = new ProviderRegistry([files, git], options.trackerOptions);
 	files.start();
 	return { registry, files };
 }

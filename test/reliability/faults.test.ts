@@ -4,7 +4,7 @@ import { symlinkSync, truncateSync, unlinkSync, writeFileSync, openSync, closeSy
 import * as http from 'node:http';
 import { fileUri } from '../../src/core/uriGuard';
 import { FilesProvider } from '../../src/core/files/filesProvider';
-import { noOpenDocuments } from '../../src/core/ports';
+import { noOpenDocuments, ReadResult } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
@@ -44,11 +44,11 @@ describe('faults', function () {
 
 	it('an unreadable file gives a clear error and the server keeps serving', async () => {
 		class DenyingFs extends NodeFileSystem {
-			override readFile(filePath: string): Promise<Uint8Array> {
+			override readFileUpTo(filePath: string, maxBytes: number): Promise<ReadResult> {
 				if (filePath.endsWith('README.md')) {
 					return Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${filePath}'`), { code: 'EACCES' }));
 				}
-				return super.readFile(filePath);
+				return super.readFileUpTo(filePath, maxBytes);
 			}
 		}
 		const log = new RecordingLogger();

@@ -66,49 +66,71 @@ export class FileIndex {
 		await Promise.all(this.roots.folders.map(folder => this.walk(folder, '')));
 	}
 
-	/** Applies watcher events; returns what changed for clients. */
-	async apply(kind: 'created' | 'changed' | 'deleted', absPath: string, delta: IndexDelta): Promise<void> {
-		const located = this.roots.locate(absPath);
-		if (!located) {
-			return;
-		}
-		if (kind === 'deleted') {
-			this.remove(absPath, delta);
-			return;
-		}
-		let info: FileInfo;
-		try {
-			info = await this.reader.lstat(absPath);
-		} catch {
-			this.remove(absPath, delta);
-			return;
-		}
-		if (info.kind === 'directory') {
-			if (!this.filter.isIgnored(located.folder, located.rel, true)) {
-				await this.walk(located.folder, located.rel, delta);
+	/**
+	 * Applies a batch of watcher events. Each path is looked at on disk (lstat) once per batch,
+	 * whatever kinds the watcher reported for it. Paths that vanished and are not
+	 * files of the index may be directories: everything below them is dropped in one pass over
+	 * the index for the whole batch (a deleted tree of 10,000 files is one pass, not 10,000).
+	 * Yields to the event loop regularly so requests are served during a burst.
+	 */
+	async applyBatch(events: readonly { kind: 'created' | 'changed' | 'deleted'; path: string }[], delta: IndexDelta): Promise<void> {
+		const goneDirectories = new Set<string>();
+		const seen = new Set<string>();
+		let sinceYield = 0;
+		for (const event of events) {
+			if (seen.has(event.path)) {
+				continue;
 			}
-			return;
+			seen.add(event.path);
+			if (++sinceYield >= 256) {
+				sinceYield = 0;
+				await new Promise<void>(resolve => setImmediate(resolve));
+				if (this.cancelled) {
+					return;
+				}
+			}
+			const located = this.roots.locate(event.path);
+			if (!located) {
+				continue;
+			}
+			// The disk decides, not the event kind: events for one path may arrive in any order.
+			const info = await this.reader.lstat(event.path).catch(() => undefined);
+			if (!info) {
+				const uri = fileUri(event.path);
+				if (this.entries.delete(uri)) {
+					this.changed(delta, uri, true);
+				} else {
+					goneDirectories.add(uri);
+				}
+				continue;
+			}
+			if (info.kind === 'directory') {
+				if (!this.filter.isIgnored(located.folder, located.rel, true)) {
+					await this.walk(located.folder, located.rel, delta);
+				}
+				continue;
+			}
+			const entry = await this.entryFor(located, info, false);
+			if (entry) {
+				this.upsert(entry, delta);
+			} else if (this.entries.delete(fileUri(event.path))) {
+				this.changed(delta, fileUri(event.path), true); // now ignored, or a link gone bad
+			}
 		}
-		const entry = await this.entryFor(located, info, false);
-		if (!entry) {
-			this.remove(absPath, delta);
-			return;
+		if (goneDirectories.size > 0) {
+			this.removeBelow(goneDirectories, delta);
 		}
-		this.upsert(entry, delta);
 	}
 
-	private remove(absPath: string, delta: IndexDelta): void {
-		const uri = fileUri(absPath);
-		if (this.entries.delete(uri)) {
-			this.changed(delta, uri, true);
-			return;
-		}
-		// Possibly a directory: drop everything below it.
-		const prefix = `${uri}/`;
-		for (const key of this.entries.keys()) {
-			if (key.startsWith(prefix)) {
-				this.entries.delete(key);
-				this.changed(delta, key, true);
+	/** Drops every entry that lies below one of `directoryUris`. */
+	private removeBelow(directoryUris: ReadonlySet<string>, delta: IndexDelta): void {
+		for (const key of [...this.entries.keys()]) {
+			for (let slash = key.lastIndexOf('/'); slash > 'file://'.length; slash = key.lastIndexOf('/', slash - 1)) {
+				if (directoryUris.has(key.slice(0, slash))) {
+					this.entries.delete(key);
+					this.changed(delta, key, true);
+					break;
+				}
 			}
 		}
 	}

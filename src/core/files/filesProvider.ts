@@ -97,25 +97,20 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		if (dirty !== undefined) {
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 		}
-		const info = await this.ports.reader.stat(realPath).catch(() => {
-			throw new ResourceNotFound(uri);
-		});
-		if (info.kind !== 'file') {
-			throw new ResourceNotFound(uri);
-		}
 		const settings = this.ports.settings.get();
-		if (info.size > settings.maxFileSize) {
-			throw new ResourceTooLarge(uri, info.size, settings.maxFileSize, settings.maxFileSizeSetting);
-		}
-		const bytes = await this.ports.reader.readFile(realPath).catch((err: NodeJS.ErrnoException) => {
-			if (err?.code === 'ENOENT' || err?.code === 'EISDIR') {
+		const result = await this.ports.reader.readFileUpTo(realPath, settings.maxFileSize).catch((err: NodeJS.ErrnoException) => {
+			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
 				throw new ResourceNotFound(uri);
 			}
 			throw err;
 		});
-		if (bytes.byteLength > settings.maxFileSize) {
-			throw new ResourceTooLarge(uri, bytes.byteLength, settings.maxFileSize, settings.maxFileSizeSetting);
+		if (result.kind === 'not-a-file') {
+			throw new ResourceNotFound(uri);
 		}
+		if (result.kind === 'too-large') {
+			throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
+		}
+		const bytes = result.bytes;
 		const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
 		if (text !== undefined) {
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
@@ -258,12 +253,10 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 				return;
 			}
 			const delta: IndexDelta = { updated: [], listChanged: false };
-			for (const event of events) {
-				try {
-					await index.apply(event.kind, event.path, delta);
-				} catch (err) {
-					this.ports.log.warn(`could not apply a file change: ${String(err)}`);
-				}
+			try {
+				await index.applyBatch(events, delta);
+			} catch (err) {
+				this.ports.log.warn(`could not apply file changes: ${String(err)}`);
 			}
 			if (delta.updated.length > 0 && index === this.index) {
 				this.changeEmitter.fire({ updated: delta.updated, listChanged: delta.listChanged });

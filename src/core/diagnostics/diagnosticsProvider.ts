@@ -1,0 +1,305 @@
+import { Emitter } from '../../common/event';
+import { Disposable } from '../../common/lifecycle';
+import { ResourceNotFound } from '../errors';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { fileUri } from '../uriGuard';
+import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
+import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
+
+export const DIAGNOSTICS_WORKSPACE_URI = 'diagnostics://workspace';
+export const DIAGNOSTICS_FILE_TEMPLATE = 'diagnostics://file/{+path}';
+const FILE_PREFIX = 'diagnostics://file/';
+const JSON_MIME = 'application/json';
+const MAX_COMPLETIONS = 100;
+/** The workspace resource lists at most this many problems, errors first. */
+export const MAX_WORKSPACE_PROBLEMS = 1000;
+
+const SEVERITY_ORDER: Record<ProblemSeverity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+
+export interface ProblemCounts {
+	errors: number;
+	warnings: number;
+	information: number;
+	hints: number;
+}
+
+interface FileProblems {
+	readonly scoped: ScopedPath;
+	readonly counts: ProblemCounts;
+}
+
+/** The diagnostics resource URI of a workspace-relative (display) path. */
+export function diagnosticsFileUri(display: string): string {
+	return FILE_PREFIX + encodePath(display);
+}
+
+/**
+ * The workspace's problems: one resource for all of them and one per file that has any.
+ * Kept incrementally from the source's change events; only files in scope are mentioned.
+ */
+export class DiagnosticsProvider extends Disposable implements ResourceProvider {
+	readonly id = 'diagnostics';
+	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	readonly onDidChange = this.changeEmitter.event;
+	/** Files with problems by display path; undefined until first needed. */
+	private files: Map<string, FileProblems> | undefined;
+	private sorted: ResourceEntry[] | undefined;
+
+	constructor(private readonly source: DiagnosticsSource, private readonly scope: WorkspaceScope) {
+		super();
+		ownIfDisposable(source, d => this._register(d));
+		this._register(scope);
+		this._register(source.onDidChange(paths => this.onSourceChanged(paths)));
+		this._register(scope.onDidChange(() => this.rescan()));
+	}
+
+	ready(): Promise<void> {
+		return this.scope.loadRealFolders();
+	}
+
+	handles(uri: string): boolean {
+		return /^diagnostics:/i.test(uri);
+	}
+
+	list(): readonly ResourceEntry[] {
+		if (!this.sorted) {
+			const files = this.scan();
+			const total = emptyCounts();
+			for (const file of files.values()) {
+				addCounts(total, file.counts);
+			}
+			const entries: ResourceEntry[] = [{
+				uri: DIAGNOSTICS_WORKSPACE_URI,
+				name: 'problems',
+				title: 'Workspace problems',
+				description: `${describeCounts(total)} in ${plural(files.size, 'file')}`,
+				mimeType: JSON_MIME,
+				annotations: { priority: total.errors > 0 ? 0.9 : 0.6, audience: ['assistant'] },
+			}];
+			for (const file of files.values()) {
+				entries.push({
+					uri: diagnosticsFileUri(file.scoped.display),
+					name: `problems: ${file.scoped.display}`,
+					title: `Problems in ${file.scoped.display}`,
+					description: describeCounts(file.counts),
+					mimeType: JSON_MIME,
+					annotations: { priority: file.counts.errors > 0 ? 0.8 : file.counts.warnings > 0 ? 0.5 : 0.3, audience: ['assistant'] },
+				});
+			}
+			entries.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+			this.sorted = entries;
+		}
+		return this.sorted;
+	}
+
+	templates(): readonly TemplateEntry[] {
+		return [{
+			uriTemplate: DIAGNOSTICS_FILE_TEMPLATE,
+			name: 'problems-of-file',
+			title: 'Problems of a file',
+			description: 'The problems of one workspace file (workspace-relative path; an empty list when it has none). ' +
+				'JSON; ranges are zero-based. Completion suggests files that have problems.',
+			mimeType: JSON_MIME,
+		}];
+	}
+
+	async read(uri: string): Promise<ResourceContent[]> {
+		if (uri === DIAGNOSTICS_WORKSPACE_URI) {
+			return this.readWorkspace(uri);
+		}
+		const scoped = this.resolveFileUri(uri);
+		const problems = [...this.source.get(scoped.absPath)].sort(byPosition);
+		const counts = countProblems(problems);
+		const body = {
+			file: scoped.display,
+			uri: fileUri(scoped.absPath),
+			summary: counts,
+			problems: problems.map(p => toJson(scoped.display, p)),
+		};
+		const markdown = [`**Problems in ${scoped.display}**: ${describeCounts(counts)}`, ...problems.map(p => markdownLine(scoped.display, p))];
+		return [
+			{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) },
+			{ uri, mimeType: 'text/markdown', text: markdown.join('\n') + '\n' },
+		];
+	}
+
+	async checkSubscribable(uri: string): Promise<void> {
+		if (uri !== DIAGNOSTICS_WORKSPACE_URI) {
+			this.resolveFileUri(uri);
+		}
+	}
+
+	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
+		if (uriTemplate !== DIAGNOSTICS_FILE_TEMPLATE || argument !== 'path') {
+			return undefined;
+		}
+		const query = value.replace(/^\/+/, '');
+		const lower = query.toLowerCase();
+		const all = [...this.scan().keys()].sort();
+		const matches = all.filter(p => p.startsWith(query)).concat(all.filter(p => !p.startsWith(query) && p.toLowerCase().includes(lower)));
+		return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+	}
+
+	private readWorkspace(uri: string): ResourceContent[] {
+		const files = this.scan();
+		const all: { display: string; problem: Problem }[] = [];
+		const total = emptyCounts();
+		for (const file of files.values()) {
+			for (const problem of this.source.get(file.scoped.absPath)) {
+				all.push({ display: file.scoped.display, problem });
+			}
+			addCounts(total, file.counts);
+		}
+		all.sort((a, b) => SEVERITY_ORDER[a.problem.severity] - SEVERITY_ORDER[b.problem.severity]
+			|| (a.display < b.display ? -1 : a.display > b.display ? 1 : 0)
+			|| byPosition(a.problem, b.problem));
+		const shown = all.slice(0, MAX_WORKSPACE_PROBLEMS);
+		const body: Record<string, unknown> = {
+			summary: { ...total, files: files.size },
+			problems: shown.map(p => toJson(p.display, p.problem)),
+		};
+		if (shown.length < all.length) {
+			body.truncated = true;
+			body.omitted = all.length - shown.length;
+		}
+		const markdown = [`**Problems**: ${describeCounts(total)} in ${plural(files.size, 'file')}`, ...shown.map(p => markdownLine(p.display, p.problem))];
+		if (shown.length < all.length) {
+			markdown.push(`- … ${all.length - shown.length} more`);
+		}
+		return [
+			{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) },
+			{ uri, mimeType: 'text/markdown', text: markdown.join('\n') + '\n' },
+		];
+	}
+
+	private resolveFileUri(uri: string): ScopedPath {
+		if (!uri.startsWith(FILE_PREFIX) || /[?#]/.test(uri)) {
+			throw new ResourceNotFound(uri);
+		}
+		const display = decodePath(uri.slice(FILE_PREFIX.length));
+		const scoped = display === undefined ? undefined : this.scope.resolveDisplay(display);
+		if (!scoped) {
+			throw new ResourceNotFound(uri);
+		}
+		return scoped;
+	}
+
+	private scan(): Map<string, FileProblems> {
+		if (!this.files) {
+			const files = new Map<string, FileProblems>();
+			for (const [absPath, problems] of this.source.all()) {
+				const scoped = this.scope.locate(absPath);
+				if (scoped && problems.length > 0) {
+					files.set(scoped.display, { scoped, counts: countProblems(problems) });
+				}
+			}
+			this.files = files;
+		}
+		return this.files;
+	}
+
+	private onSourceChanged(paths: readonly string[]): void {
+		const updated = new Set<string>();
+		let listChanged = false;
+		for (const absPath of paths) {
+			const scoped = this.scope.locate(absPath);
+			if (!scoped) {
+				continue;
+			}
+			updated.add(diagnosticsFileUri(scoped.display));
+			if (this.files) {
+				const problems = this.source.get(absPath);
+				const had = this.files.has(scoped.display);
+				if (problems.length > 0) {
+					this.files.set(scoped.display, { scoped, counts: countProblems(problems) });
+				} else {
+					this.files.delete(scoped.display);
+				}
+				listChanged ||= had !== problems.length > 0;
+			}
+		}
+		if (updated.size === 0) {
+			return;
+		}
+		updated.add(DIAGNOSTICS_WORKSPACE_URI);
+		this.sorted = undefined;
+		this.changeEmitter.fire({ updated: [...updated], listChanged });
+	}
+
+	private rescan(): void {
+		const before = this.files;
+		this.files = undefined;
+		this.sorted = undefined;
+		if (before) {
+			const after = this.scan();
+			const updated = new Set<string>([DIAGNOSTICS_WORKSPACE_URI]);
+			for (const key of [...before.keys(), ...after.keys()]) {
+				updated.add(diagnosticsFileUri(key));
+			}
+			this.changeEmitter.fire({ updated: [...updated], listChanged: true });
+		}
+	}
+}
+
+function emptyCounts(): ProblemCounts {
+	return { errors: 0, warnings: 0, information: 0, hints: 0 };
+}
+
+function addCounts(into: ProblemCounts, from: ProblemCounts): void {
+	into.errors += from.errors;
+	into.warnings += from.warnings;
+	into.information += from.information;
+	into.hints += from.hints;
+}
+
+export function countProblems(problems: readonly Problem[]): ProblemCounts {
+	const counts = emptyCounts();
+	for (const p of problems) {
+		switch (p.severity) {
+			case 'error': counts.errors++; break;
+			case 'warning': counts.warnings++; break;
+			case 'information': counts.information++; break;
+			default: counts.hints++;
+		}
+	}
+	return counts;
+}
+
+function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "2 errors, 1 warning" (information and hints only when there are some). */
+export function describeCounts(c: ProblemCounts): string {
+	const parts = [plural(c.errors, 'error'), plural(c.warnings, 'warning')];
+	if (c.information > 0) {
+		parts.push(`${c.information} info`);
+	}
+	if (c.hints > 0) {
+		parts.push(plural(c.hints, 'hint'));
+	}
+	return parts.join(', ');
+}
+
+function byPosition(a: Problem, b: Problem): number {
+	return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
+		|| SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
+}
+
+function toJson(display: string, p: Problem): Record<string, unknown> {
+	const out: Record<string, unknown> = { file: display, severity: p.severity, range: p.range, message: p.message };
+	if (p.source !== undefined) {
+		out.source = p.source;
+	}
+	if (p.code !== undefined) {
+		out.code = p.code;
+	}
+	return out;
+}
+
+function markdownLine(display: string, p: Problem): string {
+	const where = `${display}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
+	const origin = [p.source, p.code].filter(x => x !== undefined && x !== '').join(' ');
+	const message = p.message.replace(/\s*\n\s*/g, ' ');
+	return `- **${p.severity}** \`${where}\` ${message}${origin ? ` (${origin})` : ''}`;
+}

@@ -1,0 +1,157 @@
+import { Emitter } from '../../common/event';
+import { Disposable } from '../../common/lifecycle';
+import { ResourceNotFound } from '../errors';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Throttle } from '../throttle';
+import { fileUri } from '../uriGuard';
+import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
+import { EditorStateSource } from './ports';
+
+export const EDITOR_ACTIVE_URI = 'editor://active';
+export const EDITOR_SELECTION_URI = 'editor://selection';
+export const EDITOR_TABS_URI = 'editor://tabs';
+const JSON_MIME = 'application/json';
+/** Most selected text returned per selection. */
+export const MAX_SELECTION_CHARS = 100_000;
+
+export interface EditorProviderOptions {
+	/** Shortest gap between two notifications for the active editor and selection. */
+	readonly throttleMs: number;
+}
+
+const ENTRIES: readonly ResourceEntry[] = [
+	{
+		uri: EDITOR_ACTIVE_URI, name: 'active editor', title: 'Active editor',
+		description: 'The file the user is looking at: language, selections with their text, visible range.',
+		mimeType: JSON_MIME, annotations: { priority: 0.7, audience: ['assistant'] },
+	},
+	{
+		uri: EDITOR_SELECTION_URI, name: 'selection', title: 'Selected text',
+		description: 'The text selected in the active editor, with its file and range.',
+		mimeType: JSON_MIME, annotations: { priority: 0.7, audience: ['assistant'] },
+	},
+	{
+		uri: EDITOR_TABS_URI, name: 'open tabs', title: 'Open editor tabs',
+		description: 'The tabs open in the editor, by group, with dirty and active state.',
+		mimeType: JSON_MIME, annotations: { priority: 0.4, audience: ['assistant'] },
+	},
+];
+
+/**
+ * The editor's state as resources. Reads take a snapshot; change events are throttled so
+ * moving the cursor gives clients a few notifications per second, not one per keystroke.
+ */
+export class EditorProvider extends Disposable implements ResourceProvider {
+	readonly id = 'editor';
+	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	readonly onDidChange = this.changeEmitter.event;
+
+	constructor(
+		private readonly source: EditorStateSource,
+		private readonly scope: WorkspaceScope,
+		options: EditorProviderOptions = { throttleMs: 150 },
+	) {
+		super();
+		ownIfDisposable(source, d => this._register(d));
+		this._register(scope);
+		const active = this._register(new Throttle(options.throttleMs,
+			() => this.changeEmitter.fire({ updated: [EDITOR_ACTIVE_URI, EDITOR_SELECTION_URI], listChanged: false })));
+		const tabs = this._register(new Throttle(options.throttleMs,
+			() => this.changeEmitter.fire({ updated: [EDITOR_TABS_URI], listChanged: false })));
+		this._register(source.onDidChangeActive(() => active.trigger()));
+		this._register(source.onDidChangeTabs(() => tabs.trigger()));
+		this._register(scope.onDidChange(() => {
+			active.trigger();
+			tabs.trigger();
+		}));
+	}
+
+	ready(): Promise<void> {
+		return this.scope.loadRealFolders();
+	}
+
+	handles(uri: string): boolean {
+		return /^editor:/i.test(uri);
+	}
+
+	list(): readonly ResourceEntry[] {
+		return ENTRIES;
+	}
+
+	templates(): readonly TemplateEntry[] {
+		return [];
+	}
+
+	async read(uri: string): Promise<ResourceContent[]> {
+		let body: unknown;
+		switch (uri) {
+			case EDITOR_ACTIVE_URI: body = this.active(true); break;
+			case EDITOR_SELECTION_URI: body = this.active(false); break;
+			case EDITOR_TABS_URI: body = this.tabs(); break;
+			default: throw new ResourceNotFound(uri);
+		}
+		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
+	}
+
+	async checkSubscribable(uri: string): Promise<void> {
+		if (!ENTRIES.some(e => e.uri === uri)) {
+			throw new ResourceNotFound(uri);
+		}
+	}
+
+	async complete(): Promise<Completion | undefined> {
+		return undefined;
+	}
+
+	private active(full: boolean): Record<string, unknown> {
+		const editor = this.source.activeEditor();
+		if (!editor) {
+			return { file: null, reason: 'no active text editor' };
+		}
+		const scoped = editor.scheme === 'file' && editor.path ? this.scope.locate(editor.path) : undefined;
+		if (!scoped) {
+			// Outside the workspace, refused (secrets, excluded) or not a file: no path, no text.
+			return {
+				file: null,
+				reason: editor.scheme === 'file' ? 'the active file is not served (outside the workspace or excluded)' : `the active document is not a file (${editor.scheme})`,
+				...(full ? { languageId: editor.languageId } : {}),
+			};
+		}
+		const selections = editor.selections
+			.filter(s => full || s.start.line !== s.end.line || s.start.character !== s.end.character)
+			.map(s => {
+				const { text, truncated } = editor.textIn(s, MAX_SELECTION_CHARS);
+				const out: Record<string, unknown> = full
+					? { start: s.start, end: s.end, active: s.active, isEmpty: s.start.line === s.end.line && s.start.character === s.end.character, text }
+					: { start: s.start, end: s.end, text };
+				if (truncated) {
+					out.truncated = true;
+				}
+				return out;
+			});
+		const head = { file: scoped.display, uri: fileUri(scoped.absPath), languageId: editor.languageId };
+		if (!full) {
+			return { ...head, selections };
+		}
+		return { ...head, isDirty: editor.isDirty, lineCount: editor.lineCount, selections, visibleRanges: editor.visibleRanges };
+	}
+
+	private tabs(): Record<string, unknown> {
+		return {
+			tabs: this.source.tabs().map(tab => {
+				const scoped = tab.path ? this.scope.locate(tab.path) : undefined;
+				return {
+					label: tab.label,
+					kind: tab.kind,
+					file: scoped?.display ?? null,
+					...(scoped ? { uri: fileUri(scoped.absPath) } : {}),
+					group: tab.group,
+					isActive: tab.isActive,
+					isDirty: tab.isDirty,
+					isPinned: tab.isPinned,
+					isPreview: tab.isPreview,
+				};
+			}),
+		};
+	}
+}

@@ -1,0 +1,163 @@
+import { Dirent, FSWatcher, promises as fs, watch } from 'node:fs';
+import * as path from 'node:path';
+import { Emitter } from '../common/event';
+import { Logger } from '../common/logger';
+import { FileChangeEvent, FileWatcher, WatchFilter, WorkspaceFolder } from '../core/ports';
+
+/** Batches raw events for this long so a burst reaches the index as a few batches. */
+const BATCH_MS = 25;
+
+/**
+ * Headless file watching: one inotify watch (`fs.watch`, non-recursive) per served directory.
+ * Ignored directories (node_modules, build output, secrets) are never watched. It replaces
+ * chokidar, whose own initial scan stat()s every file a second time after our index did and
+ * held about 7 KB per file: only directories are read here, without stats.
+ *
+ * Events carry only a path; the index looks at the disk to learn what happened, so the
+ * "rename"/"change" distinction of fs.watch does not matter.
+ */
+export class DirectoryWatcher implements FileWatcher {
+	private readonly emitter = new Emitter<readonly FileChangeEvent[]>();
+	readonly onDidChange = this.emitter.event;
+	private readonly watchers = new Map<string, FSWatcher>();
+	private ignored: WatchFilter = () => false;
+	private pending = new Set<string>();
+	private timer: NodeJS.Timeout | undefined;
+	private generation = 0;
+	private warnedLimit = false;
+
+	constructor(private readonly log: Logger) {}
+
+	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter): void {
+		this.closeAll();
+		this.ignored = ignored;
+		const generation = ++this.generation;
+		for (const folder of folders) {
+			void this.watchTree(folder.path, generation);
+		}
+	}
+
+	/** Resolves when every directory present at the last `watch` call is watched (for tests). */
+	whenReady(): Promise<void> {
+		return this.ready ?? Promise.resolve();
+	}
+	private ready: Promise<void> | undefined;
+
+	private watchTree(root: string, generation: number): Promise<void> {
+		const done = this.walk(root, generation);
+		this.ready = Promise.all([this.ready, done]).then(() => undefined);
+		return done;
+	}
+
+	private async walk(dir: string, generation: number): Promise<void> {
+		const queue = [dir];
+		while (queue.length > 0 && generation === this.generation) {
+			const current = queue.pop()!;
+			if (!this.add(current)) {
+				continue;
+			}
+			let entries: Dirent[];
+			try {
+				entries = await fs.readdir(current, { withFileTypes: true });
+			} catch {
+				continue;
+			}
+			for (const entry of entries) {
+				if (entry.isDirectory()) {
+					const child = path.join(current, entry.name);
+					if (!this.ignored(child, true)) {
+						queue.push(child);
+					}
+				}
+			}
+		}
+	}
+
+	/** Starts watching one directory; false when it cannot be watched. */
+	private add(dir: string): boolean {
+		if (this.watchers.has(dir)) {
+			return true;
+		}
+		try {
+			const watcher = watch(dir, { persistent: false }, (_event, filename) => {
+				this.onEvent(dir, filename === null ? undefined : String(filename));
+			});
+			watcher.on('error', () => this.remove(dir));
+			this.watchers.set(dir, watcher);
+			return true;
+		} catch (err) {
+			const code = (err as NodeJS.ErrnoException).code;
+			if ((code === 'ENOSPC' || code === 'EMFILE') && !this.warnedLimit) {
+				this.warnedLimit = true;
+				this.log.warn(`file watching limit reached (${code}); changes in some folders will not be seen. ` +
+					'Raise fs.inotify.max_user_watches or exclude large folders with --exclude.');
+			}
+			return false;
+		}
+	}
+
+	private remove(dir: string): void {
+		const prefix = dir + path.sep;
+		for (const [watched, watcher] of this.watchers) {
+			if (watched === dir || watched.startsWith(prefix)) {
+				watcher.close();
+				this.watchers.delete(watched);
+			}
+		}
+	}
+
+	private onEvent(dir: string, name: string | undefined): void {
+		const changed = name ? path.join(dir, name) : dir;
+		this.pending.add(changed);
+		this.timer ??= setTimeout(() => void this.flush(), BATCH_MS);
+	}
+
+	private async flush(): Promise<void> {
+		this.timer = undefined;
+		const paths = [...this.pending];
+		this.pending = new Set();
+		const generation = this.generation;
+		const events: FileChangeEvent[] = [];
+		for (const p of paths) {
+			const stat = await fs.lstat(p).catch(() => undefined);
+			if (!stat) {
+				this.remove(p); // a watched directory that went away
+				events.push({ kind: 'deleted', path: p });
+			} else if (stat.isDirectory()) {
+				// Watch a new directory before the index walks it, so nothing created in
+				// it after the walk can be missed.
+				if (!this.ignored(p, true)) {
+					await this.watchTree(p, generation);
+				}
+				events.push({ kind: 'created', path: p });
+			} else {
+				events.push({ kind: 'changed', path: p });
+			}
+		}
+		if (events.length > 0 && generation === this.generation) {
+			this.emitter.fire(events);
+		}
+	}
+
+	private closeAll(): void {
+		for (const watcher of this.watchers.values()) {
+			watcher.close();
+		}
+		this.watchers.clear();
+		this.ready = undefined;
+	}
+
+	get watchedDirectoryCount(): number {
+		return this.watchers.size;
+	}
+
+	dispose(): void {
+		this.generation++;
+		if (this.timer) {
+			clearTimeout(this.timer);
+			this.timer = undefined;
+		}
+		this.closeAll();
+		this.emitter.dispose();
+	}
+}
