@@ -37,8 +37,19 @@ export class ProviderRegistry extends Disposable {
 		return this.providerFor(uri).read(uri);
 	}
 
-	checkSubscribable(uri: string): Promise<void> {
-		return this.providerFor(uri).checkSubscribable(uri);
+	/**
+	 * Refuses a subscription to a URI a provider owns but will not serve (outside the
+	 * workspace, secret, ignored, unknown). A URI of a scheme no provider owns is accepted and
+	 * simply never notified: the spec does not ask for an error there, and MCP's conformance
+	 * suite subscribes to such URIs on any server.
+	 */
+	async checkSubscribable(uri: string): Promise<void> {
+		const provider = this.providers.find(p => p.handles(uri));
+		if (provider) {
+			await provider.checkSubscribable(uri);
+		} else if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) {
+			throw new ResourceNotFound(uri); // not a URI at all
+		}
 	}
 
 	templates(): TemplateEntry[] {

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../common/logger';
 import { discoveryHome, LockFileContent, readLockFiles } from '../mcp/lockFile';
+import { answerInvalidLines } from '../mcp/stdioFraming';
 import { SERVER_NAME, VERSION } from '../version';
 
 /**
@@ -133,7 +134,8 @@ export class Bridge {
 		this.server = server;
 		this.installHandlers(server, capabilities);
 		server.onclose = () => void this.close();
-		await server.connect(this.options.downstream ?? new StdioServerTransport());
+		// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
+		await server.connect(this.options.downstream ?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout));
 	}
 
 	/** Resolves when the bridge has closed (the client went away, or `close()`). */
@@ -464,4 +466,23 @@ export class RateLimitedLogger implements Logger {
 			this.dropped++;
 		}
 	}
+}
+
+/**
+ * Replaces Node's default warning printer in the bridge process: MaxListenersExceededWarning
+ * (the SDK HTTP client under load; see fetchWithoutListenerWarnings) is reported once, every
+ * other warning still goes to the log, rate-limited with everything else.
+ */
+export function installWarningFilter(log: Logger): void {
+	let listenerWarnings = 0;
+	process.removeAllListeners('warning');
+	process.on('warning', warning => {
+		if (warning.name === 'MaxListenersExceededWarning') {
+			if (listenerWarnings++ === 0) {
+				log.debug(`${warning.name}: ${warning.message} (reported once)`);
+			}
+			return;
+		}
+		log.warn(`${warning.name}: ${warning.message}`);
+	});
 }

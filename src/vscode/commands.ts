@@ -43,6 +43,7 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 		const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
 			{ label: '$(debug-restart) Restart Server', description: 'new token, same settings', run: restart },
 			{ label: '$(copy) Copy Connection Info', description: 'URL and bearer token as JSON', run: copyConnectionInfo },
+			{ label: '$(plug) Connect a Client...', description: 'Claude Desktop, Claude Code, Cursor, mcp.json', run: () => vscode.commands.executeCommand('mcpResources.connectClient') },
 			{ label: '$(output) Show Log', run: showLog },
 			{ label: '$(gear) Open Settings', run: () => vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources') },
 		];

@@ -87,6 +87,13 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(server.log.errors, [], 'client mistakes are not logged as errors');
 	});
 
+	it('accepts subscriptions to schemes no provider serves (never notified), refuses non-URIs', async () => {
+		await conn.client.subscribeResource({ uri: 'test://watched-resource' });
+		await conn.client.unsubscribeResource({ uri: 'test://watched-resource' });
+		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'no scheme here' }))).code, -32002);
+		assert.equal((await errorOf(conn.client.readResource({ uri: 'test://watched-resource' }))).code, -32002, 'reads still refuse');
+	});
+
 	it('refuses secrets, ignored and excluded files on read and subscribe', async () => {
 		for (const rel of ['.env', 'config/.env.production', 'certs/server.pem', '.npmrc', '.git/config', 'build/out.js', 'debug.log', 'pkg/generated/gen.ts']) {
 			const uri = fileUri(fx.file(rel));

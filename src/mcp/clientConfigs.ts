@@ -1,0 +1,130 @@
+/** The clients "Connect a Client..." knows how to configure. */
+export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode';
+
+export interface ClientConfigContext {
+	/** The running server's URL and bearer token; absent when the server is not running. */
+	readonly url?: string;
+	readonly token?: string;
+	/** Absolute path of `dist/cli.js` in the installed extension. */
+	readonly cliPath: string;
+	/** The workspace folder the bridge should find (any folder of the window works). */
+	readonly workspaceFolder: string;
+	/** The server's name in the client's configuration. */
+	readonly serverName?: string;
+	/** Set when the extension host runs on another machine (SSH, containers, code-server). */
+	readonly remoteName?: string;
+}
+
+export interface ClientConfig {
+	readonly kind: ClientKind;
+	readonly label: string;
+	/** Where the configuration goes, in one line. */
+	readonly detail: string;
+	/** The language of the untitled document that shows it. */
+	readonly language: 'shellscript' | 'jsonc';
+	/** What goes on the clipboard: valid JSON for the JSON files (their parsers refuse comments). */
+	readonly copy: string;
+	/** What the untitled document shows: `copy` with notes as comments. */
+	readonly document: string;
+}
+
+function withNotes(kind: ClientKind, label: string, detail: string, notes: string[], config: unknown): ClientConfig {
+	const copy = json(config);
+	return { kind, label, detail, language: 'jsonc', copy, document: [...notes, copy].join('\n') };
+}
+
+export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode'];
+
+const DEFAULT_NAME = 'workspace';
+
+/** The command line of the stdio bridge for `ctx`: the way clients that start servers reach the window. */
+export function bridgeCommand(ctx: ClientConfigContext): { command: string; args: string[] } {
+	return { command: 'node', args: [ctx.cliPath, 'bridge', '--workspace', ctx.workspaceFolder] };
+}
+
+function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
+	return ctx.token ? { Authorization: `Bearer ${ctx.token}` } : undefined;
+}
+
+function shellQuote(value: string): string {
+	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function json(value: unknown): string {
+	return JSON.stringify(value, null, 2) + '\n';
+}
+
+/** Comment lines shared by the configurations: what the bridge needs, and where it runs. */
+function bridgeNotes(ctx: ClientConfigContext, comment: string): string[] {
+	const notes = [
+		`${comment} The bridge needs Node.js 20 or newer as "node" on the PATH, and this folder open in a VS Code window`,
+		`${comment} with MCP Workspace Resources running. The path names the extension's version: after an update, run`,
+		`${comment} "MCP Resources: Connect a Client..." again.`,
+	];
+	return [...notes, ...remoteNote(ctx, comment)];
+}
+
+function remoteNote(ctx: ClientConfigContext, comment: string): string[] {
+	return ctx.remoteName
+		? [`${comment} This window's extension host runs on "${ctx.remoteName}": the paths and the URL are on that machine,`,
+			`${comment} so the client must run there too (or reach it through your own tunnel).`]
+		: [];
+}
+
+/**
+ * The ready-to-paste configuration for one client. Clients that start a process get the stdio
+ * bridge (stable across restarts); clients that speak Streamable HTTP also get the URL and token,
+ * which change every time the server restarts.
+ */
+export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): ClientConfig {
+	const name = ctx.serverName ?? DEFAULT_NAME;
+	const bridge = bridgeCommand(ctx);
+	const headers = bearer(ctx);
+	switch (kind) {
+		case 'claudeDesktop':
+			return withNotes(kind, 'Claude Desktop', 'claude_desktop_config.json (Settings > Developer > Edit Config): stdio through the bridge', [
+				'// Merge into claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/,',
+				'// Windows: %APPDATA%\\Claude\\), then restart Claude Desktop. Claude Desktop starts stdio servers',
+				'// only, so it runs the bridge, which finds this window through its lock file.',
+				...bridgeNotes(ctx, '//'),
+			], { mcpServers: { [name]: bridge } });
+		case 'claudeCode': {
+			const lines = [
+				'# Claude Code. Recommended: the bridge, which keeps working when the server restarts',
+				'# (the token changes on every restart). Run in a terminal, in any folder:',
+				`claude mcp add --scope user ${shellQuote(name)} -- ${[bridge.command, ...bridge.args].map(shellQuote).join(' ')}`,
+				...bridgeNotes(ctx, '#'),
+			];
+			if (ctx.url && headers) {
+				lines.push('',
+					'# Or Streamable HTTP directly, until the server restarts (then run this again with the new token):',
+					`claude mcp add --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`);
+			}
+			const text = lines.join('\n') + '\n';
+			return { kind, label: 'Claude Code', detail: 'claude mcp add: the bridge, or HTTP with the token', language: 'shellscript', copy: text, document: text };
+		}
+		case 'cursor': {
+			const servers: Record<string, unknown> = { [name]: bridge };
+			if (ctx.url && headers) {
+				servers[`${name}-http`] = { url: ctx.url, headers };
+			}
+			return withNotes(kind, 'Cursor', '~/.cursor/mcp.json or .cursor/mcp.json: the bridge, or HTTP with the token', [
+				'// Merge into ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project).',
+				`// "${name}" runs the bridge and survives restarts; "${name}-http" connects directly but its token`,
+				'// changes whenever the server restarts. Keep one of the two.',
+				...bridgeNotes(ctx, '//'),
+			], { mcpServers: servers });
+		}
+		case 'vscode': {
+			const server = ctx.url && headers ? { type: 'http', url: ctx.url, headers } : { type: 'stdio', ...bridge };
+			return withNotes(kind, 'VS Code mcp.json', 'Copilot Chat in this window needs nothing: the extension registers the server itself', [
+				'// Copilot Chat in this window already finds the server: the extension registers it with VS Code',
+				'// (MCP: List Servers shows "MCP Workspace Resources"). Use this only for another VS Code setup,',
+				'// in .vscode/mcp.json or the user mcp.json (MCP: Open User Configuration). The token changes when',
+				'// the server restarts; for a lasting entry use { "type": "stdio", "command": "node", "args": [...] }',
+				'// with the bridge, as in the Claude Desktop configuration.',
+				...remoteNote(ctx, '//'),
+			], { servers: { [name]: server } });
+		}
+	}
+}

@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import { bridgeCommand, buildClientConfig, CLIENT_KINDS, ClientConfigContext } from '../../../src/mcp/clientConfigs';
+
+const running: ClientConfigContext = {
+	url: 'http://127.0.0.1:43123/mcp',
+	token: 'ab'.repeat(32),
+	cliPath: '/home/me/.vscode/extensions/mcp-workspace-resources-0.1.0/dist/cli.js',
+	workspaceFolder: '/home/me/my project',
+};
+const stopped: ClientConfigContext = { ...running, url: undefined, token: undefined };
+const bridge = { command: 'node', args: [running.cliPath, 'bridge', '--workspace', '/home/me/my project'] };
+const header = { Authorization: `Bearer ${'ab'.repeat(32)}` };
+
+describe('client configurations', () => {
+	it('runs the bridge with the extension CLI and the folder', () => {
+		assert.deepEqual(bridgeCommand(running), bridge);
+	});
+
+	it('Claude Desktop: stdio through the bridge, valid JSON on the clipboard, notes only in the document', () => {
+		const config = buildClientConfig('claudeDesktop', running);
+		assert.deepEqual(JSON.parse(config.copy), { mcpServers: { workspace: bridge } });
+		assert.ok(!config.copy.includes(running.token!), 'no token: it would be stale after a restart');
+		assert.ok(config.document.startsWith('//') && config.document.endsWith(config.copy));
+		assert.equal(config.language, 'jsonc');
+	});
+
+	it('Claude Code: the bridge first, then HTTP with the bearer header, shell-quoted', () => {
+		const config = buildClientConfig('claudeCode', running);
+		const commands = config.copy.split('\n').filter(l => l.startsWith('claude '));
+		assert.deepEqual(commands, [
+			`claude mcp add --scope user workspace -- node ${running.cliPath} bridge --workspace '/home/me/my project'`,
+			`claude mcp add --transport http workspace http://127.0.0.1:43123/mcp --header 'Authorization: Bearer ${'ab'.repeat(32)}'`,
+		]);
+		assert.equal(config.copy, config.document);
+		assert.equal(config.language, 'shellscript');
+		const withoutServer = buildClientConfig('claudeCode', stopped).copy.split('\n').filter(l => l.startsWith('claude '));
+		assert.equal(withoutServer.length, 1, 'no HTTP line without a running server');
+	});
+
+	it('Cursor: the bridge and an HTTP entry with url and headers', () => {
+		assert.deepEqual(JSON.parse(buildClientConfig('cursor', running).copy), {
+			mcpServers: { workspace: bridge, 'workspace-http': { url: running.url, headers: header } },
+		});
+		assert.deepEqual(JSON.parse(buildClientConfig('cursor', stopped).copy), { mcpServers: { workspace: bridge } });
+	});
+
+	it('VS Code mcp.json: an http server with the token, or the bridge when the server is not running', () => {
+		const config = buildClientConfig('vscode', running);
+		assert.deepEqual(JSON.parse(config.copy), { servers: { workspace: { type: 'http', url: running.url, headers: header } } });
+		assert.match(config.document, /already finds the server/);
+		assert.deepEqual(JSON.parse(buildClientConfig('vscode', stopped).copy), { servers: { workspace: { type: 'stdio', ...bridge } } });
+	});
+
+	it('names the server as asked and warns when the extension host is remote', () => {
+		for (const kind of CLIENT_KINDS) {
+			const config = buildClientConfig(kind, { ...running, serverName: 'my-repo', remoteName: 'ssh-remote+box' });
+			assert.ok(config.copy.includes('my-repo'), kind);
+			assert.match(config.document, /runs on "ssh-remote\+box"/, kind);
+			assert.ok(config.label && config.detail, kind);
+		}
+	});
+
+	it('quotes single quotes in folder names for the shell', () => {
+		const config = buildClientConfig('claudeCode', { ...stopped, workspaceFolder: "/tmp/it's here" });
+		assert.ok(config.copy.includes(`--workspace '/tmp/it'\\''s here'`), config.copy);
+	});
+});

@@ -1,0 +1,351 @@
+import * as assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Logger } from '../../../src/common/logger';
+import { fileUri } from '../../../src/core/uriGuard';
+import { LockFileContent } from '../../../src/mcp/lockFile';
+import { pickLockFile, RateLimitedLogger } from '../../../src/node/bridge';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { connectHttp, errorOf, listAll } from '../../helpers/harness';
+
+const CLI = path.join(__dirname, '../../../../dist/cli.js');
+
+function lock(folders: string[], extra: Partial<LockFileContent> = {}): LockFileContent {
+	return { url: 'http://127.0.0.1:1/mcp', token: 't', workspaceFolders: folders, pid: 1, version: '0', host: 'vscode', startedAt: '2026-01-01T00:00:00Z', ...extra };
+}
+
+describe('bridge: choosing the window', () => {
+	const base = realpathSync(os.tmpdir());
+	const a = path.join(base, 'mwr-a');
+	const ab = path.join(a, 'b');
+
+	it('picks the deepest workspace folder that contains the directory', () => {
+		const outer = lock([a], { pid: 1 });
+		const inner = lock(['/elsewhere', ab], { pid: 2 });
+		assert.equal(pickLockFile([outer, inner], path.join(ab, 'c'))?.pid, 2);
+		assert.equal(pickLockFile([outer, inner], path.join(a, 'x'))?.pid, 1);
+		assert.equal(pickLockFile([outer, inner], ab)?.pid, 2);
+	});
+
+	it('does not treat a sibling with the same prefix as inside', () => {
+		assert.equal(pickLockFile([lock([ab])], `${ab}c`), undefined);
+		assert.equal(pickLockFile([lock([ab])], a), undefined, 'a parent of the folder is not inside it');
+	});
+
+	it('prefers a VS Code window over a headless host on a tie, then the newest (the order given)', () => {
+		const headless = lock([a], { pid: 1, host: 'headless' });
+		const older = lock([a], { pid: 2 });
+		const newer = lock([a], { pid: 3 });
+		assert.equal(pickLockFile([headless, newer, older], a)?.pid, 3);
+		assert.equal(pickLockFile([headless], a)?.pid, 1);
+	});
+
+	it('ignores malformed lock content', () => {
+		assert.equal(pickLockFile([{ ...lock([a]), workspaceFolders: undefined as unknown as string[] }], a), undefined);
+	});
+});
+
+describe('bridge: rate-limited logging', () => {
+	it('lets a burst through, drops the rest, and says how many it dropped', () => {
+		const lines: string[] = [];
+		const sink: Logger = { debug: m => lines.push(m), info: m => lines.push(m), warn: m => lines.push(m), error: m => lines.push(m) };
+		let now = 0;
+		const log = new RateLimitedLogger(sink, 3, 1000, () => now);
+		for (let i = 0; i < 10; i++) {
+			log.warn(`w${i}`);
+		}
+		assert.deepEqual(lines, ['w0', 'w1', 'w2']);
+		now = 1000;
+		log.info('later');
+		assert.deepEqual(lines.slice(3), ['7 log line(s) dropped to keep the terminal readable', 'later']);
+	});
+});
+
+interface Host {
+	readonly child: ChildProcess;
+	readonly url: string;
+	readonly token: string;
+	stop(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+	return new Promise(resolve => {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			resolve(child.exitCode);
+		} else {
+			child.once('exit', code => resolve(code));
+		}
+	});
+}
+
+/** A real headless host (`serve --http`), which writes its lock file in `home`. */
+async function startHost(root: string, home: string): Promise<Host> {
+	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn'], {
+		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const first = await new Promise<string>((resolve, reject) => {
+		createInterface({ input: child.stdout! }).once('line', resolve);
+		child.once('exit', code => reject(new Error(`host exited with ${code}`)));
+	});
+	const info = JSON.parse(first) as { url: string; token: string };
+	// The lock file is written before the first line; wait until it is there all the same.
+	const lockPath = path.join(home, 'servers', `${child.pid}.json`);
+	assert.ok(existsSync(lockPath), 'the headless host wrote its lock file');
+	return {
+		child, ...info,
+		stop: async () => {
+			child.kill('SIGTERM');
+			await exited(child);
+		},
+	};
+}
+
+interface BridgeClient {
+	readonly client: Client;
+	readonly stderr: () => string;
+	readonly updates: string[];
+	listChanged(): number;
+	until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+	close(): Promise<void>;
+}
+
+async function connectBridge(workspace: string, home: string): Promise<BridgeClient> {
+	const transport = new StdioClientTransport({
+		command: process.execPath,
+		args: [CLI, 'bridge', '--workspace', workspace, '--log-level', 'debug'],
+		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
+		stderr: 'pipe',
+	});
+	let stderr = '';
+	(transport.stderr as Readable).on('data', d => (stderr += d));
+	const client = new Client({ name: 'bridge-test', version: '1' });
+	const updates: string[] = [];
+	let listChanged = 0;
+	const waiters = new Set<() => void>();
+	const wake = () => waiters.forEach(w => w());
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
+		updates.push(n.params.uri);
+		wake();
+	});
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+		listChanged++;
+		wake();
+	});
+	await client.connect(transport);
+	return {
+		client,
+		stderr: () => stderr,
+		updates,
+		listChanged: () => listChanged,
+		until: (predicate, what, timeoutMs = 15_000) => new Promise<void>((resolve, reject) => {
+			const check = () => {
+				if (predicate()) {
+					clearTimeout(timer);
+					waiters.delete(check);
+					resolve();
+				}
+			};
+			const timer = setTimeout(() => {
+				waiters.delete(check);
+				reject(new Error(`timed out waiting for ${what}; bridge stderr:\n${stderr}`));
+			}, timeoutMs);
+			waiters.add(check);
+			check();
+		}),
+		close: () => client.close(),
+	};
+}
+
+/** Writes `rel` repeatedly until `done` holds: the watcher is live once a write is reported. */
+async function touchUntil(fx: Fixture, rel: string, wait: Promise<void>): Promise<void> {
+	const writer = setInterval(() => writeFileSync(fx.file(rel), `# v${Date.now()}\n`), 200);
+	try {
+		await wait;
+	} finally {
+		clearInterval(writer);
+	}
+}
+
+describe('bridge (dist/cli.js bridge)', function () {
+	this.timeout(60_000);
+	let fx: Fixture;
+	let home: string;
+	let hosts: Host[];
+
+	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
+	beforeEach(() => {
+		fx = createFixture();
+		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
+		hosts = [];
+	});
+	afterEach(async () => {
+		for (const host of hosts) {
+			host.child.kill('SIGKILL');
+		}
+		fx.dispose();
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	it('exits 1 with a clear message on stderr, and nothing on stdout, when no window serves the folder', async () => {
+		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], {
+			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', d => (stdout += d));
+		child.stderr.on('data', d => (stderr += d));
+		assert.equal(await exited(child), 1);
+		assert.equal(stdout, '');
+		assert.match(stderr, /no running VS Code window or headless server has .* open/);
+		assert.match(stderr, /serve --root/);
+		assert.equal(stderr.trim().split('\n').length, 1, 'one line, no stack trace');
+	});
+
+	it('exits 2 with usage on a bad option', async () => {
+		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		let stderr = '';
+		child.stderr.on('data', d => (stderr += d));
+		assert.equal(await exited(child), 2);
+		assert.match(stderr, /Usage:/);
+	});
+
+	it('relays list, read, templates, completion, errors and subscriptions to the window that contains the folder', async () => {
+		hosts.push(await startHost(fx.root, home));
+		const other = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-other-'));
+		try {
+			hosts.push(await startHost(other, home));
+			const conn = await connectBridge(fx.file('src'), home);
+			try {
+				const names = (await listAll(conn.client)).map(r => r.name);
+				assert.ok(names.includes('README.md') && names.includes('src/index.ts'), names.join(', '));
+				assert.ok(!names.includes('.env'));
+				const read = await conn.client.readResource({ uri: fileUri(fx.file('README.md')) });
+				assert.equal((read.contents[0] as { text: string }).text, '# Fixture\n');
+				const { resourceTemplates } = await conn.client.listResourceTemplates();
+				assert.equal(resourceTemplates[0].uriTemplate, 'file:///{+path}');
+				assert.deepEqual(conn.client.getServerCapabilities()?.resources, { subscribe: true, listChanged: true });
+				assert.ok(conn.client.getInstructions()?.includes('resources/list'));
+				const completion = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'READ' } });
+				assert.ok(Array.isArray(completion.completion.values));
+				await conn.client.ping();
+
+				const refused = await errorOf(conn.client.readResource({ uri: fileUri(fx.file('.env')) }));
+				const direct = await connectHttp(hosts[0].url, hosts[0].token);
+				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(fx.file('.env')) })).finally(() => direct.close());
+				assert.deepEqual(refused, refusedDirectly, 'the error reaches the client exactly as the window sent it');
+				assert.equal(refused.code, -32002);
+				assert.deepEqual(refused.data, { uri: fileUri(fx.file('.env')) });
+
+				const readme = fileUri(fx.file('README.md'));
+				await conn.client.subscribeResource({ uri: readme });
+				await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme}`));
+				const before = conn.listChanged();
+				writeFileSync(fx.file('src/created.ts'), 'x');
+				await conn.until(() => conn.listChanged() > before, 'list_changed');
+				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
+				assert.ok(!conn.stderr().includes(hosts[0].token), 'the token never reaches the log');
+			} finally {
+				await conn.close();
+			}
+		} finally {
+			rmSync(other, { recursive: true, force: true });
+		}
+	});
+
+	it('serves 60 concurrent requests without a MaxListenersExceededWarning flood', async () => {
+		hosts.push(await startHost(fx.root, home));
+		const conn = await connectBridge(fx.root, home);
+		try {
+			const uri = fileUri(fx.file('src/index.ts'));
+			const reads = await Promise.all(Array.from({ length: 60 }, () => conn.client.readResource({ uri })));
+			assert.equal(reads.length, 60);
+			assert.doesNotMatch(conn.stderr(), /MaxListenersExceededWarning|\[error\]/);
+		} finally {
+			await conn.close();
+		}
+	});
+
+	it('follows the window across a restart: reconnects, subscribes again, and tells the client the list changed', async () => {
+		const first = await startHost(fx.root, home);
+		hosts.push(first);
+		const conn = await connectBridge(fx.root, home);
+		try {
+			const readme = fileUri(fx.file('README.md'));
+			await conn.client.subscribeResource({ uri: readme });
+			const changedBefore = conn.listChanged();
+			await first.stop();
+			const second = await startHost(fx.root, home);
+			hosts.push(second);
+			await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
+			assert.match(conn.stderr(), new RegExp(`reconnected to headless server \\(pid ${second.child.pid}\\)`));
+			assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
+
+			// The subscription was carried over to the new window.
+			conn.updates.length = 0;
+			await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme} after the restart`));
+		} finally {
+			await conn.close();
+		}
+	});
+
+	it('answers a request made while the window is away once it is back', async () => {
+		const first = await startHost(fx.root, home);
+		hosts.push(first);
+		const conn = await connectBridge(fx.root, home);
+		try {
+			await first.stop();
+			const pending = listAll(conn.client);
+			mkdirSync(path.join(home, 'servers'), { recursive: true });
+			hosts.push(await startHost(fx.root, home));
+			assert.ok((await pending).some(r => r.name === 'README.md'));
+		} finally {
+			await conn.close();
+		}
+	});
+});
+
+describe('bridge: warnings', () => {
+	it('reports MaxListenersExceededWarning once and every other warning in full', async () => {
+		const script = `
+			const { installWarningFilter } = require(${JSON.stringify(path.join(__dirname, '../../../src/node/bridge.js'))});
+			const line = level => m => process.stderr.write(level + ' ' + m + '\\n');
+			installWarningFilter({ debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') });
+			for (let i = 0; i < 5; i++) process.emitWarning('11 abort listeners added', 'MaxListenersExceededWarning');
+			process.emitWarning('something real', 'DeprecationWarning');`;
+		const child = spawn(process.execPath, ['-e', script]);
+		let stderr = '';
+		child.stderr.on('data', d => (stderr += d));
+		assert.equal(await exited(child), 0);
+		assert.equal(stderr.match(/MaxListenersExceededWarning/g)?.length, 1, stderr);
+		assert.match(stderr, /warn DeprecationWarning: something real/);
+	});
+});
+
+describe('bridge: framing', function () {
+	this.timeout(30_000);
+	it('answers a line that is not JSON with -32700, like serve --stdio', async () => {
+		const fx = createFixture();
+		const home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
+		const host = await startHost(fx.root, home);
+		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		try {
+			const reply = new Promise<string>(resolve => createInterface({ input: child.stdout }).once('line', resolve));
+			child.stdin.write('this is not json\n');
+			const parsed = JSON.parse(await reply) as { error: { code: number } };
+			assert.equal(parsed.error.code, -32700);
+		} finally {
+			child.kill('SIGKILL');
+			host.child.kill('SIGKILL');
+			fx.dispose();
+			rmSync(home, { recursive: true, force: true });
+		}
+	});
+});
