@@ -20,9 +20,12 @@ export interface SessionOptions {
 }
 
 const INSTRUCTIONS =
-	'Resources are the files of the open workspace (file:// URIs). Page through resources/list with ' +
-	'nextCursor, read with resources/read, and subscribe to hear when a file changes, including ' +
-	'unsaved edits in the editor. Ignored and secret files are never served.';
+	'Resources are the open workspace as it is now: files (file:// URIs, unsaved editor text included), ' +
+	'problems (diagnostics://workspace, diagnostics://file/{path}), git state (git://{repo}/status, /diff, ' +
+	'/diff/staged, /log, /branches, /show/{ref}) and editor state (editor://active, editor://selection, ' +
+	'editor://tabs) where an editor is running. Page through resources/list with nextCursor, read with ' +
+	'resources/read, fill templates with completion/complete, and subscribe to hear when something ' +
+	'changes. Ignored and secret files are never served.';
 
 type OfficialSchema = z.ZodType<{ method: string; params?: unknown }>;
 

@@ -116,11 +116,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 			summary: counts,
 			problems: problems.map(p => toJson(scoped.display, p)),
 		};
-		const markdown = [`**Problems in ${scoped.display}**: ${describeCounts(counts)}`, ...problems.map(p => markdownLine(scoped.display, p))];
-		return [
-			{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) },
-			{ uri, mimeType: 'text/markdown', text: markdown.join('\n') + '\n' },
-		];
+		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
@@ -162,14 +158,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 			body.truncated = true;
 			body.omitted = all.length - shown.length;
 		}
-		const markdown = [`**Problems**: ${describeCounts(total)} in ${plural(files.size, 'file')}`, ...shown.map(p => markdownLine(p.display, p.problem))];
-		if (shown.length < all.length) {
-			markdown.push(`- … ${all.length - shown.length} more`);
-		}
-		return [
-			{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) },
-			{ uri, mimeType: 'text/markdown', text: markdown.join('\n') + '\n' },
-		];
+		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
 	private resolveFileUri(uri: string): ScopedPath {
@@ -295,6 +284,15 @@ function toJson(display: string, p: Problem): Record<string, unknown> {
 		out.code = p.code;
 	}
 	return out;
+}
+
+/**
+ * A short Markdown rendering of a problems resource's JSON (for a picker or chat attachment;
+ * reads return JSON only, one content item, so clients do not attach the same problems twice).
+ */
+export function renderProblemsMarkdown(body: { summary: ProblemCounts & { files?: number }; problems: (Problem & { file: string })[] }, title = 'Problems'): string {
+	const files = body.summary.files !== undefined ? ` in ${plural(body.summary.files, 'file')}` : '';
+	return [`**${title}**: ${describeCounts(body.summary)}${files}`, ...body.problems.map(p => markdownLine(p.file, p))].join('\n') + '\n';
 }
 
 function markdownLine(display: string, p: Problem): string {

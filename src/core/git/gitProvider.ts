@@ -113,8 +113,9 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			this.watch(uri);
 		}
 		const value = this.compute(uri, entry, route);
-		const history = route.kind === 'log' || route.kind === 'branches' || route.kind === 'show';
-		const record = { history, value };
+		// Only the log is kept across working-tree changes: refs can move without HEAD moving
+		// (a branch made in a terminal), which the VS Code host cannot tell apart cheaply.
+		const record = { history: route.kind === 'log', value };
 		this.cache.set(uri, record);
 		value.catch(() => {
 			if (this.cache.get(uri) === record) {

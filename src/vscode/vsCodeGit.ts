@@ -1,0 +1,273 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Emitter } from '../common/event';
+import { Disposable, DisposableStore, toDisposable } from '../common/lifecycle';
+import { Logger } from '../common/logger';
+import {
+	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText,
+} from '../core/git/ports';
+import { GitCli, GitCliRepository } from '../node/gitCli';
+import { GitApi, GitApiChange, GitApiCommit, GitApiRepository, GitExtension, GitRefType } from './gitApi';
+
+/** How long `ready()` waits for the git extension to find the workspace's repositories. */
+const INITIALIZE_TIMEOUT_MS = 3000;
+
+/**
+ * The repositories the built-in git extension has open. Follows it as repositories open and
+ * close and as git is enabled or disabled; without it (missing, disabled) there are none.
+ * Nothing happens until `ready()`: the git extension is not touched on the activation path.
+ */
+export class VsCodeGit extends Disposable implements GitSource {
+	private readonly changeEmitter = this._register(new Emitter<void>());
+	readonly onDidChangeRepositories = this.changeEmitter.event;
+	private readonly repos = new Map<GitApiRepository, VsCodeGitRepository>();
+	private readonly apiListeners = this._register(new DisposableStore());
+	private initializing: Promise<void> | undefined;
+
+	constructor(private readonly log: Logger) {
+		super();
+		this._register(toDisposable(() => this.detach()));
+	}
+
+	ready(): Promise<void> {
+		this.initializing ??= this.initialize().catch(err => this.log.warn(`git extension unavailable: ${String(err)}`));
+		return this.initializing;
+	}
+
+	repositories(): readonly GitRepository[] {
+		return [...this.repos.values()];
+	}
+
+	private async initialize(): Promise<void> {
+		const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+		if (!extension) {
+			this.log.info('git: the vscode.git extension is not installed; no git resources');
+			return;
+		}
+		const exports = extension.isActive ? extension.exports : await extension.activate();
+		if (this.isDisposed || !exports) {
+			return;
+		}
+		this._register(exports.onDidChangeEnablement(enabled => {
+			if (enabled) {
+				void this.attach(exports);
+			} else {
+				this.detach();
+				this.changeEmitter.fire();
+			}
+		}));
+		if (exports.enabled) {
+			await this.attach(exports);
+		} else {
+			this.log.info('git: git is disabled (git.enabled); no git resources');
+		}
+	}
+
+	private async attach(exports: GitExtension): Promise<void> {
+		let api: GitApi;
+		try {
+			api = exports.getAPI(1);
+		} catch (err) {
+			this.log.warn(`git: no API: ${String(err)}`);
+			return;
+		}
+		this.detach();
+		const cli = new GitCli(api.git.path);
+		const add = (repo: GitApiRepository) => {
+			if (repo.rootUri.scheme === 'file' && !this.repos.has(repo)) {
+				this.repos.set(repo, new VsCodeGitRepository(repo, cli));
+				this.changeEmitter.fire();
+			}
+		};
+		this.apiListeners.add(api.onDidOpenRepository(add));
+		this.apiListeners.add(api.onDidCloseRepository(repo => {
+			const known = this.repos.get(repo) ?? [...this.repos.entries()].find(([r]) => r.rootUri.fsPath === repo.rootUri.fsPath)?.[1];
+			if (known) {
+				this.repos.delete(known.api);
+				known.dispose();
+				this.changeEmitter.fire();
+			}
+		}));
+		api.repositories.forEach(add);
+		if (api.state === 'uninitialized' && api.onDidChangeState) {
+			// The extension is still scanning the workspace; wait a little, not forever.
+			await new Promise<void>(resolve => {
+				const timer = setTimeout(done, INITIALIZE_TIMEOUT_MS);
+				const listener = api.onDidChangeState!(state => state === 'initialized' && done());
+				function done() {
+					clearTimeout(timer);
+					listener.dispose();
+					resolve();
+				}
+			});
+			api.repositories.forEach(add);
+		}
+	}
+
+	private detach(): void {
+		this.apiListeners.clear();
+		for (const repo of this.repos.values()) {
+			repo.dispose();
+		}
+		this.repos.clear();
+	}
+}
+
+/** One repository through the git extension; commit patches through the git binary it uses. */
+class VsCodeGitRepository extends Disposable implements GitRepository {
+	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
+	readonly onDidChange = this.changeEmitter.event;
+	readonly root: string;
+	private headSignature: string;
+	private readonly patches: GitCliRepository;
+
+	constructor(readonly api: GitApiRepository, cli: GitCli) {
+		super();
+		this.root = api.rootUri.fsPath;
+		this.headSignature = this.signature();
+		this.patches = this._register(new GitCliRepository({ root: this.root, gitDir: '', commonDir: '' }, cli, { debug() {}, info() {}, warn() {}, error() {} }));
+		this._register(api.state.onDidChange(() => {
+			const next = this.signature();
+			const history = next !== this.headSignature;
+			this.headSignature = next;
+			this.changeEmitter.fire({ history });
+		}));
+		for (const event of [api.onDidCommit, api.onDidCheckout]) {
+			if (event) {
+				this._register(event(() => this.changeEmitter.fire({ history: true })));
+			}
+		}
+	}
+
+	private signature(): string {
+		const head = this.api.state.HEAD;
+		return JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]);
+	}
+
+	async status(): Promise<GitStatus> {
+		const { state } = this.api;
+		const head = state.HEAD;
+		const staged: GitFileChange[] = [];
+		const unstaged: GitFileChange[] = [];
+		const untracked: GitFileChange[] = [];
+		const conflicts: GitFileChange[] = [];
+		for (const change of state.indexChanges) {
+			this.push(change, staged);
+		}
+		for (const change of [...state.workingTreeChanges, ...(state.untrackedChanges ?? [])]) {
+			this.push(change, change.status === 7 ? untracked : unstaged);
+		}
+		for (const change of state.mergeChanges) {
+			conflicts.push({ path: this.rel(change.uri), status: 'conflicted' });
+		}
+		return {
+			branch: head?.name,
+			commit: head?.commit,
+			upstream: head?.upstream ? `${head.upstream.remote}/${head.upstream.name}` : undefined,
+			ahead: head?.ahead,
+			behind: head?.behind,
+			staged, unstaged, untracked, conflicts,
+		};
+	}
+
+	private push(change: GitApiChange, into: GitFileChange[]): void {
+		const status = STATUS[change.status];
+		if (!status) {
+			return; // ignored files
+		}
+		const renamed = status === 'renamed' || status === 'copied';
+		into.push({
+			path: this.rel(renamed && change.renameUri ? change.renameUri : change.uri),
+			status,
+			...(renamed ? { originalPath: this.rel(change.originalUri) } : {}),
+		});
+	}
+
+	private rel(uri: vscode.Uri): string {
+		return path.relative(this.root, uri.fsPath).split(path.sep).join('/');
+	}
+
+	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return cut(await this.api.diff(staged), maxBytes);
+	}
+
+	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
+		try {
+			return cut(await this.api.diffWith('HEAD', repoPath), maxBytes);
+		} catch {
+			// No HEAD yet: staged and unstaged changes one after the other.
+			const staged = await this.api.diffIndexWithHEAD(repoPath).catch(() => '');
+			const unstaged = await this.api.diffWithHEAD(repoPath).catch(() => '');
+			return cut(staged + unstaged, maxBytes);
+		}
+	}
+
+	async log(maxEntries: number): Promise<GitCommit[]> {
+		if (!this.api.state.HEAD?.commit) {
+			return [];
+		}
+		return (await this.api.log({ maxEntries })).map(toCommit);
+	}
+
+	async refs(): Promise<GitRef[]> {
+		const refs = this.api.getRefs ? await this.api.getRefs({}) : this.api.state.refs;
+		const head = this.api.state.HEAD;
+		const out: GitRef[] = [];
+		for (const ref of refs) {
+			if (!ref.name || ref.name.endsWith('/HEAD')) {
+				continue;
+			}
+			const kind = ref.type === GitRefType.Head ? 'branch' : ref.type === GitRefType.RemoteHead ? 'remote' : 'tag';
+			const isHead = kind === 'branch' && ref.name === head?.name;
+			out.push({
+				name: ref.name,
+				kind,
+				...(ref.commit ? { commit: ref.commit } : {}),
+				...(isHead && head?.upstream ? { upstream: `${head.upstream.remote}/${head.upstream.name}` } : {}),
+				...(isHead && head?.ahead !== undefined ? { ahead: head.ahead } : {}),
+				...(isHead && head?.behind !== undefined ? { behind: head.behind } : {}),
+			});
+		}
+		return out;
+	}
+
+	async commit(ref: string): Promise<GitCommit | undefined> {
+		if (ref.startsWith('-')) {
+			return undefined;
+		}
+		try {
+			return toCommit(await this.api.getCommit(ref));
+		} catch {
+			return undefined;
+		}
+	}
+
+	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
+		// API 1 has no call for a commit's whole patch; the extension's own git binary does it.
+		return this.patches.commitPatch(commit, maxBytes);
+	}
+}
+
+const STATUS: Record<number, GitFileStatus | undefined> = {
+	0: 'modified', 1: 'added', 2: 'deleted', 3: 'renamed', 4: 'copied',
+	5: 'modified', 6: 'deleted', 7: 'untracked', 9: 'added', 10: 'renamed', 11: 'typeChanged',
+	12: 'conflicted', 13: 'conflicted', 14: 'conflicted', 15: 'conflicted', 16: 'conflicted', 17: 'conflicted', 18: 'conflicted',
+};
+
+function toCommit(c: GitApiCommit): GitCommit {
+	return {
+		hash: c.hash,
+		parents: c.parents,
+		...(c.authorName !== undefined ? { authorName: c.authorName } : {}),
+		...(c.authorEmail !== undefined ? { authorEmail: c.authorEmail } : {}),
+		...(c.authorDate ? { authorDate: new Date(c.authorDate).toISOString() } : {}),
+		message: c.message.replace(/\n+$/, ''),
+	};
+}
+
+function cut(text: string, maxBytes: number): GitText {
+	if (Buffer.byteLength(text) <= maxBytes) {
+		return { text, truncated: false };
+	}
+	return { text: Buffer.from(text).subarray(0, maxBytes).toString('utf8'), truncated: true };
+}

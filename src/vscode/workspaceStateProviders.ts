@@ -1,0 +1,27 @@
+import { Logger } from '../common/logger';
+import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
+import { EditorProvider } from '../core/editor/editorProvider';
+import { GitProvider } from '../core/git/gitProvider';
+import { FileSettings, FileSystemReader, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
+import { ResourceProvider } from '../core/resource';
+import { WorkspaceScope } from '../core/workspaceScope';
+import { VsCodeDiagnostics } from './vsCodeDiagnostics';
+import { VsCodeEditor } from './vsCodeEditor';
+import { VsCodeGit } from './vsCodeGit';
+
+/**
+ * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
+ * build: the git extension is first touched when a client lists or reads.
+ */
+export function createWorkspaceStateProviders(ports: {
+	folders: WorkspaceFoldersSource;
+	settings: SettingsSource<FileSettings>;
+	reader: FileSystemReader;
+	log: Logger;
+}): ResourceProvider[] {
+	const scope = new WorkspaceScope(ports.folders, ports.settings, ports.reader);
+	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
+	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
+	const editor = new EditorProvider(new VsCodeEditor(), scope);
+	return [diagnostics, git, editor];
+}

@@ -1,0 +1,69 @@
+import { Emitter } from '../../src/common/event';
+import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText } from '../../src/core/git/ports';
+
+/** A repository with canned answers; `change` fires as a state change would. */
+export class FakeGitRepository implements GitRepository {
+	private readonly emitter = new Emitter<GitRepositoryChange>();
+	readonly onDidChange = this.emitter.event;
+	statusValue: GitStatus = { staged: [], unstaged: [], untracked: [], conflicts: [] };
+	diffText = '';
+	stagedText = '';
+	commits: GitCommit[] = [];
+	refList: GitRef[] = [];
+	statusCalls = 0;
+	diffCalls = 0;
+
+	constructor(readonly root: string) {}
+
+	change(history = false): void {
+		this.emitter.fire({ history });
+	}
+
+	async status(): Promise<GitStatus> {
+		this.statusCalls++;
+		return this.statusValue;
+	}
+	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		this.diffCalls++;
+		const text = staged ? this.stagedText : this.diffText;
+		return { text: text.slice(0, maxBytes), truncated: text.length > maxBytes };
+	}
+	async diffPath(): Promise<GitText> {
+		return { text: '', truncated: false };
+	}
+	async log(maxEntries: number): Promise<GitCommit[]> {
+		return this.commits.slice(0, maxEntries);
+	}
+	async refs(): Promise<GitRef[]> {
+		return this.refList;
+	}
+	async commit(ref: string): Promise<GitCommit | undefined> {
+		return this.commits.find(c => c.hash.startsWith(ref));
+	}
+	async commitPatch(): Promise<GitText> {
+		return { text: '', truncated: false };
+	}
+}
+
+/** Repositories the test opens and closes. */
+export class FakeGitSource implements GitSource {
+	private readonly emitter = new Emitter<void>();
+	readonly onDidChangeRepositories = this.emitter.event;
+	repos: GitRepository[] = [];
+
+	async ready(): Promise<void> {}
+
+	repositories(): readonly GitRepository[] {
+		return this.repos;
+	}
+
+	open(repo: GitRepository): void {
+		this.repos = [...this.repos, repo];
+		this.emitter.fire();
+	}
+
+	close(repo: GitRepository): void {
+		this.repos = this.repos.filter(r => r !== repo);
+		this.emitter.fire();
+	}
+}

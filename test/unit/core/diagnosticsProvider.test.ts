@@ -1,0 +1,130 @@
+import * as assert from 'node:assert/strict';
+import { DiagnosticsProvider, renderProblemsMarkdown } from '../../../src/core/diagnostics/diagnosticsProvider';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { WorkspaceScope } from '../../../src/core/workspaceScope';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../../src/node/staticSources';
+import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';
+import { FakeSettings } from '../../fakes/fakeSettings';
+import { readJson } from '../../helpers/readJson';
+import { connectInMemory, ConnectedClient, errorOf, fastTracker } from '../../helpers/harness';
+
+const WS = '/ws-diag';
+
+describe('diagnostics provider through an MCP client', () => {
+	let source: FakeDiagnostics;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+
+	async function start(roots = [WS], initial: ConstructorParameters<typeof FakeDiagnostics>[0] = {}) {
+		source = new FakeDiagnostics(initial);
+		const scope = new WorkspaceScope(new StaticFolders(roots), new FakeSettings(), new NodeFileSystem());
+		registry = new ProviderRegistry([new DiagnosticsProvider(source, scope)], fastTracker);
+		conn = await connectInMemory(registry);
+	}
+
+	afterEach(async () => {
+		await conn?.close();
+		registry?.dispose();
+	});
+
+	it('lists the workspace resource and one per file with problems, sorted, with counts and priorities', async () => {
+		await start([WS], {
+			[`${WS}/src/b.ts`]: [problem('warning', 1, 'unused')],
+			[`${WS}/src/a b.ts`]: [problem('error', 3, 'bad type', { source: 'ts', code: 2322 }), problem('warning', 0, 'meh')],
+			'/elsewhere/x.ts': [problem('error', 0, 'outside')],
+			[`${WS}/.env`]: [problem('error', 0, 'secret line')],
+		});
+		const { resources } = await conn.client.listResources();
+		assert.deepEqual(resources.map(r => r.uri), ['diagnostics://file/src/a%20b.ts', 'diagnostics://file/src/b.ts', 'diagnostics://workspace']);
+		const [ab, b, ws] = resources;
+		assert.equal(ab.description, '1 error, 1 warning');
+		assert.equal(b.description, '0 errors, 1 warning');
+		assert.equal(ws.description, '1 error, 2 warnings in 2 files');
+		assert.equal(ws.mimeType, 'application/json');
+		assert.ok(ab.annotations!.priority! > b.annotations!.priority!, 'files with errors rank higher');
+	});
+
+	it('reads JSON (file, severity, range, message, source, code), renderable as Markdown', async () => {
+		await start([WS], { [`${WS}/src/a.ts`]: [problem('warning', 7, 'later'), problem('error', 3, "Type 'number' is not assignable", { source: 'ts', code: 2322 })] });
+		const { contents } = await conn.client.readResource({ uri: 'diagnostics://file/src/a.ts' });
+		assert.equal(contents[0].mimeType, 'application/json');
+		const body = JSON.parse((contents[0] as { text: string }).text);
+		assert.equal(body.file, 'src/a.ts');
+		assert.equal(body.uri, 'file:///ws-diag/src/a.ts');
+		assert.deepEqual(body.summary, { errors: 1, warnings: 1, information: 0, hints: 0 });
+		assert.deepEqual(body.problems[0], {
+			file: 'src/a.ts', severity: 'error', message: "Type 'number' is not assignable", source: 'ts', code: 2322,
+			range: { start: { line: 3, character: 2 }, end: { line: 3, character: 8 } },
+		});
+		assert.equal(contents.length, 1, 'one content item');
+		assert.match(renderProblemsMarkdown(body), /- \*\*error\*\* `src\/a\.ts:4:3` Type 'number' is not assignable \(ts 2322\)/);
+
+		const ws = await readJson(conn, 'diagnostics://workspace');
+		assert.deepEqual(ws.problems.map((p: { severity: string }) => p.severity), ['error', 'warning'], 'errors first');
+		assert.equal(ws.summary.files, 1);
+	});
+
+	it('reads a file without problems as an empty list, refuses secrets, traversal and outside paths', async () => {
+		await start();
+		const body = await readJson(conn, 'diagnostics://file/src/clean.ts');
+		assert.deepEqual(body.problems, []);
+		for (const uri of ['diagnostics://file/.env', 'diagnostics://file/src/../../etc/passwd', 'diagnostics://file/%2e%2e/x', 'diagnostics://file/', 'diagnostics://nope']) {
+			const err = await errorOf(conn.client.readResource({ uri }));
+			assert.equal(err.code, -32002, uri);
+			assert.deepEqual(err.data, { uri });
+		}
+	});
+
+	it('notifies subscribers and list_changed when a file gains and loses problems', async () => {
+		await start();
+		await conn.client.listResources();
+		await conn.client.subscribeResource({ uri: 'diagnostics://file/src/a.ts' });
+		await conn.client.subscribeResource({ uri: 'diagnostics://workspace' });
+		const listChanged = conn.waitForListChanged();
+		source.set(`${WS}/src/a.ts`, [problem('error', 0, 'broken')]);
+		await conn.waitForUpdate('diagnostics://file/src/a.ts');
+		await conn.waitForUpdate('diagnostics://workspace');
+		await listChanged;
+		assert.deepEqual((await conn.client.listResources()).resources.map(r => r.uri), ['diagnostics://file/src/a.ts', 'diagnostics://workspace']);
+
+		// Same set of files, other problems: updated, but the list did not change.
+		const before = conn.listChangedCount();
+		conn.updates.length = 0;
+		source.set(`${WS}/src/a.ts`, [problem('error', 0, 'broken'), problem('error', 1, 'also')]);
+		await conn.waitForUpdate('diagnostics://file/src/a.ts');
+		assert.equal(conn.listChangedCount(), before);
+
+		const gone = conn.waitForListChanged();
+		source.set(`${WS}/src/a.ts`, []);
+		await gone;
+		assert.deepEqual((await conn.client.listResources()).resources.map(r => r.uri), ['diagnostics://workspace']);
+	});
+
+	it('coalesces a burst of diagnostics events into few notifications', async () => {
+		await start();
+		await conn.client.subscribeResource({ uri: 'diagnostics://workspace' });
+		for (let i = 0; i < 200; i++) {
+			source.set(`${WS}/src/f${i % 5}.ts`, [problem('error', i, 'typing')]);
+		}
+		await conn.waitForUpdate('diagnostics://workspace');
+		registry.flushChanges();
+		assert.ok(conn.updates.filter(u => u === 'diagnostics://workspace').length <= 3, `got ${conn.updates.length} updates`);
+	});
+
+	it('completes file paths that have problems and offers the template', async () => {
+		await start([WS], { [`${WS}/src/a.ts`]: [problem('error', 0, 'x')], [`${WS}/lib/b.ts`]: [problem('hint', 0, 'y')] });
+		const { resourceTemplates } = await conn.client.listResourceTemplates();
+		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['diagnostics://file/{+path}']);
+		const result = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'diagnostics://file/{+path}' }, argument: { name: 'path', value: 'sr' } });
+		assert.deepEqual(result.completion.values, ['src/a.ts']);
+	});
+
+	it('prefixes paths with the folder name in a multi-root workspace', async () => {
+		await start(['/ws-one/app', '/ws-two/lib'], { '/ws-two/lib/x.ts': [problem('error', 0, 'x')] });
+		const { resources } = await conn.client.listResources();
+		assert.ok(resources.some(r => r.uri === 'diagnostics://file/lib/x.ts'), resources.map(r => r.uri).join());
+		const body = await readJson(conn, 'diagnostics://file/lib/x.ts');
+		assert.equal(body.problems.length, 1);
+	});
+});

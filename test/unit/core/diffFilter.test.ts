@@ -1,0 +1,37 @@
+import * as assert from 'node:assert/strict';
+import { filterDiff, sectionPaths, unquote } from '../../../src/core/git/diffFilter';
+
+const section = (a: string, b = a) => `diff --git a/${a} b/${b}\nindex 1..2 100644\n--- a/${a}\n+++ b/${b}\n@@ -1 +1 @@\n-old\n+new ${a}\n`;
+
+describe('diff filter', () => {
+	it('drops sections of refused paths and counts them', async () => {
+		const text = section('src/a.ts') + section('.env') + section('keys/server.pem');
+		const refused = new Set(['.env', 'keys/server.pem']);
+		const result = await filterDiff(text, async p => !refused.has(p));
+		assert.equal(result.text, section('src/a.ts'));
+		assert.equal(result.hidden, 2);
+	});
+
+	it('checks both sides of a rename, binary files and quoted names', async () => {
+		const rename = 'diff --git a/old name.txt b/.env\nsimilarity index 100%\nrename from old name.txt\nrename to .env\n';
+		assert.deepEqual(sectionPaths(rename).sort(), ['.env', 'old name.txt']);
+		const binary = 'diff --git a/img.png b/img.png\nindex 1..2\nBinary files a/img.png and b/img.png differ\n';
+		assert.deepEqual(sectionPaths(binary), ['img.png']);
+		const quoted = 'diff --git "a/caf\\303\\251 \\"x\\".txt" "b/caf\\303\\251 \\"x\\".txt"\n--- "a/caf\\303\\251 \\"x\\".txt"\n';
+		assert.deepEqual(sectionPaths(quoted), ['café "x".txt']);
+		assert.equal(unquote('"tab\\there"'), 'tab\there');
+		assert.equal(unquote('"bad\\q"'), undefined);
+	});
+
+	it('reads paths without prefixes (diff.noprefix) as written', async () => {
+		assert.deepEqual(sectionPaths('diff --git a/b.txt a/b.txt\n--- a/b.txt\n+++ a/b.txt\n'), ['a/b.txt']);
+		assert.deepEqual(sectionPaths('diff --git src/x.ts src/x.ts\n--- src/x.ts\n+++ src/x.ts\n'), ['src/x.ts']);
+	});
+
+	it('hides a section whose paths cannot be read, keeps a commit header', async () => {
+		const text = 'commit abc\n\n    msg\n\ndiff --git "a/x\\q" "b/x\\q"\nold mode 100644\n';
+		const result = await filterDiff(text, async () => true);
+		assert.equal(result.text, 'commit abc\n\n    msg\n\n');
+		assert.equal(result.hidden, 1);
+	});
+});

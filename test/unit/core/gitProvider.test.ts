@@ -1,0 +1,207 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { nullLogger } from '../../../src/common/logger';
+import { GitProvider } from '../../../src/core/git/gitProvider';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { WorkspaceScope } from '../../../src/core/workspaceScope';
+import { GitCliSource } from '../../../src/node/gitCli';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../../src/node/staticSources';
+import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
+import { FakeSettings } from '../../fakes/fakeSettings';
+import { TestRepo } from '../../helpers/gitRepo';
+import { connectInMemory, ConnectedClient, errorOf, fastTracker } from '../../helpers/harness';
+
+const text = (r: { contents: unknown[] }) => (r.contents[0] as { text: string }).text;
+
+describe('git provider through an MCP client (real repositories)', () => {
+	let repo: TestRepo;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+	let source: GitCliSource;
+
+	beforeEach(async () => {
+		repo = new TestRepo('proj');
+		repo.write('.gitignore', 'build/\n');
+		repo.write('src/a.ts', 'export const a = 1;\n');
+		repo.write('.env', 'SECRET=committed-by-mistake\n');
+		repo.commitAll('initial');
+		const folders = new StaticFolders([repo.root]);
+		const settings = new FakeSettings();
+		source = new GitCliSource({ folders, log: nullLogger });
+		const provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger });
+		registry = new ProviderRegistry([provider], fastTracker);
+		conn = await connectInMemory(registry);
+		// Let discovery's own list_changed pass before any test subscribes.
+		await conn.client.listResources();
+		registry.flushChanges();
+		await conn.client.ping();
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+		repo.dispose();
+	});
+
+	it('lists status, diff, staged diff, log and branches per repository, sorted', async () => {
+		const { resources } = await conn.client.listResources();
+		assert.deepEqual(resources.map(r => r.uri), [
+			'git://proj/branches', 'git://proj/diff', 'git://proj/diff/staged', 'git://proj/log', 'git://proj/status',
+		]);
+		const { resourceTemplates } = await conn.client.listResourceTemplates();
+		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['git://{repo}/diff/{+path}', 'git://{repo}/show/{ref}']);
+	});
+
+	it('serves status and diffs without secrets, and notifies a subscriber when a file changes', async () => {
+		await conn.client.subscribeResource({ uri: 'git://proj/status' });
+		await conn.client.subscribeResource({ uri: 'git://proj/diff' });
+		const initial = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/status' })));
+		assert.equal(initial.branch, 'main');
+		assert.deepEqual(initial.unstaged, []);
+
+		repo.write('src/a.ts', 'export const a = 2;\n');
+		repo.write('.env', 'SECRET=changed\n');
+		// Headless, working-tree edits arrive through the workspace watcher; staging moves .git/index.
+		repo.git('add', '.env');
+		await conn.waitForUpdate('git://proj/status');
+		await conn.waitForUpdate('git://proj/diff');
+		const status = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/status' })));
+		assert.deepEqual(status.unstaged, [{ path: 'src/a.ts', status: 'modified' }]);
+		assert.deepEqual(status.staged, [], '.env is staged but not served');
+		assert.equal(status.hidden, 1);
+		const diff = text(await conn.client.readResource({ uri: 'git://proj/diff' }));
+		assert.match(diff, /\+export const a = 2;/);
+		const staged = text(await conn.client.readResource({ uri: 'git://proj/diff/staged' }));
+		assert.ok(!staged.includes('SECRET'), 'no secret hunk');
+		assert.match(staged, /1 file not shown/);
+	});
+
+	it('serves per-path diffs and refuses secret, outside and traversal paths', async () => {
+		repo.write('src/a.ts', 'export const a = 3;\n');
+		const one = text(await conn.client.readResource({ uri: 'git://proj/diff/src/a.ts' }));
+		assert.match(one, /\+export const a = 3;/);
+		for (const uri of ['git://proj/diff/.env', 'git://proj/diff/src/../../x', 'git://proj/diff/%2e%2e/x', 'git://nope/status', 'git://proj/other']) {
+			const err = await errorOf(conn.client.readResource({ uri }));
+			assert.equal(err.code, -32002, uri);
+		}
+		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'git://proj/diff/.env' }))).code, -32002);
+	});
+
+	it('shows a commit by ref, refuses unknown refs and rejects malformed ones', async () => {
+		const hash = repo.git('rev-parse', 'HEAD').trim();
+		const shown = text(await conn.client.readResource({ uri: `git://proj/show/${hash.slice(0, 10)}` }));
+		assert.match(shown, new RegExp(`^commit ${hash}\\nAuthor: Test User <test@example.invalid>`));
+		assert.match(shown, /\+export const a = 1;/);
+		assert.ok(!shown.includes('SECRET'), 'the secret file of the commit is left out');
+		assert.equal((await errorOf(conn.client.readResource({ uri: 'git://proj/show/nope' }))).code, -32002);
+		for (const bad of ['--output=x', 'HEAD:.env', 'a..b']) {
+			assert.equal((await errorOf(conn.client.readResource({ uri: `git://proj/show/${encodeURIComponent(bad)}` }))).code, -32602, bad);
+		}
+	});
+
+	it('a commit shows in /log and notifies its subscribers', async () => {
+		await conn.client.subscribeResource({ uri: 'git://proj/log' });
+		JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/log' })));
+		repo.write('src/b.ts', 'export const b = 1;\n');
+		const hash = repo.commitAll('add b');
+		await conn.waitForUpdate('git://proj/log');
+		const log = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/log' })));
+		assert.equal(log.commits[0].hash, hash);
+		assert.equal(log.commits[0].subject, 'add b');
+		assert.equal(log.commits.length, 2);
+		const branches = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/branches' })));
+		assert.equal(branches.current, 'main');
+		assert.deepEqual(branches.branches.map((b: { name: string }) => b.name), ['main']);
+	});
+
+	it('completes repositories, changed paths and refs', async () => {
+		repo.write('src/a.ts', 'changed\n');
+		repo.write('.env', 'changed\n');
+		repo.git('tag', 'v1.0');
+		const complete = (uri: string, name: string, value: string, context?: Record<string, string>) =>
+			conn.client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value }, ...(context ? { context: { arguments: context } } : {}) });
+		assert.deepEqual((await complete('git://{repo}/diff/{+path}', 'repo', 'p')).completion.values, ['proj']);
+		assert.deepEqual((await complete('git://{repo}/diff/{+path}', 'path', '', { repo: 'proj' })).completion.values, ['src/a.ts']);
+		const refs = (await complete('git://{repo}/show/{ref}', 'ref', 'v', { repo: 'proj' })).completion.values;
+		assert.deepEqual(refs, ['v1.0']);
+		assert.equal((await errorOf(complete('git://{repo}/show/{ref}', 'nope', ''))).code, -32602);
+	});
+});
+
+describe('git provider following repositories (fakes)', () => {
+	let source: FakeGitSource;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+
+	beforeEach(async () => {
+		source = new FakeGitSource();
+		const folders = new StaticFolders(['/w']);
+		const settings = new FakeSettings({ ...new FakeSettings().get(), maxFileSize: 2048 });
+		const provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger });
+		registry = new ProviderRegistry([provider], fastTracker);
+		conn = await connectInMemory(registry);
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+	});
+
+	it('lists nothing without repositories, then follows repositories opening and closing with unique names', async () => {
+		assert.deepEqual((await conn.client.listResources()).resources, []);
+		const a = new FakeGitRepository('/w/app');
+		const b = new FakeGitRepository('/w/libs/app');
+		let changed = conn.waitForListChanged();
+		source.open(a);
+		source.open(b);
+		await changed;
+		const uris = (await conn.client.listResources()).resources.map(r => r.uri);
+		assert.ok(uris.includes('git://app/status') && uris.includes('git://app-2/status'), uris.join());
+		changed = conn.waitForListChanged();
+		source.close(a);
+		await changed;
+		const after = (await conn.client.listResources()).resources.map(r => r.uri);
+		assert.ok(after.includes('git://app/status') && !after.some(u => u.startsWith('git://app-2/')), after.join());
+		assert.equal(after.length, 5);
+	});
+
+	it('caches reads until the repository changes, and keeps the log across working-tree changes', async () => {
+		const repo = new FakeGitRepository('/w/app');
+		source.open(repo);
+		// Let the opening's own notifications pass before subscribing.
+		registry.flushChanges();
+		await conn.client.ping();
+		repo.diffText = 'diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n';
+		await conn.client.readResource({ uri: 'git://app/diff' });
+		await conn.client.readResource({ uri: 'git://app/diff' });
+		assert.equal(repo.diffCalls, 1, 'second read from cache');
+		await conn.client.subscribeResource({ uri: 'git://app/diff' });
+		await conn.client.subscribeResource({ uri: 'git://app/log' });
+		repo.change(false);
+		await conn.waitForUpdate('git://app/diff');
+		await conn.client.readResource({ uri: 'git://app/diff' });
+		assert.equal(repo.diffCalls, 2, 'recomputed after a change');
+		registry.flushChanges();
+		assert.ok(!conn.updates.includes('git://app/log'), 'log not notified for a working-tree change');
+		repo.change(true);
+		await conn.waitForUpdate('git://app/log');
+	});
+
+	it('truncates a large diff at the size cap with a clear note', async () => {
+		const repo = new FakeGitRepository('/w/app');
+		source.open(repo);
+		repo.diffText = 'diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n' + '+line\n'.repeat(2000);
+		const out = text(await conn.client.readResource({ uri: 'git://app/diff' }));
+		assert.match(out, /# diff truncated at 2 KB \(the mcpResources\.maxFileSize limit\)/);
+		assert.ok(Buffer.byteLength(out) < 2048 + 300);
+	});
+
+	it('hides status paths outside the workspace folders', async () => {
+		const repo = new FakeGitRepository(path.dirname('/w'));
+		repo.statusValue = { branch: 'main', staged: [], unstaged: [{ path: 'w/in.ts', status: 'modified' }, { path: 'other/out.ts', status: 'modified' }], untracked: [], conflicts: [] };
+		source.open(repo);
+		const name = (await conn.client.listResources()).resources[0].uri.split('/')[2];
+		const status = JSON.parse(text(await conn.client.readResource({ uri: `git://${name}/status` })));
+		assert.deepEqual(status.unstaged, [{ path: 'w/in.ts', status: 'modified' }]);
+		assert.equal(status.hidden, 1);
+	});
+});

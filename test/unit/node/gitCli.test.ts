@@ -1,0 +1,138 @@
+import * as assert from 'node:assert/strict';
+import { nullLogger } from '../../../src/common/logger';
+import { GitCli, GitCliRepository, GitCliSource, locateRepository, parseStatus } from '../../../src/node/gitCli';
+import { StaticFolders } from '../../../src/node/staticSources';
+import { TestRepo } from '../../helpers/gitRepo';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+describe('git CLI adapter (real repositories)', () => {
+	let repo: TestRepo;
+	let git: GitCliRepository;
+	const cli = new GitCli();
+
+	beforeEach(async () => {
+		repo = new TestRepo();
+		const location = await locateRepository(cli, repo.root);
+		assert.ok(location, 'found the repository');
+		git = new GitCliRepository(location, cli, nullLogger);
+	});
+	afterEach(() => {
+		git.dispose();
+		repo.dispose();
+	});
+
+	it('reads an empty repository without failing', async () => {
+		const status = await git.status();
+		assert.equal(status.branch, 'main');
+		assert.equal(status.commit, undefined);
+		assert.deepEqual(await git.log(50), []);
+		assert.equal((await git.diff(true, 1000)).text, '');
+		assert.equal(await git.commit('HEAD'), undefined);
+	});
+
+	it('reports modified, staged, renamed, deleted and untracked paths', async () => {
+		repo.write('a.txt', 'one\n');
+		repo.write('b.txt', 'bee\n');
+		repo.write('dir/c.txt', 'sea\n');
+		repo.commitAll('first');
+		repo.write('a.txt', 'one changed\n');
+		repo.write('new file.txt', 'untracked\n');
+		repo.git('mv', 'b.txt', 'b2.txt');
+		repo.git('rm', '-q', 'dir/c.txt');
+		const status = await git.status();
+		assert.deepEqual(status.unstaged, [{ path: 'a.txt', status: 'modified' }]);
+		assert.deepEqual(status.staged, [{ path: 'b2.txt', status: 'renamed', originalPath: 'b.txt' }, { path: 'dir/c.txt', status: 'deleted' }]);
+		assert.deepEqual(status.untracked, [{ path: 'new file.txt', status: 'untracked' }]);
+		assert.match(status.commit ?? '', /^[0-9a-f]{40}$/);
+	});
+
+	it('diffs the working tree, the index and one path against HEAD', async () => {
+		repo.write('a.txt', 'one\n');
+		repo.commitAll('first');
+		repo.write('a.txt', 'one\ntwo\n');
+		assert.match((await git.diff(false, 100_000)).text, /^diff --git a\/a\.txt b\/a\.txt[\s\S]*\+two$/m);
+		assert.equal((await git.diff(true, 100_000)).text, '');
+		repo.git('add', 'a.txt');
+		repo.write('a.txt', 'one\ntwo\nthree\n');
+		assert.match((await git.diff(true, 100_000)).text, /\+two/);
+		const both = (await git.diffPath('a.txt', 100_000)).text;
+		assert.match(both, /\+two\n\+three/);
+	});
+
+	it('cuts long output at the byte budget and says so', async () => {
+		repo.write('big.txt', 'x\n');
+		repo.commitAll('first');
+		repo.write('big.txt', 'y'.repeat(50_000) + '\n');
+		const result = await git.diff(false, 1000);
+		assert.equal(result.truncated, true);
+		assert.ok(Buffer.byteLength(result.text) <= 1000);
+	});
+
+	it('reads the log, refs, a commit by name and its patch', async () => {
+		repo.write('a.txt', 'one\n');
+		const first = repo.commitAll('first commit\n\nwith a body');
+		repo.write('a.txt', 'one\ntwo\n');
+		const second = repo.commitAll('second');
+		repo.git('tag', 'v1', first);
+		repo.git('branch', 'feature');
+		const log = await git.log(50);
+		assert.deepEqual(log.map(c => c.hash), [second, first]);
+		assert.equal(log[1].message, 'first commit\n\nwith a body');
+		assert.equal(log[0].authorName, 'Test User');
+		assert.deepEqual(log[0].parents, [first]);
+		const refs = await git.refs();
+		assert.deepEqual(refs.map(r => `${r.kind}:${r.name}`).sort(), ['branch:feature', 'branch:main', 'tag:v1']);
+		assert.equal((await git.commit('v1'))?.hash, first);
+		assert.equal(await git.commit('no-such-ref'), undefined);
+		assert.equal(await git.commit('--output=/tmp/x'), undefined);
+		assert.match((await git.commitPatch((await git.commit('HEAD'))!, 100_000)).text, /\+two/);
+		assert.match((await git.commitPatch((await git.commit(first))!, 100_000)).text, /new file mode[\s\S]*\+one/, 'root commit patch');
+	});
+
+	it('fires changes when HEAD, the index or refs change (history only for HEAD and refs)', async function () {
+		repo.write('a.txt', 'one\n');
+		repo.commitAll('first');
+		git.startWatching();
+		const next = () => new Promise<boolean>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error('no change event')), 5000);
+			const sub = git.onDidChange(change => {
+				clearTimeout(timer);
+				sub.dispose();
+				resolve(change.history);
+			});
+		});
+		let change = next();
+		repo.write('a.txt', 'two\n');
+		repo.git('add', 'a.txt');
+		assert.equal(await change, false, 'staging is not history');
+		change = next();
+		repo.git('commit', '-q', '-m', 'second');
+		assert.equal(await change, true, 'a commit is history');
+		change = next();
+		repo.git('branch', 'other');
+		assert.equal(await change, true, 'a new branch is history');
+	});
+
+	it('parses porcelain v2 with conflicts and paths with spaces', () => {
+		const out = ['# branch.oid abc', '# branch.head feat', '# branch.upstream origin/feat', '# branch.ab +2 -1',
+			'1 .M N... 100644 100644 100644 h1 h2 dir/a b.txt', 'u UU N... 100644 100644 100644 100644 h1 h2 h3 c.txt', '? new.txt', ''].join('\0');
+		const status = parseStatus(out);
+		assert.deepEqual([status.branch, status.upstream, status.ahead, status.behind], ['feat', 'origin/feat', 2, 1]);
+		assert.deepEqual(status.unstaged, [{ path: 'dir/a b.txt', status: 'modified' }]);
+		assert.deepEqual(status.conflicts, [{ path: 'c.txt', status: 'conflicted' }]);
+	});
+
+	it('finds no repository when git is missing or the folder is not a repository', async () => {
+		const plain = fs.mkdtempSync(path.join(repo.parent, 'plain-'));
+		const missing = new GitCliSource({ folders: new StaticFolders([repo.root]), log: nullLogger, gitPath: '/nonexistent/git', watch: false });
+		await missing.ready();
+		assert.deepEqual(missing.repositories(), []);
+		const none = new GitCliSource({ folders: new StaticFolders([plain]), log: nullLogger, watch: false });
+		await none.ready();
+		// A temp folder might sit inside some repository; it must never be this one.
+		assert.ok(none.repositories().every(r => r.root !== repo.root));
+		missing.dispose();
+		none.dispose();
+	});
+});

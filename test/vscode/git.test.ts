@@ -1,0 +1,72 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { absPath, TestClient, waitFor, workspaceRoot } from './helpers';
+
+function git(...args: string[]): string {
+	return execFileSync('git', ['-c', 'user.name=Suite', '-c', 'user.email=suite@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+		cwd: workspaceRoot(), encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+	});
+}
+
+describe('git (git://, through the vscode.git extension)', () => {
+	let client: TestClient;
+	let repo: string;
+	let original: string;
+	const FILE = 'README.md';
+
+	before(async () => {
+		client = await TestClient.connect();
+		repo = path.basename(workspaceRoot());
+		original = fs.readFileSync(absPath(FILE), 'utf8');
+		await waitFor(async () => (await client.listedUris()).has(`git://${repo}/status`), `git://${repo}/status is listed`, 30_000);
+	});
+	after(async () => {
+		fs.writeFileSync(absPath(FILE), original);
+		await client?.close();
+	});
+
+	it('lists the repository resources and templates', async () => {
+		const uris = await client.listedUris();
+		for (const suffix of ['status', 'diff', 'diff/staged', 'log', 'branches']) {
+			assert.ok(uris.has(`git://${repo}/${suffix}`), `git://${repo}/${suffix}`);
+		}
+		const { resourceTemplates } = await client.client.listResourceTemplates();
+		const templates = resourceTemplates.map(t => t.uriTemplate);
+		assert.ok(templates.includes('git://{repo}/diff/{+path}') && templates.includes('git://{repo}/show/{ref}'), templates.join());
+	});
+
+	it('a modified file shows in /status and /diff, and a subscribed client is notified', async () => {
+		await client.subscribe(`git://${repo}/status`);
+		const since = client.mark();
+		fs.writeFileSync(absPath(FILE), `${original}\nchanged by the git suite\n`);
+		await since.updated(`git://${repo}/status`, 30_000);
+		await waitFor(async () => {
+			const status = JSON.parse(await client.readText(`git://${repo}/status`)) as { unstaged: { path: string }[] };
+			return status.unstaged.some(c => c.path === FILE);
+		}, `${FILE} in /status`, 30_000);
+		const diff = await client.readText(`git://${repo}/diff`);
+		assert.match(diff, /\+changed by the git suite/);
+		const status = await client.readText(`git://${repo}/status`);
+		assert.ok(!status.includes('.env'), 'the untracked secret is not mentioned');
+		const one = await client.readText(`git://${repo}/diff/${FILE}`);
+		assert.match(one, /\+changed by the git suite/);
+	});
+
+	it('a commit shows in /log and notifies its subscribers', async () => {
+		await client.subscribe(`git://${repo}/log`);
+		const since = client.mark();
+		fs.writeFileSync(absPath('notes/git-suite.txt'), 'committed by the git suite\n');
+		git('add', 'notes/git-suite.txt');
+		git('commit', '-q', '-m', 'git suite commit');
+		const hash = git('rev-parse', 'HEAD').trim();
+		await since.updated(`git://${repo}/log`, 30_000);
+		await waitFor(async () => {
+			const log = JSON.parse(await client.readText(`git://${repo}/log`)) as { commits: { hash: string; subject: string }[] };
+			return log.commits[0]?.hash === hash && log.commits[0].subject === 'git suite commit';
+		}, 'the commit at the top of /log', 30_000);
+		const shown = await client.readText(`git://${repo}/show/${hash}`);
+		assert.match(shown, /\+committed by the git suite/);
+	});
+});
