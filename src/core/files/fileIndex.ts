@@ -21,6 +21,9 @@ export interface IndexDelta {
 export class FileIndex {
 	private readonly entries = new Map<string, ResourceEntry>();
 	private sortedCache: ResourceEntry[] | undefined;
+	/** URIs added or removed since `sortedCache` was built, patched in on the next `sorted()`. */
+	private sortedAdded = new Set<string>();
+	private sortedRemoved = new Set<string>();
 	private cancelled = false;
 
 	constructor(
@@ -47,9 +50,14 @@ export class FileIndex {
 
 	/** All entries sorted by URI (code unit order); rebuilt lazily after changes. */
 	sorted(): readonly ResourceEntry[] {
+		if (this.sortedCache && (this.sortedAdded.size > 0 || this.sortedRemoved.size > 0)) {
+			this.patchSorted(this.sortedCache);
+		}
 		if (!this.sortedCache) {
 			this.sortedCache = [...this.entries.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 		}
+		this.sortedAdded.clear();
+		this.sortedRemoved.clear();
 		return this.sortedCache;
 	}
 
@@ -138,10 +146,58 @@ export class FileIndex {
 	private upsert(entry: ResourceEntry, delta: IndexDelta | undefined): void {
 		const previous = this.entries.get(entry.uri);
 		this.entries.set(entry.uri, entry);
+		if (previous) {
+			this.replaceSorted(entry); // same place in the order, new size and date
+		} else {
+			this.membershipChanged(entry.uri, true);
+		}
 		if (delta) {
-			this.changed(delta, entry.uri, !previous);
-		} else if (!previous) {
+			delta.updated.push(entry.uri);
+			delta.listChanged ||= !previous;
+		}
+	}
+
+	/**
+	 * Few additions or removals are patched into the sorted list (binary search and splice);
+	 * many (a branch switch) drop it, and one sort on the next list is cheaper.
+	 */
+	private membershipChanged(uri: string, added: boolean): void {
+		if (!this.sortedCache) {
+			return;
+		}
+		const [undo, record] = added ? [this.sortedRemoved, this.sortedAdded] : [this.sortedAdded, this.sortedRemoved];
+		if (!undo.delete(uri)) {
+			record.add(uri);
+		}
+		if (this.sortedAdded.size + this.sortedRemoved.size > 512) {
 			this.sortedCache = undefined;
+			this.sortedAdded.clear();
+			this.sortedRemoved.clear();
+		}
+	}
+
+	private patchSorted(sorted: ResourceEntry[]): void {
+		for (const uri of this.sortedRemoved) {
+			const i = lowerBound(sorted, uri);
+			if (sorted[i]?.uri === uri) {
+				sorted.splice(i, 1);
+			}
+		}
+		for (const uri of this.sortedAdded) {
+			const entry = this.entries.get(uri);
+			const i = lowerBound(sorted, uri);
+			if (entry && sorted[i]?.uri !== uri) {
+				sorted.splice(i, 0, entry);
+			}
+		}
+	}
+
+	private replaceSorted(entry: ResourceEntry): void {
+		if (this.sortedCache && !this.sortedAdded.has(entry.uri)) {
+			const i = lowerBound(this.sortedCache, entry.uri);
+			if (this.sortedCache[i]?.uri === entry.uri) {
+				this.sortedCache[i] = entry;
+			}
 		}
 	}
 
@@ -149,7 +205,7 @@ export class FileIndex {
 		delta.updated.push(uri);
 		if (membership) {
 			delta.listChanged = true;
-			this.sortedCache = undefined;
+			this.membershipChanged(uri, false);
 		}
 	}
 
@@ -264,4 +320,19 @@ export class FileIndex {
 			annotations: { lastModified: new Date(stat.mtimeMs).toISOString() },
 		};
 	}
+}
+
+/** Index of the first entry whose uri is not less than `uri`. */
+function lowerBound(items: readonly ResourceEntry[], uri: string): number {
+	let lo = 0;
+	let hi = items.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (items[mid].uri < uri) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
 }

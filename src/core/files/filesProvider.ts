@@ -205,6 +205,7 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 			if (this.isDisposed || next.isCancelled) {
 				return;
 			}
+			next.sorted(); // sort once now, so the first list after indexing is a slice
 			const previous = this.index;
 			this.index = next;
 			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));

@@ -247,3 +247,54 @@ describe('files provider with several roots', () => {
 		}
 	});
 });
+
+describe('files provider list order under change', () => {
+	it('keeps the list sorted, complete and current through small and large batches', async () => {
+		const fx = createFixture();
+		const server = createTestServer([fx.root]);
+		await server.files.ready();
+		const conn = await connectInMemory(server.registry, server.log, 50);
+		try {
+			const check = async () => {
+				const all = await listAll(conn.client) as { uri: string; size?: number }[];
+				const uris = all.map(r => r.uri);
+				assert.deepEqual(uris, [...uris].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+				assert.equal(new Set(uris).size, uris.length);
+				return all;
+			};
+			await check();
+			// Small batch: patched in place.
+			const small = ['a.txt', 'zz/b.txt', 'src/c.ts'].map(rel => fx.write(rel, 'x'));
+			let changed = conn.waitForListChanged();
+			server.watcher.fire(...small.map(p => ({ kind: 'created' as const, path: p })));
+			await changed;
+			let all = await check();
+			assert.ok(small.every(p => all.some(r => r.uri === fileUri(p))));
+			// A content change updates size in the list without a re-sort.
+			writeFileSync(fx.file('README.md'), 'a much longer readme than before\n');
+			const updated = conn.client.subscribeResource({ uri: fileUri(fx.file('README.md')) });
+			await updated;
+			server.watcher.fire({ kind: 'changed', path: fx.file('README.md') });
+			await conn.waitForUpdate(fileUri(fx.file('README.md')));
+			all = await check();
+			assert.equal(all.find(r => r.uri === fileUri(fx.file('README.md')))?.size, 33);
+			// Large batch: the order is rebuilt.
+			const many = Array.from({ length: 700 }, (_, i) => fx.write(`bulk/${String(i).padStart(4, '0')}.txt`, 'y'));
+			changed = conn.waitForListChanged();
+			server.watcher.fire({ kind: 'created', path: fx.file('bulk') });
+			await changed;
+			all = await check();
+			assert.ok(many.every(p => all.some(r => r.uri === fileUri(p))));
+			unlinkSync(small[0]);
+			changed = conn.waitForListChanged();
+			server.watcher.fire({ kind: 'deleted', path: small[0] });
+			await changed;
+			all = await check();
+			assert.ok(!all.some(r => r.uri === fileUri(small[0])));
+		} finally {
+			await conn.close();
+			server.dispose();
+			fx.dispose();
+		}
+	});
+});
