@@ -6,35 +6,48 @@ import { ConnectionInfo } from './mcp/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { registerCommands } from './vscode/commands';
+import { registerConnectClient } from './vscode/connectClient';
+import { registerMcpDefinitionProvider, WorkspaceServerDefinitionProvider } from './vscode/mcpDefinitionProvider';
 import { OutputLogger } from './vscode/outputLogger';
+import { Picker, PickerApi } from './vscode/picker/registerPicker';
 import { ServerController } from './vscode/serverController';
 import { ServerStatusBar } from './vscode/statusBar';
 import { VsCodeDocuments } from './vscode/vsCodeDocuments';
 import { VsCodeFileSettings } from './vscode/vsCodeSettings';
 import { VsCodeFolders, VsCodeWatcher } from './vscode/vsCodeWorkspace';
+import { createWorkspaceStateProviders } from './vscode/workspaceStateProviders';
 
 /** What the extension offers other extensions and its own in-editor tests. */
 export interface ExtensionApi {
 	connectionInfo(): ConnectionInfo | undefined;
 	whenReady(): Promise<ConnectionInfo>;
+	/** What VS Code's MCP registry receives (Copilot Chat finds the server through it). */
+	readonly mcpDefinitions: WorkspaceServerDefinitionProvider;
+	/** How long `activate` took (the server and the index start after it returns). */
+	readonly activationMs: number;
+	/** The sidebar picker (an MCP client of this and the configured servers). */
+	readonly picker: PickerApi;
 }
 
 let runner: ServerRunner | undefined;
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+	const activationStarted = performance.now();
 	const store = new DisposableStore();
 	context.subscriptions.push(store);
 	const log = store.add(new OutputLogger('MCP Resources'));
 	const folders = store.add(new VsCodeFolders());
+	const reader = new NodeFileSystem();
+	const settings = store.add(new VsCodeFileSettings());
 	const files = new FilesProvider({
 		folders,
-		reader: new NodeFileSystem(),
+		reader,
 		watcher: new VsCodeWatcher(),
 		documents: store.add(new VsCodeDocuments()),
-		settings: store.add(new VsCodeFileSettings()),
+		settings,
 		log,
 	});
-	const registry = store.add(new ProviderRegistry([files]));
+	const registry = store.add(new ProviderRegistry([files, ...createWorkspaceStateProviders({ folders, settings, reader, log })]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,
@@ -45,10 +58,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const controller = store.add(new ServerController(runner, files));
 	store.add(new ServerStatusBar(runner));
 	store.add(registerCommands(runner, controller, log));
+	const mcpDefinitions = store.add(registerMcpDefinitionProvider(runner, log));
+	store.add(registerConnectClient(runner, context.extensionPath));
+	const picker = store.add(new Picker(context, runner, log)).api;
 	// Start after activation returns: the editor never waits for the server or the index.
 	setImmediate(() => void controller.apply().catch(err => log.error('server failed to start', err)));
 	const active = runner;
-	return { connectionInfo: () => active.connectionInfo, whenReady: () => active.whenRunning() };
+	const activationMs = performance.now() - activationStarted;
+	log.info(`activated in ${activationMs.toFixed(1)} ms`);
+	return { connectionInfo: () => active.connectionInfo, whenReady: () => active.whenRunning(), mcpDefinitions, picker, activationMs };
 }
 
 export async function deactivate(): Promise<void> {
