@@ -1,0 +1,178 @@
+import { Emitter } from '../common/event';
+import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
+import { Logger } from '../common/logger';
+import { BundleEntry } from './contextBundle';
+import { Selection, selectionKey } from './selection';
+import { ServerConfig } from './serverConfig';
+import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
+import { ResourceNode, ServerResources } from './treeModel';
+
+export const WORKSPACE_SERVER_ID = 'workspace';
+
+export interface ServerEntry {
+	readonly id: string;
+	readonly label: string;
+	readonly connection: ServerConnection;
+	readonly resources: ServerResources;
+	/** The user's setting entry; undefined for "This workspace". */
+	readonly config?: ServerConfig;
+}
+
+export interface PickerServiceOptions {
+	readonly log: Logger;
+	/** This window's own server; omitted when the picker runs without one (tests, other hosts). */
+	readonly workspace?: ConnectionSource;
+	readonly childLimit?: number;
+	readonly backoffMs?: readonly number[];
+	/** Working directory for stdio servers. */
+	readonly cwd?: string;
+}
+
+export interface SearchHit {
+	readonly server: ServerEntry;
+	readonly node: ResourceNode;
+}
+
+/**
+ * The picker without the editor: its servers (this window's and the configured ones), their
+ * loaded resources, the selection, and what keeps the selection current (a subscription per
+ * selected resource; updates mark it changed).
+ */
+export class PickerService extends Disposable {
+	private readonly entries = new Map<string, ServerEntry & { store: DisposableStore; configJson?: string }>();
+	readonly selection = this._register(new Selection());
+	private readonly selectionSubscriptions = new Map<string, IDisposable>();
+	private readonly changeEmitter = this._register(new Emitter<void>());
+	/** Anything shown changed: servers, states, resources, selection. */
+	readonly onDidChange = this.changeEmitter.event;
+	private readonly updatedEmitter = this._register(new Emitter<{ serverId: string; uri: string }>());
+	/** A subscribed resource changed on its server. */
+	readonly onDidUpdateResource = this.updatedEmitter.event;
+
+	constructor(private readonly options: PickerServiceOptions) {
+		super();
+		if (options.workspace) {
+			this.addEntry(WORKSPACE_SERVER_ID, 'This workspace', options.workspace);
+		}
+		this._register(this.selection.onDidAdd(item => {
+			const server = this.entries.get(item.serverId);
+			if (server) {
+				this.selectionSubscriptions.set(selectionKey(item.serverId, item.resource.uri), server.connection.subscribe(item.resource.uri));
+			}
+		}));
+		this._register(this.selection.onDidRemove(item => {
+			const key = selectionKey(item.serverId, item.resource.uri);
+			this.selectionSubscriptions.get(key)?.dispose();
+			this.selectionSubscriptions.delete(key);
+		}));
+		this._register(this.selection.onDidChange(() => this.changeEmitter.fire()));
+		this._register({ dispose: () => {
+			for (const entry of this.entries.values()) {
+				entry.store.dispose();
+			}
+			this.entries.clear();
+		} });
+	}
+
+	servers(): ServerEntry[] {
+		return [...this.entries.values()];
+	}
+
+	server(id: string): ServerEntry | undefined {
+		return this.entries.get(id);
+	}
+
+	/** Applies `mcpResources.servers`: keeps unchanged entries (and their connections), replaces the rest. */
+	setConfiguredServers(configs: readonly ServerConfig[]): void {
+		const wanted = new Map(configs.map(c => [`config:${c.name}`, c]));
+		let changed = false;
+		for (const [id, entry] of this.entries) {
+			if (id === WORKSPACE_SERVER_ID) {
+				continue;
+			}
+			const config = wanted.get(id);
+			if (!config || JSON.stringify(config) !== entry.configJson) {
+				this.removeEntry(id);
+				changed = true;
+			}
+		}
+		for (const [id, config] of wanted) {
+			if (!this.entries.has(id)) {
+				const target: ConnectionTarget = config.kind === 'http'
+					? { kind: 'http', url: config.url, headers: config.headers }
+					: { kind: 'stdio', command: config.command, args: config.args, env: config.env, cwd: this.options.cwd };
+				this.addEntry(id, config.name, { resolve: async () => target }, config);
+				changed = true;
+			}
+		}
+		if (changed) {
+			this.changeEmitter.fire();
+		}
+	}
+
+	/** Starts loading every server (the filter and the QuickPick search all of them). */
+	loadAll(): Promise<void> {
+		return Promise.all(this.servers().map(s => s.resources.load().catch(() => undefined))).then(() => undefined);
+	}
+
+	/** The best matches across servers for `query`, best first, and the number of matches in all. */
+	search(query: string, limitPerServer = 200): { hits: SearchHit[]; total: number } {
+		const hits: SearchHit[] = [];
+		let total = 0;
+		for (const server of this.servers()) {
+			const result = server.resources.search(query, limitPerServer);
+			total += result.total;
+			for (const node of result.matches) {
+				hits.push({ server, node });
+			}
+		}
+		return { hits, total };
+	}
+
+	/** Reads resources through their servers' clients, a few at a time, for a context bundle. */
+	async readForBundle(items: readonly { serverId: string; uri: string }[], concurrency = 4): Promise<BundleEntry[]> {
+		const out: BundleEntry[] = new Array(items.length);
+		let next = 0;
+		const worker = async () => {
+			while (next < items.length) {
+				const i = next++;
+				const { serverId, uri } = items[i];
+				const server = this.entries.get(serverId);
+				if (!server) {
+					out[i] = { uri, error: 'its server is no longer configured' };
+					continue;
+				}
+				try {
+					out[i] = { uri, server: server.label, contents: await server.connection.read(uri) };
+				} catch (err) {
+					out[i] = { uri, server: server.label, error: (err as Error).message };
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+		return out;
+	}
+
+	private addEntry(id: string, label: string, source: ConnectionSource, config?: ServerConfig): void {
+		const store = new DisposableStore();
+		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
+		const resources = store.add(new ServerResources(connection, { childLimit: this.options.childLimit }));
+		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));
+		store.add(resources.onDidChange(() => this.changeEmitter.fire()));
+		store.add(connection.onDidUpdateResource(uri => {
+			this.selection.markChanged(id, uri);
+			this.updatedEmitter.fire({ serverId: id, uri });
+		}));
+		this.entries.set(id, { id, label, connection, resources, config, store, configJson: config && JSON.stringify(config) });
+	}
+
+	private removeEntry(id: string): void {
+		const entry = this.entries.get(id);
+		if (!entry) {
+			return;
+		}
+		this.selection.update([], this.selection.list().filter(i => i.serverId === id).map(i => ({ serverId: id, uri: i.resource.uri })));
+		this.entries.delete(id);
+		entry.store.dispose();
+	}
+}

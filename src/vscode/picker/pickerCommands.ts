@@ -1,0 +1,250 @@
+import * as vscode from 'vscode';
+import { PickerService, ServerEntry } from '../../picker/pickerService';
+import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
+import { PickerNode, ResourceNode } from '../../picker/treeModel';
+import { expandTemplate, templateVariables } from '../../picker/uriTemplate';
+import { attachSelection, AttachResult, AttachTarget } from './attach';
+import { pickResources } from './pickResources';
+import { PickerView } from './pickerView';
+import { toDocumentUri } from './resourceUris';
+
+export const PICKER_COMMANDS = {
+	pickResources: 'mcpResources.pickResources',
+	attachSelected: 'mcpResources.attachSelected',
+	attachToClipboard: 'mcpResources.attachToClipboard',
+	attachToEditor: 'mcpResources.attachToEditor',
+	attachToChat: 'mcpResources.attachToChat',
+	clearSelection: 'mcpResources.clearSelection',
+	copyUri: 'mcpResources.copyUri',
+	refresh: 'mcpResources.refresh',
+	addServer: 'mcpResources.addServer',
+	fillTemplate: 'mcpResources.fillTemplate',
+	openResource: 'mcpResources.openResource',
+	retryServer: 'mcpResources.retryServer',
+	filter: 'mcpResources.filter',
+	clearFilter: 'mcpResources.clearFilter',
+	showMore: 'mcpResources.showMore',
+} as const;
+
+/** A resource named by a tree node or by `{ serverId, uri }` (tests and other extensions). */
+type ResourceArg = ResourceNode | { serverId: string; uri: string };
+
+export function registerPickerCommands(service: PickerService, view: PickerView, storage: vscode.Uri): vscode.Disposable {
+	const openResource = async (arg?: ResourceArg) => {
+		const target = arg ? resolve(arg) : undefined;
+		if (!target) {
+			return undefined;
+		}
+		const uri = toDocumentUri(target.server.id, target.server.label, target.uri, target.path);
+		const doc = await vscode.workspace.openTextDocument(uri);
+		await vscode.window.showTextDocument(doc, { preview: true });
+		return doc;
+	};
+
+	const resolve = (arg: ResourceArg): { server: ServerEntry; uri: string; path: string } | undefined => {
+		const server = service.server(arg.serverId);
+		if (!server) {
+			return undefined;
+		}
+		const uri = 'kind' in arg ? arg.resource.uri : arg.uri;
+		const node = 'kind' in arg ? arg : server.resources.resource(uri);
+		return { server, uri, path: node?.path ?? (uri.split('/').pop() || 'resource') };
+	};
+
+	const attach = async (arg?: AttachTarget | { target?: AttachTarget }): Promise<AttachResult | undefined> => {
+		const configured = vscode.workspace.getConfiguration('mcpResources').get<AttachTarget>('attachTarget', 'chat');
+		const target = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && arg.target ? arg.target : configured;
+		return attachSelection(service, target, storage);
+	};
+
+	const copyUri = async (node?: PickerNode, nodes?: readonly PickerNode[]) => {
+		const chosen = nodes && nodes.length > 0 ? nodes : node ? [node] : view.view.selection;
+		const uris = chosen.flatMap(n => n.kind === 'resource' ? [n.resource.uri] : n.kind === 'template' ? [n.template.uriTemplate] : []);
+		if (uris.length === 0) {
+			void vscode.window.showInformationMessage('Select a resource in the MCP Resources view to copy its URI.');
+			return;
+		}
+		await vscode.env.clipboard.writeText(uris.join('\n'));
+	};
+
+	const refresh = async () => {
+		await Promise.all(service.servers().map(s => s.connection.state.kind === 'error' || s.connection.state.kind === 'unavailable'
+			? s.connection.reconnect('refresh')
+			: s.resources.requestReload()));
+	};
+
+	const retryServer = async (node?: PickerNode) => {
+		const servers = node ? [service.server(node.serverId)].filter((s): s is ServerEntry => !!s) : service.servers();
+		await Promise.all(servers.map(async s => {
+			await s.connection.reconnect('retry');
+			await s.resources.requestReload();
+		}));
+	};
+
+	const filter = async () => {
+		const box = vscode.window.createInputBox();
+		box.title = 'Filter MCP Resources';
+		box.placeholder = 'Part of a name, path or URI (space-separated terms; fuzzy)';
+		box.value = view.filter ?? '';
+		void service.loadAll();
+		let timer: NodeJS.Timeout | undefined;
+		box.onDidChangeValue(value => {
+			clearTimeout(timer);
+			timer = setTimeout(() => view.setFilter(value), 60);
+		});
+		box.onDidAccept(() => {
+			clearTimeout(timer);
+			view.setFilter(box.value);
+			box.hide();
+		});
+		box.onDidHide(() => box.dispose());
+		box.show();
+	};
+
+	const addServer = async () => {
+		const kind = await vscode.window.showQuickPick([
+			{ label: '$(globe) HTTP', description: 'a Streamable HTTP URL, optionally with headers', transport: 'http' as const },
+			{ label: '$(terminal) Command (stdio)', description: 'a program that speaks MCP on stdin/stdout', transport: 'stdio' as const },
+		], { title: 'Add MCP Server (1/3)', placeHolder: 'How is the server reached?' });
+		if (!kind) {
+			return;
+		}
+		const name = await vscode.window.showInputBox({
+			title: 'Add MCP Server (2/3)', prompt: 'A name for the server',
+			validateInput: v => v.trim() === '' ? 'Give the server a name' : undefined,
+		});
+		if (!name) {
+			return;
+		}
+		let entry: Record<string, unknown>;
+		if (kind.transport === 'http') {
+			const url = await vscode.window.showInputBox({
+				title: 'Add MCP Server (3/3)', prompt: 'The server URL', placeHolder: 'http://127.0.0.1:3000/mcp',
+				validateInput: v => { try { const u = new URL(v); return /^https?:$/.test(u.protocol) ? undefined : 'Use http:// or https://'; } catch { return 'Not a valid URL'; } },
+			});
+			if (!url) {
+				return;
+			}
+			const auth = await vscode.window.showInputBox({ title: 'Authorization header (optional)', prompt: 'e.g. "Bearer abc..."; leave empty for none', password: true });
+			entry = { name: name.trim(), url, ...(auth ? { headers: { Authorization: auth } } : {}) };
+		} else {
+			const line = await vscode.window.showInputBox({
+				title: 'Add MCP Server (3/3)', prompt: 'The command and its arguments', placeHolder: 'npx -y @modelcontextprotocol/server-everything',
+				validateInput: v => v.trim() === '' ? 'Give a command' : undefined,
+			});
+			if (!line) {
+				return;
+			}
+			const [command, ...args] = splitCommandLine(line);
+			entry = { name: name.trim(), command, args };
+		}
+		const config = vscode.workspace.getConfiguration('mcpResources');
+		const existing = config.get<unknown[]>('servers', []);
+		await config.update('servers', [...existing, entry], vscode.ConfigurationTarget.Global);
+		void vscode.window.showInformationMessage(`Added the MCP server "${name.trim()}" to the setting mcpResources.servers.`);
+	};
+
+	const fillTemplate = async (arg?: { serverId: string; template: ListedTemplate } | PickerNode) => {
+		let server: ServerEntry | undefined;
+		let template: ListedTemplate | undefined;
+		if (arg && 'template' in arg) {
+			server = service.server(arg.serverId);
+			template = arg.template;
+		} else {
+			await service.loadAll();
+			const choices = service.servers().flatMap(s => s.resources.templates.map(t => ({
+				label: t.title ?? t.name, description: t.uriTemplate, detail: s.label, server: s, template: t,
+			})));
+			if (choices.length === 0) {
+				void vscode.window.showInformationMessage('No connected server offers resource templates.');
+				return;
+			}
+			const chosen = await vscode.window.showQuickPick(choices, { title: 'Fill Template', placeHolder: 'Choose a resource template' });
+			server = chosen?.server;
+			template = chosen?.template;
+		}
+		if (!server || !template) {
+			return;
+		}
+		const values: Record<string, string> = {};
+		for (const variable of templateVariables(template.uriTemplate)) {
+			const value = await askVariable(server, template, variable, values);
+			if (value === undefined) {
+				return;
+			}
+			values[variable] = value;
+		}
+		const uri = expandTemplate(template.uriTemplate, values);
+		const action = await vscode.window.showQuickPick(['Open', 'Add to Selection'], { title: uri, placeHolder: 'What to do with the resource' });
+		const listed: ListedResource = server.resources.resource(uri)?.resource ?? { uri, name: uri.split('/').pop() || uri };
+		if (action === 'Open') {
+			await openResource({ serverId: server.id, uri });
+		} else if (action === 'Add to Selection') {
+			service.selection.update([{ serverId: server.id, resource: listed }]);
+		}
+	};
+
+	const disposables = [
+		vscode.commands.registerCommand(PICKER_COMMANDS.pickResources, () => pickResources(service)),
+		vscode.commands.registerCommand(PICKER_COMMANDS.attachSelected, attach),
+		vscode.commands.registerCommand(PICKER_COMMANDS.attachToClipboard, () => attach('clipboard')),
+		vscode.commands.registerCommand(PICKER_COMMANDS.attachToEditor, () => attach('editor')),
+		vscode.commands.registerCommand(PICKER_COMMANDS.attachToChat, () => attach('chat')),
+		vscode.commands.registerCommand(PICKER_COMMANDS.clearSelection, () => service.selection.clear()),
+		vscode.commands.registerCommand(PICKER_COMMANDS.copyUri, copyUri),
+		vscode.commands.registerCommand(PICKER_COMMANDS.refresh, refresh),
+		vscode.commands.registerCommand(PICKER_COMMANDS.addServer, addServer),
+		vscode.commands.registerCommand(PICKER_COMMANDS.fillTemplate, fillTemplate),
+		vscode.commands.registerCommand(PICKER_COMMANDS.openResource, openResource),
+		vscode.commands.registerCommand(PICKER_COMMANDS.retryServer, retryServer),
+		vscode.commands.registerCommand(PICKER_COMMANDS.filter, filter),
+		vscode.commands.registerCommand(PICKER_COMMANDS.clearFilter, () => view.setFilter(undefined)),
+		vscode.commands.registerCommand(PICKER_COMMANDS.showMore, (node?: PickerNode) => {
+			if (node?.kind === 'more') {
+				service.server(node.serverId)?.resources.showMore(node.parentKey);
+			}
+		}),
+	];
+	return { dispose: () => disposables.forEach(d => d.dispose()) };
+}
+
+/** Asks for one template variable, suggesting values from `completion/complete` as the user types. */
+function askVariable(server: ServerEntry, template: ListedTemplate, variable: string, context: Record<string, string>): Promise<string | undefined> {
+	const qp = vscode.window.createQuickPick();
+	qp.title = `${template.uriTemplate}: ${variable}`;
+	qp.placeholder = `Value for "${variable}" (suggestions from the server)`;
+	let request = 0;
+	const suggest = async (value: string) => {
+		const mine = ++request;
+		qp.busy = true;
+		const values = await server.connection.complete(template.uriTemplate, variable, value, context).catch(() => [] as string[]);
+		if (mine !== request) {
+			return;
+		}
+		qp.busy = false;
+		const typed = value && !values.includes(value) ? [{ label: value, description: 'as typed', alwaysShow: true }] : [];
+		qp.items = [...typed, ...values.map(v => ({ label: v, alwaysShow: true }))];
+	};
+	return new Promise(resolve => {
+		let done = false;
+		qp.onDidChangeValue(v => void suggest(v));
+		qp.onDidAccept(() => {
+			done = true;
+			resolve(qp.selectedItems[0]?.label ?? qp.value);
+			qp.hide();
+		});
+		qp.onDidHide(() => {
+			if (!done) {
+				resolve(undefined);
+			}
+			qp.dispose();
+		});
+		void suggest('');
+		qp.show();
+	});
+}
+
+/** Splits a command line on spaces, keeping "quoted parts" together. */
+export function splitCommandLine(line: string): string[] {
+	return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(m => m[1] ?? m[2] ?? m[3]);
+}

@@ -1,0 +1,350 @@
+import * as vscode from 'vscode';
+import { PickerService, ServerEntry } from '../../picker/pickerService';
+import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
+import { GROUP_LABELS, GroupKind, GroupNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
+import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
+
+export const VIEW_ID = 'mcpResources.picker';
+const FILTER_LIMIT = 200;
+
+const GROUP_ICONS: Record<GroupKind, string> = {
+	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
+};
+
+/**
+ * The "Resources" tree: servers, then groups by kind, then the files folder tree; checkboxes
+ * select, the badge counts the selection, drag gives `text/uri-list`. Everything it shows comes
+ * from the PickerService; this class only translates to TreeItems.
+ */
+export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.TreeDragAndDropController<PickerNode>, vscode.Disposable {
+	private readonly changeEmitter = new vscode.EventEmitter<PickerNode | undefined>();
+	readonly onDidChangeTreeData = this.changeEmitter.event;
+	readonly dragMimeTypes = ['text/uri-list', 'text/plain'];
+	readonly dropMimeTypes: string[] = [];
+	readonly view: vscode.TreeView<PickerNode>;
+	private readonly serverNodes = new Map<string, ServerNode>();
+	private readonly groupNodes = new Map<string, GroupNode>();
+	private readonly disposables: vscode.Disposable[] = [];
+	private refreshTimer: NodeJS.Timeout | undefined;
+	private filterQuery: string | undefined;
+	/** Hidden servers (this window's server in Restricted Mode or disabled). */
+	private hidden = new Set<string>();
+	private readonly renderedEmitter = new vscode.EventEmitter<void>();
+	/** Fires after the tree was asked for a refresh (tests wait on it). */
+	readonly onDidRequestRender = this.renderedEmitter.event;
+
+	constructor(private readonly service: PickerService) {
+		this.view = vscode.window.createTreeView(VIEW_ID, {
+			treeDataProvider: this,
+			dragAndDropController: this,
+			canSelectMany: true,
+			showCollapseAll: true,
+			manageCheckboxStateManually: true,
+		});
+		this.disposables.push(
+			this.view,
+			this.changeEmitter,
+			this.renderedEmitter,
+			this.view.onDidChangeCheckboxState(e => this.onCheckboxes(e)),
+			{ dispose: service.onDidChange(() => this.scheduleRefresh()).dispose },
+		);
+		this.updateBadge();
+	}
+
+	get filter(): string | undefined {
+		return this.filterQuery;
+	}
+
+	setFilter(query: string | undefined): void {
+		const q = query?.trim() || undefined;
+		if (q === this.filterQuery) {
+			return;
+		}
+		this.filterQuery = q;
+		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.filtering', q !== undefined);
+		if (q) {
+			void this.service.loadAll();
+		}
+		this.refreshNow();
+	}
+
+	setHidden(serverIds: readonly string[]): void {
+		this.hidden = new Set(serverIds);
+		this.scheduleRefresh();
+	}
+
+	refreshNow(): void {
+		if (this.refreshTimer) {
+			clearTimeout(this.refreshTimer);
+			this.refreshTimer = undefined;
+		}
+		this.updateBadge();
+		this.changeEmitter.fire(undefined);
+		this.renderedEmitter.fire();
+	}
+
+	private scheduleRefresh(): void {
+		// Pages arrive quickly on a large workspace: redraw at most every 100 ms.
+		if (!this.refreshTimer) {
+			this.refreshTimer = setTimeout(() => this.refreshNow(), 100);
+		}
+	}
+
+	private updateBadge(): void {
+		const count = this.service.selection.size;
+		const tokens = this.service.selection.estimatedTokens;
+		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ~${tokens.toLocaleString('en-US')} tokens` } : undefined;
+		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens)}` : undefined;
+		this.view.message = this.filterQuery ? `Filter: "${this.filterQuery}"` : undefined;
+		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.hasSelection', count > 0);
+	}
+
+	getChildren(node?: PickerNode): PickerNode[] {
+		if (!node) {
+			return this.service.servers().filter(s => !this.hidden.has(s.id)).map(s => this.serverNode(s.id));
+		}
+		const server = this.service.server(node.serverId);
+		if (!server) {
+			return [];
+		}
+		switch (node.kind) {
+			case 'server':
+				return this.serverChildren(server);
+			case 'group':
+			case 'folder':
+				return server.resources.children(node);
+			default:
+				return [];
+		}
+	}
+
+	private serverChildren(server: ServerEntry): PickerNode[] {
+		const { connection, resources } = server;
+		void resources.load().catch(() => undefined);
+		const state = connection.state;
+		const status = (kind: StatusNode['status'], message: string): StatusNode =>
+			({ kind: 'status', serverId: server.id, key: `${server.id}|status`, status: kind, message });
+		if (resources.size === 0) {
+			if (state.kind === 'error') {
+				return [status('error', `${state.message} — click to retry`)];
+			}
+			if (state.kind === 'unavailable') {
+				return [status('info', state.message)];
+			}
+			if (resources.state.kind === 'error') {
+				return [status('error', `${resources.state.message} — click to retry`)];
+			}
+			if (resources.state.kind !== 'complete') {
+				return [status('loading', state.kind === 'connected' ? 'Loading…' : 'Connecting…')];
+			}
+		}
+		if (this.filterQuery) {
+			const { matches, total } = resources.search(this.filterQuery, FILTER_LIMIT);
+			const out: PickerNode[] = [...matches];
+			if (total === 0) {
+				out.push(status('empty', resources.state.kind === 'loading' ? 'No matches yet (still loading)…' : 'No matches'));
+			} else if (total > matches.length) {
+				out.push(status('info', `Showing ${matches.length} of ${total.toLocaleString('en-US')} matches; type more to narrow`));
+			}
+			return out;
+		}
+		return resources.groups().map(g => this.groupNode(server.id, g));
+	}
+
+	getTreeItem(node: PickerNode): vscode.TreeItem {
+		const server = this.service.server(node.serverId);
+		switch (node.kind) {
+			case 'server': {
+				const item = new vscode.TreeItem(server?.label ?? node.serverId, vscode.TreeItemCollapsibleState.Collapsed);
+				item.id = node.key;
+				const state = server?.connection.state;
+				const load = server?.resources.state;
+				item.contextValue = state?.kind === 'error' ? 'server-error' : server?.config ? 'server-configured' : 'server';
+				if (state?.kind === 'error') {
+					item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+					item.description = 'error';
+					item.tooltip = `${state.message}\nRetrying automatically; use Retry to try now.`;
+				} else if (state?.kind === 'connecting' || load?.kind === 'loading') {
+					item.iconPath = new vscode.ThemeIcon('loading~spin');
+					item.description = load?.kind === 'loading' && load.loaded > 0 ? `loading ${load.loaded.toLocaleString('en-US')}…` : 'connecting…';
+				} else if (state?.kind === 'unavailable') {
+					item.iconPath = new vscode.ThemeIcon('circle-slash');
+					item.description = state.message;
+				} else {
+					item.iconPath = new vscode.ThemeIcon(node.serverId === 'workspace' ? 'root-folder' : 'server');
+					const count = server?.resources.size ?? 0;
+					item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resources` : state?.kind === 'connected' ? 'connected' : '';
+				}
+				if (server?.config) {
+					item.tooltip = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
+				}
+				return item;
+			}
+			case 'group': {
+				const count = server?.resources.groupCount(node.group) ?? 0;
+				const item = new vscode.TreeItem(GROUP_LABELS[node.group], node.group === 'files' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+				item.id = node.key;
+				item.description = count.toLocaleString('en-US');
+				item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.group]);
+				item.contextValue = `group-${node.group}`;
+				return item;
+			}
+			case 'folder': {
+				const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
+				item.id = node.key;
+				item.description = `${node.count.toLocaleString('en-US')}`;
+				item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resources`;
+				item.iconPath = vscode.ThemeIcon.Folder;
+				item.resourceUri = vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` });
+				item.contextValue = 'folder';
+				return item;
+			}
+			case 'resource':
+				return this.resourceItem(node, server);
+			case 'template': {
+				const item = new vscode.TreeItem(node.template.title ?? node.template.name, vscode.TreeItemCollapsibleState.None);
+				item.id = node.key;
+				item.description = node.template.uriTemplate;
+				item.tooltip = new vscode.MarkdownString(`**${node.template.name}**\n\n\`${node.template.uriTemplate}\`\n\n${node.template.description ?? ''}\n\nClick to fill in the variables.`);
+				item.iconPath = new vscode.ThemeIcon('symbol-parameter');
+				item.contextValue = 'template';
+				item.command = { command: 'mcpResources.fillTemplate', title: 'Fill Template...', arguments: [node] };
+				return item;
+			}
+			case 'more': {
+				const item = new vscode.TreeItem(`Load more… (${node.remaining.toLocaleString('en-US')} more)`, vscode.TreeItemCollapsibleState.None);
+				item.id = node.key;
+				item.iconPath = new vscode.ThemeIcon('ellipsis');
+				item.command = { command: 'mcpResources.showMore', title: 'Load more', arguments: [node] };
+				item.contextValue = 'more';
+				return item;
+			}
+			case 'status': {
+				const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+				item.id = node.key;
+				item.iconPath = new vscode.ThemeIcon(node.status === 'loading' ? 'loading~spin' : node.status === 'error' ? 'error' : 'info');
+				if (node.status === 'error') {
+					item.command = { command: 'mcpResources.retryServer', title: 'Retry', arguments: [node] };
+				}
+				item.contextValue = `status-${node.status}`;
+				return item;
+			}
+		}
+	}
+
+	private resourceItem(node: ResourceNode, server: ServerEntry | undefined): vscode.TreeItem {
+		const r = node.resource;
+		const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+		item.id = node.key;
+		const selected = this.service.selection.get(node.serverId, r.uri);
+		const parts: string[] = [];
+		if (this.filterQuery && node.path !== node.label) {
+			parts.push(node.path.slice(0, node.path.length - node.label.length).replace(/\/$/, ''));
+		}
+		if (r.size !== undefined) {
+			parts.push(`${formatSize(r.size)} · ${formatTokens(estimateTokens(r.size))}`);
+		}
+		if (selected?.changedAt !== undefined) {
+			parts.push('● changed');
+		}
+		item.description = parts.join('  ');
+		const md = new vscode.MarkdownString(undefined, true);
+		md.appendMarkdown(`**${escapeMd(r.title ?? node.label)}**\n\n`);
+		if (r.description) {
+			md.appendMarkdown(`${escapeMd(r.description)}\n\n`);
+		}
+		md.appendMarkdown(`- URI: \`${r.uri.replace(/`/g, '')}\`\n`);
+		md.appendMarkdown(`- MIME type: ${r.mimeType ?? 'unknown'}\n`);
+		if (r.size !== undefined) {
+			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${formatTokens(estimateTokens(r.size))})\n`);
+		}
+		if (r.annotations?.lastModified) {
+			md.appendMarkdown(`- Last modified: ${new Date(r.annotations.lastModified).toLocaleString()}\n`);
+		}
+		if (selected?.changedAt !== undefined) {
+			md.appendMarkdown(`- Changed since you selected it (${new Date(selected.changedAt).toLocaleTimeString()})\n`);
+		}
+		item.tooltip = md;
+		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+		item.iconPath = iconFor(node);
+		// A resourceUri lets the file icon theme pick an icon by file name.
+		item.resourceUri = node.group === 'files' ? vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` }) : undefined;
+		item.contextValue = 'resource';
+		item.command = { command: 'mcpResources.openResource', title: 'Open Resource', arguments: [node] };
+		item.accessibilityInformation = { label: `${node.label}${selected ? ', selected' : ''}${server ? `, ${server.label}` : ''}` };
+		return item;
+	}
+
+	private onCheckboxes(e: vscode.TreeCheckboxChangeEvent<PickerNode>): void {
+		const add: { serverId: string; resource: ResourceNode['resource'] }[] = [];
+		const remove: { serverId: string; uri: string }[] = [];
+		for (const [node, state] of e.items) {
+			if (node.kind !== 'resource') {
+				continue;
+			}
+			if (state === vscode.TreeItemCheckboxState.Checked) {
+				add.push({ serverId: node.serverId, resource: node.resource });
+			} else {
+				remove.push({ serverId: node.serverId, uri: node.resource.uri });
+			}
+		}
+		this.service.selection.update(add, remove);
+	}
+
+	handleDrag(source: readonly PickerNode[], dataTransfer: vscode.DataTransfer): void {
+		const uris = source.filter((n): n is ResourceNode => n.kind === 'resource').map(n => this.dragUri(n));
+		if (uris.length > 0) {
+			dataTransfer.set('text/uri-list', new vscode.DataTransferItem(uris.join('\r\n')));
+			dataTransfer.set('text/plain', new vscode.DataTransferItem(source.filter((n): n is ResourceNode => n.kind === 'resource').map(n => n.resource.uri).join('\n')));
+		}
+	}
+
+	/** Workspace files drag as themselves (editors and chat open them); anything else as its read-only document. */
+	private dragUri(node: ResourceNode): string {
+		const server = this.service.server(node.serverId);
+		if (node.serverId === 'workspace' && node.resource.uri.startsWith('file:')) {
+			return vscode.Uri.parse(node.resource.uri).toString();
+		}
+		return toDocumentUri(node.serverId, server?.label ?? node.serverId, node.resource.uri, node.path).toString();
+	}
+
+	private serverNode(id: string): ServerNode {
+		let node = this.serverNodes.get(id);
+		if (!node) {
+			node = { kind: 'server', serverId: id, key: `${id}|server` };
+			this.serverNodes.set(id, node);
+		}
+		return node;
+	}
+
+	private groupNode(serverId: string, group: GroupKind): GroupNode {
+		const key = `${serverId}|g|${group}`;
+		let node = this.groupNodes.get(key);
+		if (!node) {
+			node = { kind: 'group', serverId, group, key };
+			this.groupNodes.set(key, node);
+		}
+		return node;
+	}
+
+	dispose(): void {
+		if (this.refreshTimer) {
+			clearTimeout(this.refreshTimer);
+		}
+		this.disposables.forEach(d => d.dispose());
+	}
+}
+
+function iconFor(node: ResourceNode): vscode.ThemeIcon {
+	switch (node.group) {
+		case 'files': return vscode.ThemeIcon.File;
+		case 'problems': return new vscode.ThemeIcon('warning');
+		case 'git': return new vscode.ThemeIcon(node.resource.uri.includes('/diff') ? 'diff' : node.resource.uri.includes('/log') ? 'history' : 'git-commit');
+		case 'editor': return new vscode.ThemeIcon(node.resource.uri.includes('selection') ? 'selection' : 'window');
+		default: return new vscode.ThemeIcon(node.resource.mimeType?.startsWith('image/') ? 'file-media' : 'symbol-file');
+	}
+}
+
+function escapeMd(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { Logger } from '../../common/logger';
+import { ServerRunner, ServerState } from '../../mcp/serverRunner';
+import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
+import { parseServerConfigs } from '../../picker/serverConfig';
+import { RunnerSource } from '../../picker/workspaceSource';
+import { registerPickerCommands } from './pickerCommands';
+import { PickerView } from './pickerView';
+import { ResourceDocuments } from './resourceDocuments';
+
+/** What the picker offers the extension's API (its in-editor tests use it). */
+export interface PickerApi {
+	readonly service: PickerService;
+	readonly view: PickerView;
+}
+
+/**
+ * The sidebar picker: an MCP client of this window's server (through its URL and token, like
+ * any other client) and of the servers in `mcpResources.servers`.
+ */
+export class Picker implements vscode.Disposable {
+	readonly api: PickerApi;
+	private readonly disposables: vscode.Disposable[] = [];
+
+	constructor(context: vscode.ExtensionContext, runner: ServerRunner, log: Logger) {
+		const source = new RunnerSource(runner);
+		const service = new PickerService({ log, workspace: source, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath });
+		const view = new PickerView(service);
+		this.api = { service, view };
+		this.disposables.push(
+			{ dispose: () => service.dispose() },
+			{ dispose: () => source.dispose() },
+			view,
+			new ResourceDocuments(service),
+			registerPickerCommands(service, view, context.globalStorageUri),
+			vscode.workspace.onDidChangeConfiguration(e => {
+				if (e.affectsConfiguration('mcpResources.servers')) {
+					this.applyServers(service);
+				}
+			}),
+			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(view, state)).dispose },
+		);
+		this.applyServers(service);
+		this.applyRunnerState(view, runner.state);
+	}
+
+	private applyServers(service: PickerService): void {
+		const { servers, errors } = parseServerConfigs(vscode.workspace.getConfiguration('mcpResources').get('servers'));
+		service.setConfiguredServers(servers);
+		if (errors.length > 0) {
+			void vscode.window.showWarningMessage(`MCP Resources: some entries of mcpResources.servers were skipped. ${errors.join('; ')}`, 'Open Settings')
+				.then(choice => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources.servers'));
+		}
+	}
+
+	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view explains. */
+	private applyRunnerState(view: PickerView, state: ServerState): void {
+		const reason = state.kind === 'stopped' && (state.reason === 'restricted' || state.reason === 'disabled') ? state.reason : 'ok';
+		view.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
+		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.workspaceState', reason);
+	}
+
+	dispose(): void {
+		this.disposables.reverse().forEach(d => d.dispose());
+	}
+}

@@ -1,0 +1,115 @@
+import * as assert from 'node:assert/strict';
+import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
+import { parseServerConfigs } from '../../../src/picker/serverConfig';
+import { estimateTokens, formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
+import { expandTemplate, templateVariables } from '../../../src/picker/uriTemplate';
+import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
+
+describe('picker: context bundle', () => {
+	it('gives each resource a header with its URI and a fence with the language of its MIME type', () => {
+		const bundle = buildContextBundle([
+			{ uri: 'file:///ws/a.ts', contents: [{ uri: 'file:///ws/a.ts', mimeType: 'text/x-typescript', text: 'export const a = 1;' }] },
+			{ uri: 'git://repo/status', contents: [{ uri: 'git://repo/status', mimeType: 'application/json', text: '{"clean":true}\n' }] },
+		], { images: 'note' });
+		assert.equal(bundle.text,
+			'## file:///ws/a.ts\n\n```typescript\nexport const a = 1;\n```\n\n' +
+			'## git://repo/status\n\n```json\n{"clean":true}\n```\n');
+		assert.equal(bundle.resourceCount, 2);
+		assert.equal(bundle.estimatedTokens, Math.ceil(bundle.text.length / 4));
+	});
+
+	it('uses a longer fence when the content holds a fence', () => {
+		assert.equal(fenceFor('a\n```js\nx\n```\n'), '````');
+		assert.equal(fenceFor('plain'), '```');
+		const bundle = buildContextBundle([{ uri: 'file:///r.md', contents: [{ uri: 'file:///r.md', mimeType: 'text/markdown', text: '`````\n' }] }], { images: 'note' });
+		assert.ok(bundle.text.includes('``````markdown\n`````\n``````'), bundle.text);
+	});
+
+	it('notes binary content instead of dumping it, and names read errors', () => {
+		const bundle = buildContextBundle([
+			{ uri: 'file:///ws/x.bin', contents: [{ uri: 'file:///ws/x.bin', mimeType: 'application/octet-stream', blob: Buffer.alloc(2048).toString('base64') }] },
+			{ uri: 'file:///ws/gone.txt', server: 'A', error: 'Resource not found' },
+			{ uri: 'file:///ws/b.txt', server: 'B', contents: [{ uri: 'file:///ws/b.txt', text: 'b' }] },
+		], { images: 'note' });
+		assert.match(bundle.text, /_Binary content \(application\/octet-stream, 2 KB\) not included\._/);
+		assert.match(bundle.text, /## file:\/\/\/ws\/gone\.txt \(from A\)\n\n_Could not read this resource: Resource not found_/);
+		assert.ok(!bundle.text.includes('AAAA'), 'no base64 in the text');
+	});
+
+	it('keeps images as images where the target takes them', () => {
+		const blob = PNG_BYTES.toString('base64');
+		const entry = { uri: 'file:///ws/p.png', contents: [{ uri: 'file:///ws/p.png', mimeType: 'image/png', blob }] };
+		const attach = buildContextBundle([entry], { images: 'attach' });
+		assert.deepEqual(attach.images, [{ uri: 'file:///ws/p.png', mimeType: 'image/png', data: blob }]);
+		assert.match(attach.text, /attached separately/);
+		const inline = buildContextBundle([entry], { images: 'inline' });
+		assert.ok(inline.text.includes(`![p.png](data:image/png;base64,${blob})`));
+		assert.equal(inline.images.length, 0);
+		const note = buildContextBundle([entry], { images: 'note' });
+		assert.match(note.text, /_Binary content \(image\/png, \d+ B\) not included\._/);
+	});
+
+	it('maps MIME types and extensions to fence languages', () => {
+		assert.equal(languageFor('text/x-python', 'file:///a'), 'python');
+		assert.equal(languageFor('application/vnd.api+json', 'x:/a'), 'json');
+		assert.equal(languageFor(undefined, 'file:///a/b.rs'), 'rust');
+		assert.equal(languageFor('text/plain', 'file:///a/b'), '');
+	});
+});
+
+describe('picker: token estimate', () => {
+	it('is characters over four, rounded up, and formats compactly', () => {
+		assert.equal(estimateTokens(0), 0);
+		assert.equal(estimateTokens(undefined), 0);
+		assert.equal(estimateTokens(9), 3);
+		assert.equal(formatTokens(540), '~540 tok');
+		assert.equal(formatTokens(12_345), '~12.3k tok');
+		assert.equal(formatSize(2150), '2.1 KB');
+		assert.equal(formatSize(100), '100 B');
+	});
+});
+
+describe('picker: server settings', () => {
+	it('accepts the HTTP and the stdio shapes', () => {
+		const { servers, errors } = parseServerConfigs([
+			{ name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } },
+			{ name: 'local', command: 'node', args: ['server.js'], env: { DEBUG: '1' } },
+		]);
+		assert.deepEqual(errors, []);
+		assert.deepEqual(servers, [
+			{ kind: 'http', name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } },
+			{ kind: 'stdio', name: 'local', command: 'node', args: ['server.js'], env: { DEBUG: '1' } },
+		]);
+	});
+
+	it('skips bad entries with a message naming each and keeps the good ones', () => {
+		const { servers, errors } = parseServerConfigs([
+			{ name: 'ok', url: 'https://example.test/mcp' },
+			{ url: 'http://x' },
+			{ name: 'both', url: 'http://x', command: 'y' },
+			{ name: 'ftp', url: 'ftp://x' },
+			{ name: 'args', command: 'x', args: [1] },
+			{ name: 'ok', command: 'dup' },
+			{ name: 'neither' },
+		]);
+		assert.deepEqual(servers.map(s => s.name), ['ok']);
+		assert.equal(errors.length, 6);
+		assert.match(errors[0], /servers\[1\]: "name" must be a non-empty string/);
+		assert.match(errors[1], /not both/);
+		assert.match(errors[2], /http:\/\/ or https:\/\//);
+		assert.match(errors[3], /"args" must be an array of strings/);
+		assert.match(errors[4], /used twice/);
+		assert.match(errors[5], /needs "url" .* or "command"/);
+		assert.deepEqual(parseServerConfigs({}).errors, ['mcpResources.servers must be an array of server entries']);
+	});
+});
+
+describe('picker: URI templates', () => {
+	it('finds variables and expands simple and reserved forms', () => {
+		assert.deepEqual(templateVariables('git://{repo}/show/{ref}'), ['repo', 'ref']);
+		assert.deepEqual(templateVariables('file:///{+path}'), ['path']);
+		assert.equal(expandTemplate('file:///{+path}', { path: 'src/a b.ts' }), 'file:///src/a%20b.ts');
+		assert.equal(expandTemplate('git://{repo}/show/{ref}', { repo: 'r', ref: 'a/b' }), 'git://r/show/a%2Fb');
+		assert.equal(expandTemplate('x://q{?a,b}', { a: '1', b: '2 3' }), 'x://q?a=1&b=2%203');
+	});
+});

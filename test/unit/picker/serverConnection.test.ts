@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { nullLogger } from '../../../src/common/logger';
+import { fileUri } from '../../../src/core/uriGuard';
+import { ServerRunner } from '../../../src/mcp/serverRunner';
+import { PickerService, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerService';
+import { ServerConnection } from '../../../src/picker/serverConnection';
+import { RunnerSource } from '../../../src/picker/workspaceSource';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { createTestServer, TestServer } from '../../helpers/harness';
+import { until } from './pickerHelpers';
+
+describe('picker: connection to this window\'s server', () => {
+	let fx: Fixture;
+	let server: TestServer;
+	let runner: ServerRunner;
+	let home: string;
+	let source: RunnerSource;
+	let service: PickerService;
+
+	beforeEach(async () => {
+		fx = createFixture();
+		server = createTestServer([fx.root]);
+		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-picker-'));
+		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
+		source = new RunnerSource(runner);
+		service = new PickerService({ log: nullLogger, workspace: source, backoffMs: [20, 50] });
+	});
+
+	afterEach(async () => {
+		service.dispose();
+		source.dispose();
+		await runner.stop();
+		runner.dispose();
+		server.dispose();
+		fx.dispose();
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	const workspace = () => service.server(WORKSPACE_SERVER_ID)!;
+
+	it('waits while the server is stopped, then connects with its token once it runs', async () => {
+		await workspace().connection.connect().catch(() => undefined);
+		assert.equal(workspace().connection.state.kind, 'unavailable');
+		await runner.start();
+		await until(service.onDidChange, () => workspace().connection.state.kind === 'connected', 'connected after start');
+		await workspace().resources.load();
+		assert.ok(workspace().resources.resource(fileUri(fx.file('README.md'))), 'lists the workspace');
+	});
+
+	it('reconnects with the new token after a restart and reloads the tree', async () => {
+		await runner.start();
+		await workspace().resources.load();
+		const firstToken = runner.connectionInfo!.token;
+		await runner.restart();
+		assert.notEqual(runner.connectionInfo!.token, firstToken);
+		const added = fx.write('after-restart.txt', 'x\n');
+		server.watcher.fire({ kind: 'created', path: added });
+		await until(service.onDidChange, () => workspace().connection.state.kind === 'connected' && workspace().resources.resource(fileUri(added)) !== undefined,
+			'the tree reloaded through a new session');
+		const text = await workspace().connection.read(fileUri(fx.file('README.md')));
+		assert.equal(text[0].text, '# Fixture\n');
+	});
+
+	it('keeps the selection current: selected resources are subscribed and marked when they change', async () => {
+		await runner.start();
+		await workspace().resources.load();
+		const uri = fileUri(fx.file('src/index.ts'));
+		const node = workspace().resources.resource(uri)!;
+		service.selection.update([{ serverId: WORKSPACE_SERVER_ID, resource: node.resource }]);
+		assert.equal(service.selection.estimatedTokens, Math.ceil(node.resource.size! / 4));
+		assert.ok(workspace().connection.subscribedUris.includes(uri), 'subscribed on selection');
+		await workspace().connection.whenSubscribed(uri);
+		fx.write('src/index.ts', 'export const answer = 43;\n');
+		server.watcher.fire({ kind: 'changed', path: fx.file('src/index.ts') });
+		await until(service.onDidChange, () => service.selection.get(WORKSPACE_SERVER_ID, uri)?.changedAt !== undefined, 'the selected resource marked changed');
+		service.selection.clear();
+		assert.deepEqual(workspace().connection.subscribedUris, []);
+	});
+});
+
+describe('picker: connection errors', () => {
+	it('reports a refused connection as an error and retries with backoff', async () => {
+		let attempts = 0;
+		const connection = new ServerConnection('x', 'Nowhere', {
+			resolve: async () => {
+				attempts++;
+				return { kind: 'http', url: 'http://127.0.0.1:9/mcp', headers: {} };
+			},
+		}, { log: nullLogger, backoffMs: [10] });
+		try {
+			await assert.rejects(connection.connect());
+			assert.equal(connection.state.kind, 'error');
+			await until(connection.onDidChangeState, () => attempts >= 3, 'retries');
+		} finally {
+			connection.dispose();
+		}
+	});
+
+	it('reports a wrong token as unauthorized', async () => {
+		const fx = createFixture();
+		const server = createTestServer([fx.root]);
+		const home = mkdtempSync(path.join(os.tmpdir(), 'mwr-picker-'));
+		const runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
+		await runner.start();
+		const connection = new ServerConnection('x', 'Bad token', {
+			resolve: async () => ({ kind: 'http', url: runner.connectionInfo!.url, headers: { Authorization: 'Bearer nope' } }),
+		}, { log: nullLogger, backoffMs: [60_000] });
+		try {
+			await assert.rejects(connection.connect());
+			assert.ok(connection.state.kind === 'error' && /unauthorized/i.test(connection.state.message), JSON.stringify(connection.state));
+		} finally {
+			connection.dispose();
+			await runner.stop();
+			runner.dispose();
+			server.dispose();
+			fx.dispose();
+			rmSync(home, { recursive: true, force: true });
+		}
+	});
+});

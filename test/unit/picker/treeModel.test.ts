@@ -1,0 +1,138 @@
+import * as assert from 'node:assert/strict';
+import { nullLogger } from '../../../src/common/logger';
+import { fileUri } from '../../../src/core/uriGuard';
+import { HttpHost } from '../../../src/mcp/httpHost';
+import { ServerConnection } from '../../../src/picker/serverConnection';
+import { filePathOf, FolderNode, groupOf, PickerNode, ServerResources } from '../../../src/picker/treeModel';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { createTestServer, TestServer } from '../../helpers/harness';
+import { until } from './pickerHelpers';
+
+const labels = (nodes: PickerNode[]) => nodes.map(n =>
+	n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind === 'more' ? `more(${n.remaining})` : n.kind);
+
+describe('picker: tree model over a real server', () => {
+	let fx: Fixture;
+	let server: TestServer;
+	let host: HttpHost;
+	let connection: ServerConnection;
+	let resources: ServerResources;
+	let pages: number;
+
+	beforeEach(async () => {
+		fx = createFixture();
+		for (let i = 0; i < 25; i++) {
+			fx.write(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}\n`);
+		}
+		fx.write('src/deep/er/x.ts', 'x\n');
+		server = createTestServer([fx.root]);
+		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
+		const info = await host.start();
+		connection = new ServerConnection('t', 'Test', { resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }) }, { log: nullLogger });
+		pages = 0;
+		const listPage = connection.listPage.bind(connection);
+		connection.listPage = cursor => {
+			pages++;
+			return listPage(cursor);
+		};
+		resources = new ServerResources(connection, { childLimit: 10 });
+	});
+
+	afterEach(async () => {
+		resources.dispose();
+		connection.dispose();
+		await host.stop();
+		host.dispose();
+		server.dispose();
+		fx.dispose();
+	});
+
+	it('loads page by page, following nextCursor, and builds the folder tree from names', async () => {
+		let changes = 0;
+		resources.onDidChange(() => changes++);
+		await resources.load();
+		const total = resources.size;
+		assert.ok(total >= 30, `listed ${total}`);
+		assert.equal(pages, Math.ceil(total / 7), 'one request per page of 7');
+		assert.ok(changes >= pages, 'the tree heard of every page');
+		assert.equal(resources.state.kind, 'complete');
+
+		const root = resources.filesRoot;
+		assert.equal(root.count, total);
+		const top = labels(resources.children(root));
+		assert.deepEqual(top.filter(l => l.endsWith('/')), [...top.filter(l => l.endsWith('/'))].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())), 'folders sorted');
+		assert.ok(top.includes('many/') && top.includes('src/') && top.includes('README.md'), top.join(','));
+		assert.ok(top.indexOf('src/') < top.indexOf('README.md'), 'folders before files');
+
+		const src = resources.children(root).find(n => n.kind === 'folder' && n.name === 'src') as FolderNode;
+		const deep = resources.children(src).find(n => n.kind === 'folder' && n.name === 'deep') as FolderNode;
+		const er = resources.children(deep)[0] as FolderNode;
+		const x = resources.children(er)[0];
+		assert.equal(x.kind, 'resource');
+		assert.equal(x.kind === 'resource' && x.resource.uri, fileUri(fx.file('src/deep/er/x.ts')));
+		assert.equal(x.kind === 'resource' && x.path, 'src/deep/er/x.ts');
+		assert.ok(x.kind === 'resource' && x.resource.size === 2 && x.resource.mimeType === 'text/x-typescript');
+	});
+
+	it('caps the children of a folder and shows more on request', async () => {
+		await resources.load();
+		const many = resources.folder('t|d|many')!;
+		assert.equal(many.count, 25);
+		let kids = resources.children(many);
+		assert.deepEqual(labels(kids), [...Array.from({ length: 10 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`), 'more(15)']);
+		const more = kids[10];
+		assert.ok(more.kind === 'more');
+		resources.showMore(more.parentKey);
+		kids = resources.children(many);
+		assert.equal(kids.length, 21);
+		assert.equal(labels(kids)[20], 'more(5)');
+	});
+
+	it('shows the first page before the rest have arrived', async () => {
+		let firstPageRoot: string[] | undefined;
+		resources.onDidChange(() => {
+			if (!firstPageRoot && resources.state.kind === 'loading' && resources.size > 0) {
+				firstPageRoot = labels(resources.children(resources.filesRoot));
+			}
+		});
+		await resources.load();
+		assert.ok(firstPageRoot, 'the tree had children while loading');
+		assert.equal(firstPageRoot.at(-1), 'status', 'with a loading line at the end');
+		assert.ok(firstPageRoot.length - 1 <= 7, 'from one page only');
+	});
+
+	it('reloads on list_changed and keeps the old tree until the new one is complete', async () => {
+		await resources.load();
+		const before = resources.size;
+		await connection.connect();
+		const added = fx.write('many/new-file.txt', 'new\n');
+		server.watcher.fire({ kind: 'created', path: added });
+		await until(resources.onDidChange, () => resources.resource(fileUri(added)) !== undefined && resources.state.kind === 'complete', 'the new file in the tree');
+		assert.equal(resources.size, before + 1);
+		assert.equal(resources.folder('t|d|many')!.count, 26);
+	});
+
+	it('searches what it has loaded', async () => {
+		await resources.load();
+		const { matches, total } = resources.search('f1', 5);
+		assert.ok(total >= 10);
+		assert.equal(matches.length, 5);
+		assert.ok(matches.every(m => m.path.startsWith('many/f1')), matches.map(m => m.path).join(','));
+	});
+});
+
+describe('picker: tree model helpers', () => {
+	it('groups by URI scheme', () => {
+		assert.equal(groupOf('file:///a'), 'files');
+		assert.equal(groupOf('diagnostics://workspace'), 'problems');
+		assert.equal(groupOf('git://repo/status'), 'git');
+		assert.equal(groupOf('editor://active'), 'editor');
+		assert.equal(groupOf('test://static/1'), 'other');
+	});
+
+	it('takes the path from a relative name, else from the URI', () => {
+		assert.equal(filePathOf({ uri: 'file:///ws/a/b.ts', name: 'a/b.ts' }), 'a/b.ts');
+		assert.equal(filePathOf({ uri: 'file:///ws/a%20b/c.ts', name: '/ws/a b/c.ts' }), 'ws/a b/c.ts');
+		assert.equal(filePathOf({ uri: 'file:///x/y.md', name: 'file:///x/y.md' }), 'x/y.md');
+	});
+});

@@ -1,0 +1,168 @@
+// The picker inside a real VS Code: its commands against this window's real server, read
+// through the picker's own MCP client.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import type { PickerService } from '../../src/picker/pickerService';
+import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, waitFor } from './helpers';
+
+const WORKSPACE = 'workspace';
+
+async function picker(): Promise<PickerService> {
+	await ensureServer();
+	const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
+	assert.ok(api.picker, 'the extension API exposes the picker');
+	return api.picker.service;
+}
+
+async function loadedWorkspace(service: PickerService) {
+	const server = await waitFor(() => service.server(WORKSPACE), 'the "This workspace" server');
+	await waitFor(async () => {
+		await server.resources.load();
+		return server.resources.resource(resourceUri('README.md'));
+	}, 'README.md in the picker', 30_000);
+	return server;
+}
+
+async function clipboardAfter(sentinel: string, action: () => Thenable<unknown>): Promise<string> {
+	await vscode.env.clipboard.writeText(sentinel);
+	await action();
+	return waitFor(async () => {
+		const text = await vscode.env.clipboard.readText();
+		return text !== sentinel ? text : undefined;
+	}, 'the clipboard to change');
+}
+
+describe('picker', () => {
+	afterEach(async () => {
+		const service = await picker();
+		service.selection.clear();
+		await closeAllEditors();
+	});
+
+	it('contributes its view and commands', async () => {
+		await picker();
+		const all = await vscode.commands.getCommands(true);
+		for (const id of ['pickResources', 'attachSelected', 'clearSelection', 'copyUri', 'refresh', 'addServer', 'fillTemplate', 'openResource', 'retryServer']) {
+			assert.ok(all.includes(`mcpResources.${id}`), `mcpResources.${id} is registered`);
+		}
+		const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: Record<string, { id: string }[]> } };
+		assert.deepEqual(pkg.contributes.views.mcpResources.map(v => v.id), ['mcpResources.picker']);
+		await vscode.commands.executeCommand('mcpResources.picker.focus');
+	});
+
+	it('lists this workspace through MCP as a folder tree, page by page', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		await waitFor(() => server.resources.state.kind === 'complete', 'every page loaded', 30_000);
+		const many = server.resources.folder(`${WORKSPACE}|d|many`);
+		assert.ok(many, 'the generated many/ folder');
+		assert.equal(many.count, 300);
+		assert.ok(!server.resources.resource(resourceUri('.env')), 'secrets stay out of the picker too');
+		const top = server.resources.children(server.resources.filesRoot).map(n => n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind);
+		assert.ok(top.includes('src/') && top.includes('README.md'), top.join(', '));
+	});
+
+	it('Attach Selected to the clipboard reads each resource through the client into a bundle', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const readme = server.resources.resource(resourceUri('README.md'))!;
+		const greet = await waitFor(() => server.resources.resource(resourceUri('src/greet.ts')), 'src/greet.ts');
+		service.selection.update([{ serverId: WORKSPACE, resource: readme.resource }, { serverId: WORKSPACE, resource: greet.resource }]);
+		const text = await clipboardAfter('before attach', () => vscode.commands.executeCommand('mcpResources.attachSelected', { target: 'clipboard' }));
+		const expected = fs.readFileSync(absPath('src/greet.ts'), 'utf8');
+		assert.ok(text.includes(`## ${resourceUri('README.md')}\n\n\`\`\`markdown\n`), text.slice(0, 300));
+		assert.ok(text.includes(`## ${resourceUri('src/greet.ts')}\n\n\`\`\`typescript\n${expected}`), text.slice(0, 600));
+	});
+
+	it('Attach Selected to an editor opens the bundle as Markdown', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
+		await vscode.commands.executeCommand('mcpResources.attachSelected', { target: 'editor' });
+		const editor = await waitFor(() => vscode.window.visibleTextEditors.find(e => e.document.isUntitled && e.document.languageId === 'markdown'), 'a Markdown editor');
+		assert.ok(editor.document.getText().startsWith(`## ${resourceUri('README.md')}`), editor.document.getText().slice(0, 200));
+	});
+
+	it('Attach Selected to chat attaches, or says it fell back to the clipboard and put the bundle there', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
+		await vscode.env.clipboard.writeText('before chat');
+		const result = await vscode.commands.executeCommand<{ target: string; fellBackFrom?: string }>('mcpResources.attachSelected', { target: 'chat' });
+		assert.ok(result, 'attach returns what it did');
+		if (result.fellBackFrom === 'chat') {
+			assert.equal(result.target, 'clipboard');
+			assert.ok((await vscode.env.clipboard.readText()).includes(resourceUri('README.md')));
+		} else {
+			assert.equal(result.target, 'chat');
+		}
+	});
+
+	it('Open Resource shows a read-only mcp-workspace-resource document that follows the file', async () => {
+		const service = await picker();
+		await loadedWorkspace(service);
+		const rel = 'notes/todo.txt';
+		const original = fs.readFileSync(absPath(rel), 'utf8');
+		try {
+			const doc = await vscode.commands.executeCommand<vscode.TextDocument>('mcpResources.openResource', { serverId: WORKSPACE, uri: resourceUri(rel) });
+			assert.equal(doc.uri.scheme, 'mcp-workspace-resource');
+			assert.equal(doc.getText(), original);
+			const server = service.server(WORKSPACE)!;
+			await waitFor(() => server.connection.subscribedUris.includes(resourceUri(rel)), 'the open document is subscribed');
+			const changed = `changed by the picker test ${Date.now()}\n`;
+			await restoreFile(rel, changed);
+			await waitFor(() => doc.getText() === changed, 'the document to show the new content', 15_000);
+		} finally {
+			await restoreFile(rel, original);
+		}
+	});
+
+	it('Copy URI and Clear Selection', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const node = server.resources.resource(resourceUri('README.md'))!;
+		const text = await clipboardAfter('before copy', () => vscode.commands.executeCommand('mcpResources.copyUri', node));
+		assert.equal(text, resourceUri('README.md'));
+		service.selection.update([{ serverId: WORKSPACE, resource: node.resource }]);
+		assert.equal(service.selection.size, 1);
+		await vscode.commands.executeCommand('mcpResources.clearSelection');
+		assert.equal(service.selection.size, 0);
+	});
+
+	it('browses a stdio server from mcpResources.servers next to this workspace', async () => {
+		const service = await picker();
+		const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+		const config = vscode.workspace.getConfiguration('mcpResources');
+		await config.update('servers', [{ name: 'Headless docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Workspace);
+		try {
+			const other = await waitFor(() => service.server('config:Headless docs'), 'the configured server');
+			await other.resources.load();
+			const intro = other.resources.resource(resourceUri('docs/guide/intro.md'));
+			assert.ok(intro, `intro.md listed by the stdio server (state ${JSON.stringify(other.connection.state)})`);
+			assert.equal(intro.path, 'guide/intro.md');
+			const hits = service.search('intro', 10).hits.map(h => `${h.server.id}:${h.node.path}`);
+			assert.ok(hits.includes('config:Headless docs:guide/intro.md') && hits.includes('workspace:docs/guide/intro.md'), hits.join(', '));
+		} finally {
+			await config.update('servers', undefined, vscode.ConfigurationTarget.Workspace);
+		}
+		await waitFor(() => !service.server('config:Headless docs'), 'the server removed with its setting');
+	});
+
+	it('reconnects with the new token after Restart Server', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const before = (await ensureServer()).token;
+		await vscode.commands.executeCommand('mcpResources.restartServer');
+		await waitFor(async () => (await ensureServer()).token !== before, 'a new token');
+		await waitFor(async () => {
+			if (server.connection.state.kind !== 'connected') {
+				return false;
+			}
+			const contents = await server.connection.read(resourceUri('README.md')).catch(() => undefined);
+			return contents?.[0]?.text !== undefined;
+		}, 'the picker reads through the restarted server', 20_000);
+	});
+});
