@@ -252,15 +252,18 @@ class OursBase extends McpContender {
 		this.readStats = { textAsBlob: 0, binaryAsText: 0 };
 	}
 
-	/** All pages of resources/list. Returns { files, otherUris, pages, firstPageMs }. */
-	async enumerate() {
+	/** All pages of resources/list. Returns { files, otherUris, pages, pageMs }. */
+	async enumerate(timeout = REQUEST_TIMEOUT_MS) {
 		const files = [];
 		const otherUris = [];
 		let cursor;
 		let pages = 0;
 		const seen = new Set();
+		const pageMs = [];
 		do {
-			const res = await this.client.listResources(cursor ? { cursor } : undefined, { timeout: REQUEST_TIMEOUT_MS });
+			const t = now();
+			const res = await this.client.listResources(cursor ? { cursor } : undefined, { timeout });
+			pageMs.push(now() - t);
 			pages++;
 			for (const r of res.resources) {
 				if (r.uri.startsWith('file://')) files.push(fileURLToPath(r.uri));
@@ -273,12 +276,12 @@ class OursBase extends McpContender {
 			}
 			if (pages > 1_000_000) throw new Error('resources/list: runaway pagination');
 		} while (cursor !== undefined);
-		return { files, otherUris, pages };
+		return { files, otherUris, pages, pageMs };
 	}
 
-	async read(absPath) {
+	async read(absPath, timeout = REQUEST_TIMEOUT_MS) {
 		const uri = pathToFileURL(absPath).href;
-		const res = await this.client.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
+		const res = await this.client.readResource({ uri }, { timeout });
 		return extractText(res, uri, this.readStats);
 	}
 
@@ -413,6 +416,7 @@ export class OursHttp extends OursBase {
 
 	async closeSessions(clients) {
 		for (const c of clients) {
+			await c.transport?.terminateSession?.().catch(() => {}); // DELETE /mcp, frees the session
 			await c.close().catch(() => {});
 			this.extraClients = this.extraClients.filter(x => x !== c);
 		}

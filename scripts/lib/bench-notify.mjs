@@ -89,10 +89,13 @@ export async function measureUpdatedLatency({ contender, root, targets, timeoutM
 }
 
 /**
- * Write `count` new files from a worker thread while reading `readPaths` one at a time on the
- * contender; count list_changed; then wait until quiet, enumerate, delete, wait, enumerate.
+ * Write (then delete) `count` new files from a worker thread while reading `readPaths` one at a
+ * time on the contender. Reads run until the writes are done and the server has gone quiet
+ * (at least one list_changed and none for quietMs; capped at maxSettleMs after the writes).
+ * Then the list is polled until it shows the expected number of files (capped at maxVisibleMs).
+ * Reads that take longer than readTimeoutMs fail (and make the bench exit non-zero).
  */
-export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 1500, maxSettleMs = 20_000, log }) {
+export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 2000, maxSettleMs = 30_000, maxVisibleMs = 30_000, readTimeoutMs = 15_000, log }) {
 	const client = contender.client;
 	const burstDir = path.join(root, BURST_DIR_NAME);
 	const removeCleanup = onExitCleanup(() => rmSync(burstDir, { recursive: true, force: true }));
@@ -102,39 +105,43 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 		listChanged++;
 		lastListChanged = now();
 	});
-	// Ignore updated notifications here (none subscribed any more, but be tolerant).
+	// Nothing is subscribed any more; tolerate stray updates.
 	client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {});
 	await sleep(300);
-	listChanged = 0;
 
-	const phase = async (mode) => {
+	const phase = async (mode, expectedListed) => {
 		const before = listChanged;
 		const readLat = [];
 		let readErrors = 0;
 		let firstReadError = null;
 		let writing = true;
+		let writerError = null;
 		const t0 = now();
 		let writeMs = null;
 		const writer = runWorker({ dir: burstDir, count, perDir: 100, concurrency: 16, mode }).then(m => {
 			writeMs = m.ms;
 			writing = false;
 		}, err => {
+			writerError = err;
 			writing = false;
-			throw err;
 		});
 		let writesDoneAt = null;
 		let i = 0;
-		// Read loop: runs until writes are done and list_changed has been quiet for quietMs.
+		let settledBy = 'quiet';
 		for (;;) {
 			const t = now();
 			if (!writing) {
 				writesDoneAt ??= t;
-				const quietSince = Math.max(writesDoneAt, lastListChanged);
-				if (t - quietSince >= quietMs || t - writesDoneAt >= maxSettleMs) break;
+				const seen = listChanged - before;
+				if (seen > 0 && t - Math.max(writesDoneAt, lastListChanged) >= quietMs) break;
+				if (t - writesDoneAt >= maxSettleMs) {
+					settledBy = 'cap';
+					break;
+				}
 			}
 			const p = readPaths[i++ % readPaths.length];
 			try {
-				await contender.read(p);
+				await contender.read(p, readTimeoutMs); // a read stuck this long counts as failed
 			} catch (err) {
 				readErrors++;
 				firstReadError ??= err;
@@ -142,35 +149,65 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 			readLat.push(now() - t);
 		}
 		await writer;
-		const settledMs = (lastListChanged > t0 ? lastListChanged : writesDoneAt) - t0;
+		if (writerError) throw writerError;
+		const readWindowMs = now() - t0;
+		// Poll the list until it shows the expected count.
+		const listTimes = [];
+		let listed;
+		let visibleAfterMs = null;
+		const deadline = now() + maxVisibleMs;
+		let listError = null;
+		for (;;) {
+			const tl = now();
+			try {
+				listed = await contender.enumerate(readTimeoutMs); // a page stuck this long counts as failed
+			} catch (err) {
+				listError = String(err?.message ?? err);
+				break;
+			}
+			listTimes.push(now() - tl);
+			if (listed.files.length === expectedListed) {
+				visibleAfterMs = now() - t0;
+				break;
+			}
+			if (now() > deadline) break;
+			await sleep(500);
+		}
 		const events = listChanged - before;
-		const tl = now();
-		const listed = await contender.enumerate();
-		const listMs = now() - tl;
-		log?.(`  burst ${mode}: ${count} files in ${Math.round(writeMs)} ms, ${events} list_changed, last one ${Math.round(settledMs)} ms after start, list shows ${listed.files.length}`);
+		const lastAfterMs = lastListChanged > t0 ? lastListChanged - t0 : null;
+		log?.(`  burst ${mode}: ${count} files written in ${Math.round(writeMs)} ms; ${events} list_changed (last ${lastAfterMs === null ? '—' : Math.round(lastAfterMs)} ms after start); reads p99 ${round(summarizeP99(readLat))} ms over ${readLat.length} reads; list shows ${listed ? listed.files.length : `nothing (${listError})`}/${expectedListed}${visibleAfterMs === null ? ' (gave up waiting)' : ` after ${Math.round(visibleAfterMs)} ms`}${readErrors ? `; ${readErrors} READS FAILED (${firstReadError?.message ?? firstReadError})` : ''}`);
 		return {
 			mode,
 			files: count,
 			writeMs: round(writeMs),
 			listChanged: events,
-			lastListChangedAfterMs: round(settledMs),
+			lastListChangedAfterMs: round(lastAfterMs),
+			settledBy,
+			readWindowMs: round(readWindowMs),
 			readsDuring: readLat.length,
 			readErrors,
 			firstReadError: firstReadError ? String(firstReadError.message ?? firstReadError) : null,
 			readLatency: summarize(readLat),
-			listedAfter: listed.files.length,
-			listMsAfter: round(listMs),
+			expectedListed,
+			listedAfter: listed ? listed.files.length : null,
+			listError,
+			visibleAfterMs: round(visibleAfterMs),
+			enumerationsWhileWaiting: listTimes.length,
+			listMs: summarize(listTimes),
 		};
 	};
 
 	try {
-		const create = await phase('create');
-		create.expectedListed = expectedBase + count;
-		const del = await phase('delete');
-		del.expectedListed = expectedBase;
+		const create = await phase('create', expectedBase + count);
+		await sleep(quietMs);
+		const del = await phase('delete', expectedBase);
 		return { create, delete: del };
 	} finally {
 		await fsp.rm(burstDir, { recursive: true, force: true });
 		removeCleanup();
 	}
+}
+
+function summarizeP99(values) {
+	return summarize(values).p99 ?? null;
 }

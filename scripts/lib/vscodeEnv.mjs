@@ -9,7 +9,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const envDir = path.join(repoRoot, '.cache', 'vscode-env');
+/** `.cache/vscode-env` in the repository; MCP_VSCODE_ENV_DIR moves it (e.g. a cache shared by clones). */
+export const envDir = process.env.MCP_VSCODE_ENV_DIR
+	? path.resolve(process.env.MCP_VSCODE_ENV_DIR)
+	: path.join(repoRoot, '.cache', 'vscode-env');
 
 /** Exact versions: bumping one of these re-provisions (the stamp is keyed by them). */
 export const PINNED = Object.freeze({
@@ -188,7 +191,7 @@ function verifyInstall() {
 	// server starts but the extension host cannot.
 	const natives = [
 		'lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node',
-		'lib/vscode/node_modules/node-pty/build/Release/pty.node',
+		'lib/vscode/node_modules/@vscode/sqlite3/build/Release/vscode-sqlite3.node',
 		'lib/vscode/node_modules/kerberos/build/Release/kerberos.node',
 	];
 	const missing = natives.filter(rel => !fs.existsSync(path.join(codeServerDir, rel)));

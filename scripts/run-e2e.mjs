@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: browser checks of the PACKAGED extension in code-server. Packages the
+// .vsix, installs it into a private code-server, opens the workbench in headless chromium and
+// runs test/e2e/checks.mjs. Screenshots: test-results/screenshots/*.png.
+//
+// Env: MCP_E2E_GREP (substring of check names), MCP_VSCODE_KEEP=1 (keep temp dirs).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ensureProvisioned, ProvisionError, repoRoot } from './lib/vscodeEnv.mjs';
+import { startCodeServer, findLogs } from './lib/codeServer.mjs';
+import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
+import { interruption, onInterrupt } from './lib/processes.mjs';
+import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, summaryLine } from './lib/project.mjs';
+import { checks } from '../test/e2e/checks.mjs';
+import { pickerChecks } from '../test/e2e/picker.mjs';
+import { poll, waitForWorkbench } from '../test/e2e/workbench.mjs';
+
+const startedAt = Date.now();
+const keep = process.env.MCP_VSCODE_KEEP === '1';
+const screenshotsDir = path.join(repoRoot, 'test-results', 'screenshots');
+
+const cleanups = [];
+let cleaning;
+/** Undoes every setup step, last first; the interrupt handler and the normal exit share one run. */
+function cleanup() {
+	return cleaning ??= (async () => {
+		while (cleanups.length > 0) {
+			try { await cleanups.pop()(); } catch (err) { console.error('cleanup failed:', err); }
+		}
+	})();
+}
+onInterrupt(cleanup);
+
+async function main() {
+	ensureProvisioned();
+	const vsix = await packageExtension();
+	fs.rmSync(screenshotsDir, { recursive: true, force: true });
+	fs.mkdirSync(screenshotsDir, { recursive: true });
+
+	const workspace = await makeFixtureWorkspace();
+	if (!keep) { cleanups.push(() => workspace.remove()); }
+	const mcpHome = makeMcpHome();
+	if (!keep) { cleanups.push(() => mcpHome.remove()); }
+
+	const server = await startCodeServer({
+		workspace: workspace.dir,
+		env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir },
+		installExtensions: [vsix],
+	});
+	cleanups.push(() => server.stop({ keepDir: keep }));
+	step(`code-server ${server.url} with ${path.relative(repoRoot, vsix)} installed`);
+
+	const browser = await launchBrowser();
+	cleanups.push(() => browser.close());
+	const { page } = await newWorkbenchPage(browser.browser, { origin: server.url, clipboard: true });
+	page.on('pageerror', err => console.error(`[browser] page error: ${err.message}`));
+
+	const serversDir = path.join(mcpHome.dir, 'servers');
+	const lock = () => poll(() => {
+		const files = fs.existsSync(serversDir) ? fs.readdirSync(serversDir).filter(f => /^\d+\.json$/.test(f)) : [];
+		if (files.length !== 1) { return undefined; }
+		return JSON.parse(fs.readFileSync(path.join(serversDir, files[0]), 'utf8'));
+	}, `one lock file in ${serversDir}`, 60_000);
+	const screenshot = async name => {
+		const file = path.join(screenshotsDir, `${name}.png`);
+		await page.screenshot({ path: file });
+		console.log(`      screenshot ${path.relative(repoRoot, file)}`);
+	};
+
+	await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+	await waitForWorkbench(page);
+	// The extension activates on startup finished; checks start once its server is up.
+	await lock();
+	step('workbench loaded, extension server up; running checks');
+
+	let passing = 0;
+	let failing = 0;
+	const grep = process.env.MCP_E2E_GREP;
+	for (const [index, check] of [...checks, ...pickerChecks].entries()) {
+		if (grep && !check.name.includes(grep)) { continue; }
+		const t0 = Date.now();
+		try {
+			await check.run({ page, lock, screenshot });
+			passing++;
+			console.log(`  ✔ ${check.name} (${Date.now() - t0} ms)`);
+		} catch (err) {
+			failing++;
+			console.log(`  ✘ ${check.name}\n      ${String(err?.stack ?? err).split('\n').join('\n      ')}`);
+			await screenshot(`failed-${index + 1}`).catch(() => undefined);
+		}
+	}
+
+	if (failing > 0) {
+		for (const file of findLogs(server.userDataDir)) {
+			const rel = path.relative(server.userDataDir, file);
+			if (/MCP Resources|remoteexthost/i.test(rel)) {
+				console.log(`\n----- ${rel} -----\n${fs.readFileSync(file, 'utf8').trimEnd()}\n----- end -----`);
+			}
+		}
+	}
+	return { passing, failing };
+}
+
+let result;
+try {
+	result = await main();
+} catch (err) {
+	if (interruption()) { await cleanup(); await new Promise(() => { /* the interrupt handler exits */ }); }
+	console.error(`[e2e] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
+	result = { passing: 0, failing: 1, crashed: true };
+}
+await cleanup();
+if (interruption()) { await new Promise(() => { /* the interrupt handler exits */ }); }
+console.log(summaryLine('e2e', result.passing, result.failing, startedAt));
+process.exit(result.failing > 0 || result.passing === 0 ? 1 : 0);

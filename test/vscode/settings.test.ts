@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { assertMcpError, ensureServer, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
+
+const section = () => vscode.workspace.getConfiguration('mcpResources');
+
+describe('settings apply without a restart', () => {
+	let client: TestClient;
+	before(async () => { client = await TestClient.connect(); });
+	afterEach(async () => {
+		await section().update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+		await section().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+		await ensureServer();
+	});
+	after(async () => { await client?.close(); });
+
+	it('mcpResources.exclude hides a file from list and read, and brings it back when removed', async () => {
+		const uri = resourceUri('notes/private.txt');
+		assert.ok((await client.listedUris()).has(uri), 'listed before the setting');
+		const tokenBefore = client.info.token;
+
+		const since = client.mark();
+		await section().update('exclude', ['notes/private.txt'], vscode.ConfigurationTarget.Workspace);
+		await waitFor(async () => !(await client.listedUris()).has(uri), 'private.txt disappears from resources/list');
+		await assertMcpError(client.client.readResource({ uri }), RESOURCE_NOT_FOUND, 'read of an excluded file');
+		await since.listChanged();
+		assert.ok((await client.listedUris()).has(resourceUri('notes/todo.txt')), 'its sibling stays listed');
+		assert.equal(readLockFile()?.token, tokenBefore, 'same server (no restart): same token');
+
+		await section().update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+		await waitFor(async () => (await client.listedUris()).has(uri), 'private.txt listed again');
+		assert.equal(await client.readText(uri), fs.readFileSync(vscode.Uri.parse(uri).fsPath, 'utf8'));
+	});
+
+	it('mcpResources.exclude globs match nested folders', async () => {
+		const nested = resourceUri('docs/guide/intro.md');
+		await section().update('exclude', ['docs/**'], vscode.ConfigurationTarget.Workspace);
+		await waitFor(async () => !(await client.listedUris()).has(nested), 'docs/** hides docs/guide/intro.md');
+		await assertMcpError(client.client.readResource({ uri: nested }), RESOURCE_NOT_FOUND, 'read under an excluded glob');
+		await assertMcpError(client.client.subscribeResource({ uri: nested }), RESOURCE_NOT_FOUND, 'subscribe under an excluded glob');
+	});
+
+	it('mcpResources.enabled=false stops the server and removes the lock file; true starts it again', async () => {
+		const before = await ensureServer();
+		await section().update('enabled', false, vscode.ConfigurationTarget.Workspace);
+		await waitFor(() => !fs.existsSync(lockFilePath()), 'lock file removed when disabled');
+		await section().update('enabled', true, vscode.ConfigurationTarget.Workspace);
+		const after = await waitFor(() => readLockFile(), 'lock file written again when enabled');
+		assert.notEqual(after.token, before.token, 'a new server has a new token');
+		const fresh = await TestClient.connect(after);
+		await fresh.close();
+	});
+});
