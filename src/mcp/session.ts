@@ -4,7 +4,7 @@ import {
 	CompleteRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError,
 	ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { literal, object, unknown, type output, type ZodType } from 'zod';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { InvalidParams } from '../core/errors';
@@ -27,7 +27,7 @@ const INSTRUCTIONS =
 	'resources/read, fill templates with completion/complete, and subscribe to hear when something ' +
 	'changes. Ignored and secret files are never served.';
 
-type OfficialSchema = z.ZodType<{ method: string; params?: unknown }>;
+type OfficialSchema = ZodType<{ method: string; params?: unknown }>;
 
 /**
  * One MCP session: an `McpServer` over the shared registry with its own subscriptions.
@@ -114,10 +114,11 @@ export class McpSession extends Disposable {
 	private handle<S extends OfficialSchema, R extends Record<string, unknown>>(
 		schema: S,
 		operation: string,
-		handler: (params: z.output<S>['params']) => Promise<R>,
+		handler: (params: output<S>['params']) => Promise<R>,
 	): void {
 		const method = (schema as unknown as { shape: { method: { value: string } } }).shape.method.value;
-		const loose = z.object({ method: z.literal(method), params: z.unknown().optional() });
+		// Named imports (not the `z` namespace) let the bundler drop zod's unused locales.
+		const loose = object({ method: literal(method), params: unknown().optional() });
 		this.server.server.setRequestHandler(loose, async request => {
 			const parsed = schema.safeParse(request);
 			if (!parsed.success) {

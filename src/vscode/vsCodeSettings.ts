@@ -19,14 +19,17 @@ export class VsCodeFileSettings implements SettingsSource<FileSettings>, vscode.
 
 	get(): FileSettings {
 		if (!this.cached) {
-			const filesExclude = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude') ?? {};
+			// files.exclude is resource-scoped: read it per folder and serve nothing any folder
+			// excludes (patterns are relative, so one list applies to every folder).
+			const scopes = vscode.workspace.workspaceFolders?.map(f => f.uri) ?? [undefined];
+			const excludedByFiles = new Set(scopes.flatMap(scope => {
+				const patterns = vscode.workspace.getConfiguration('files', scope).get<Record<string, unknown>>('exclude') ?? {};
+				// `true` excludes; `{ when: ... }` sibling conditions are treated as excluded to be safe.
+				return Object.entries(patterns).filter(([, v]) => v === true || (typeof v === 'object' && v !== null)).map(([k]) => k);
+			}));
 			const config = vscode.workspace.getConfiguration('mcpResources');
 			this.cached = {
-				// `true` excludes; `{ when: ... }` sibling conditions are treated as excluded to be safe.
-				exclude: [
-					...Object.entries(filesExclude).filter(([, v]) => v === true || (typeof v === 'object' && v !== null)).map(([k]) => k),
-					...stringArray(config.get('exclude')),
-				],
+				exclude: [...excludedByFiles, ...stringArray(config.get('exclude'))],
 				secrets: stringArray(config.get('secrets')),
 				respectGitignore: config.get<boolean>('respectGitignore', true),
 				maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
