@@ -20,6 +20,12 @@ export interface HttpHostOptions {
 	readonly maxSessions?: number;
 	/** Sessions with no request for this long are closed. */
 	readonly sessionIdleMs?: number;
+	/** A client must send its headers within this time (slow senders). */
+	readonly headersTimeoutMs?: number;
+	/** ... and its whole request within this time. */
+	readonly requestTimeoutMs?: number;
+	/** Open connections beyond this are refused (a flood stops by itself). */
+	readonly maxConnections?: number;
 }
 
 export interface ConnectionInfo {
@@ -65,6 +71,15 @@ export class HttpHost extends Disposable {
 		return this.sessions.size;
 	}
 
+	/** Open TCP connections (diagnostics and tests). */
+	connectionCount(): Promise<number> {
+		const server = this.server;
+		if (!server) {
+			return Promise.resolve(0);
+		}
+		return new Promise(resolve => server.getConnections((err, count) => resolve(err ? 0 : count)));
+	}
+
 	/** Listens on 127.0.0.1 with a fresh token. Falls back to an OS-assigned port when the configured one is taken. */
 	async start(): Promise<ConnectionInfo> {
 		if (this.info) {
@@ -72,10 +87,12 @@ export class HttpHost extends Disposable {
 		}
 		const token = randomBytes(32).toString('hex');
 		this.tokenDigest = digest(token);
-		const server = http.createServer((req, res) => this.onRequest(req, res));
-		server.headersTimeout = 10_000;
-		server.requestTimeout = 30_000;
-		server.maxConnections = 512;
+		// Node checks header/request timeouts on this interval (30 s by default), which would
+		// let a slow sender hold a connection three times longer than the timeout says.
+		const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, this.options.headersTimeoutMs ?? 1000) }, (req, res) => this.onRequest(req, res));
+		server.headersTimeout = this.options.headersTimeoutMs ?? 10_000;
+		server.requestTimeout = this.options.requestTimeoutMs ?? 30_000;
+		server.maxConnections = this.options.maxConnections ?? 256;
 		server.keepAliveTimeout = 5_000;
 		const wanted = this.options.port ?? 0;
 		try {

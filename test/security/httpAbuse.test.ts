@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { HttpHost } from '../../src/mcp/httpHost';
+import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
+import { connectHttp, createTestServer, listAll, TestServer } from '../helpers/harness';
+
+/** Resolves when the server closes the socket (or it errors), with what it sent. */
+function closed(socket: net.Socket): Promise<string> {
+	return new Promise(resolve => {
+		let data = '';
+		socket.on('data', d => (data += d));
+		socket.on('close', () => resolve(data));
+		socket.on('error', () => undefined);
+	});
+}
+
+function connect(port: number): Promise<net.Socket> {
+	return new Promise((resolve, reject) => {
+		const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+		socket.on('error', reject);
+	});
+}
+
+describe('HTTP abuse', function () {
+	this.timeout(120_000);
+	let fx: Fixture;
+	let server: TestServer;
+
+	before(async () => {
+		fx = createFixture();
+		server = createTestServer([fx.root]);
+		await server.files.ready();
+	});
+	after(() => {
+		server.dispose();
+		fx.dispose();
+	});
+
+	it('cuts off slow senders: headers and bodies that never finish', async () => {
+		const host = new HttpHost({ registry: server.registry, log: server.log, headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+		const { port, token } = await host.start();
+		try {
+			// Headers dribbled and never completed.
+			const slowHeaders = await connect(port);
+			const headersCut = closed(slowHeaders);
+			slowHeaders.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+			const response = await headersCut;
+			assert.match(response, /^HTTP\/1\.1 408/, 'request timeout answered');
+			// A body that is announced but never sent.
+			const slowBody = await connect(port);
+			const bodyCut = closed(slowBody);
+			slowBody.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\n` +
+				'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"');
+			assert.match(await bodyCut, /^HTTP\/1\.1 408|^$/, 'the connection is closed');
+			const conn = await connectHttp(host.connectionInfo!.url, token);
+			assert.ok((await listAll(conn.client)).length > 0, 'still serving');
+			await conn.close();
+		} finally {
+			await host.stop();
+		}
+	});
+
+	it('bounds sessions opened and never closed: the oldest are reaped', async () => {
+		const host = new HttpHost({ registry: server.registry, log: server.log, maxSessions: 10 });
+		const { url, token } = await host.start();
+		try {
+			const clients = [];
+			for (let i = 0; i < 25; i++) {
+				clients.push(await connectHttp(url, token)); // never closed by the client
+			}
+			assert.equal(host.sessionCount, 10);
+			assert.equal(server.registry.changeListenerCount, 10, 'reaped sessions release their listeners');
+			const newest = clients[clients.length - 1];
+			assert.ok((await listAll(newest.client)).length > 0, 'the newest session works');
+			await Promise.all(clients.map(c => c.client.close()));
+		} finally {
+			await host.stop();
+		}
+		assert.equal(server.registry.changeListenerCount, 0);
+	});
+
+	it('bounds a connection flood from loopback, and serves again once it stops', async () => {
+		const host = new HttpHost({ registry: server.registry, log: server.log, maxConnections: 50 });
+		const { port, url, token } = await host.start();
+		const sockets: net.Socket[] = [];
+		try {
+			const refused: Promise<string>[] = [];
+			for (let i = 0; i < 200; i++) {
+				const socket = await connect(port).catch(() => undefined);
+				if (socket) {
+					sockets.push(socket);
+					refused.push(closed(socket));
+				}
+			}
+			// Connections past the limit are closed by the server at once.
+			await new Promise<void>(resolve => {
+				const check = () => (sockets.filter(s => !s.destroyed && s.readyState === 'open').length <= 50 ? resolve() : setImmediate(check));
+				check();
+			});
+			const open = sockets.filter(s => !s.destroyed && s.readyState === 'open').length;
+			assert.ok(open <= 50, `${open} connections stayed open`);
+			for (const s of sockets) {
+				s.destroy();
+			}
+			await Promise.all(refused);
+			// The server learns of the closes asynchronously: wait until it has.
+			while ((await host.connectionCount()) > 0) {
+				await new Promise(resolve => setImmediate(resolve));
+			}
+			const conn = await connectHttp(url, token);
+			assert.ok((await listAll(conn.client)).length > 0, 'serves again after the flood');
+			await conn.close();
+			console.log(`      flood: 200 connections, ${200 - open} refused by the server, ${open} held`);
+		} finally {
+			sockets.forEach(s => s.destroy());
+			await host.stop();
+		}
+	});
+});
