@@ -151,8 +151,12 @@ export function ensureProvisioned({ force = false } = {}) {
 		};
 		fs.writeFileSync(path.join(envDir, 'package.json'), JSON.stringify(manifest, null, '\t') + '\n');
 
+		// Under `npm test` the outer npm exports npm_config_* (user_agent says node/v20), and
+		// the inner npm treats them as its own config: code-server's postinstall then reads
+		// node v20 from npm_config_user_agent and refuses. Start from a clean npm environment.
+		const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 		const env = {
-			...process.env,
+			...cleanEnv,
 			PATH: `${path.join(bootstrapNodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
 			npm_config_nodedir: bootstrapNodeDir,
 			npm_config_omit_lockfile_registry_resolved: 'false',
