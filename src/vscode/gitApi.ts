@@ -58,6 +58,8 @@ export interface GitApiRepository {
 	log(options?: { maxEntries?: number }): Promise<GitApiCommit[]>;
 	getRefs?(query: { pattern?: string | string[] }): Promise<GitApiRef[]>;
 	getBranches?(query: { remote?: boolean }): Promise<GitApiRef[]>;
+	/** Re-reads the repository state now (fires state.onDidChange when it changed). */
+	status?(): Promise<void>;
 }
 
 export interface GitApi {

@@ -137,6 +137,30 @@ class VsCodeGitRepository extends Disposable implements GitRepository {
 				this._register(event(() => this.changeEmitter.fire({ history: true })));
 			}
 		}
+		this.refreshOnGitChanges();
+	}
+
+	/**
+	 * The git extension refreshes after outside changes (a commit in a terminal) only when
+	 * the window is idle and focused, which measured 5 s here. Watching HEAD, the index and
+	 * refs and asking it for a status brings the notification down to the watcher's delay.
+	 */
+	private refreshOnGitChanges(): void {
+		if (!this.api.status) {
+			return;
+		}
+		const watcher = vscode.workspace.createFileSystemWatcher(
+			new vscode.RelativePattern(this.api.rootUri, '.git/{HEAD,index,packed-refs,refs/**}'));
+		let timer: NodeJS.Timeout | undefined;
+		const refresh = () => {
+			clearTimeout(timer);
+			timer = setTimeout(() => void this.api.status?.().catch(() => undefined), 50);
+		};
+		this._register(watcher);
+		this._register(watcher.onDidChange(refresh));
+		this._register(watcher.onDidCreate(refresh));
+		this._register(watcher.onDidDelete(refresh));
+		this._register(toDisposable(() => clearTimeout(timer)));
 	}
 
 	private signature(): string {
