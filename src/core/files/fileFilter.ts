@@ -12,14 +12,14 @@ export const BUILT_IN_SECRETS: readonly string[] = [
 	'*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx', '*.gpg', '*.asc',
 	'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '*.ppk',
 	'.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass', '.htpasswd',
-	'.git-credentials', '.dockercfg', '.docker/config.json', 'credentials.json',
-	'.ssh/', '.aws/', '.gnupg/', '.kube/config', '.terraform/', '*.tfstate', '*.tfstate.*',
+	'.git-credentials', '.dockercfg', '**/.docker/config.json', 'credentials.json',
+	'.ssh/', '.aws/', '.gnupg/', '**/.kube/config', '.terraform/', '*.tfstate', '*.tfstate.*',
 	'.git/', '.hg/', '.svn/',
 ];
 
 /** Decides whether a path under a workspace folder may be served. */
 export class FileFilter {
-	private readonly secrets: Ignore;
+	private readonly secrets: SecretMatcher;
 	private readonly excluded: (rel: string) => boolean;
 	/**
 	 * Parsed `.gitignore` per directory (null: none there), filled while indexing. Keyed by
@@ -31,7 +31,7 @@ export class FileFilter {
 		private readonly reader: FileSystemReader,
 		readonly settings: FileSettings,
 	) {
-		this.secrets = ignore().add([...BUILT_IN_SECRETS, ...settings.secrets]);
+		this.secrets = new SecretMatcher([...BUILT_IN_SECRETS, ...settings.secrets]);
 		const patterns = settings.exclude.filter(p => p.trim() !== '');
 		const matcher = patterns.length > 0 ? picomatch(patterns, { dot: true }) : undefined;
 		this.excluded = matcher ? rel => matcher(rel) : () => false;
@@ -45,7 +45,7 @@ export class FileFilter {
 		if (rel === '' || rel.startsWith('/')) {
 			return true;
 		}
-		if (this.secrets.ignores(isDirectory ? `${rel}/` : rel)) {
+		if (this.secrets.matches(rel, isDirectory)) {
 			return true;
 		}
 		if (!parentsChecked) {
@@ -53,7 +53,7 @@ export class FileFilter {
 			let prefix = '';
 			for (let i = 0; i < parts.length - 1; i++) {
 				prefix = prefix ? `${prefix}/${parts[i]}` : parts[i];
-				if (this.excluded(prefix) || this.gitignored(folder, prefix, true, extra)) {
+				if (this.secrets.matches(prefix, true) || this.excluded(prefix) || this.gitignored(folder, prefix, true, extra)) {
 					return true;
 				}
 			}
@@ -124,4 +124,44 @@ export class FileFilter {
 
 function key(folder: WorkspaceFolder, dirRel: string): string {
 	return `${folder.path}\n${dirRel}`;
+}
+
+/**
+ * The secrets deny-list, with .gitignore semantics, made cheap for the index's hot path: a
+ * pattern without an inner slash matches a name at any depth, so those compile to one matcher
+ * on the base name; the few with an inner slash (and any list using `!` negations) go through
+ * `ignore` on the whole path. Callers check each ancestor directory themselves.
+ */
+class SecretMatcher {
+	private readonly fileName: (name: string) => boolean;
+	private readonly directoryName: (name: string) => boolean;
+	private readonly byPath: Ignore | undefined;
+
+	constructor(patterns: readonly string[]) {
+		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
+		if (lines.some(p => p.startsWith('!'))) {
+			// Negations depend on order across all patterns: keep the full semantics.
+			const all = ignore().add(lines);
+			this.fileName = () => false;
+			this.directoryName = () => false;
+			this.byPath = all;
+			return;
+		}
+		const isNamePattern = (p: string) => !p.replace(/\/$/, '').includes('/');
+		const names = lines.filter(isNamePattern);
+		const forFiles = names.filter(p => !p.endsWith('/'));
+		const forDirectories = names.map(p => p.replace(/\/$/, ''));
+		this.fileName = forFiles.length > 0 ? picomatch(forFiles, { dot: true }) : () => false;
+		this.directoryName = forDirectories.length > 0 ? picomatch(forDirectories, { dot: true }) : () => false;
+		const paths = lines.filter(p => !isNamePattern(p));
+		this.byPath = paths.length > 0 ? ignore().add(paths) : undefined;
+	}
+
+	matches(rel: string, isDirectory: boolean): boolean {
+		const name = rel.slice(rel.lastIndexOf('/') + 1);
+		if (isDirectory ? this.directoryName(name) : this.fileName(name)) {
+			return true;
+		}
+		return this.byPath !== undefined && this.byPath.ignores(isDirectory ? `${rel}/` : rel);
+	}
 }
