@@ -90,6 +90,18 @@ async function main() {
 		}
 	}
 
+	if (!grep || 'restricted mode serves nothing'.includes(grep)) {
+		const t0 = Date.now();
+		try {
+			await restrictedModeCheck(browser, vsix);
+			passing++;
+			console.log(`  ✔ restricted mode serves nothing: no server, no lock file, a shield in the status bar (${Date.now() - t0} ms)`);
+		} catch (err) {
+			failing++;
+			console.log(`  ✘ restricted mode serves nothing\n      ${String(err?.stack ?? err).split('\n').join('\n      ')}`);
+		}
+	}
+
 	if (failing > 0) {
 		for (const file of findLogs(server.userDataDir)) {
 			const rel = path.relative(server.userDataDir, file);
@@ -99,6 +111,41 @@ async function main() {
 		}
 	}
 	return { passing, failing };
+}
+
+/**
+ * A second code-server with workspace trust on: the fixture folder is not trusted, so it
+ * opens in Restricted Mode, where the extension must serve nothing.
+ */
+async function restrictedModeCheck(browser, vsix) {
+	const workspace = await makeFixtureWorkspace();
+	const mcpHome = makeMcpHome();
+	const server = await startCodeServer({
+		workspace: workspace.dir,
+		env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir },
+		installExtensions: [vsix],
+		trust: true,
+		settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+	});
+	try {
+		const { page } = await newWorkbenchPage(browser.browser, { origin: server.url });
+		await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+		await waitForWorkbench(page);
+		// The extension activates (limited support in untrusted workspaces) and says why it waits.
+		const item = page.locator('[aria-label^="MCP Resources server stopped. Restricted Mode"]').first();
+		await item.waitFor({ state: 'attached', timeout: 60_000 });
+		const serversDir = path.join(mcpHome.dir, 'servers');
+		const locks = fs.existsSync(serversDir) ? fs.readdirSync(serversDir).filter(f => f.endsWith('.json')) : [];
+		if (locks.length !== 0) {
+			throw new Error(`a server started in Restricted Mode: ${locks.join(', ')}`);
+		}
+		await page.screenshot({ path: path.join(screenshotsDir, 'restricted-mode.png') });
+		await page.context().close();
+	} finally {
+		await server.stop({ keepDir: keep });
+		workspace.remove();
+		mcpHome.remove();
+	}
 }
 
 let result;

@@ -121,7 +121,9 @@ export async function startCodeServer(options) {
 		...common,
 		'--disable-telemetry',
 		'--disable-update-check',
-		'--disable-workspace-trust',
+		// Workspace trust is off for the usual runs (no trust prompt); `trust: true` keeps it
+		// on, so an unknown folder opens in Restricted Mode.
+		...(options.trust ? [] : ['--disable-workspace-trust']),
 		'--disable-getting-started-override',
 		'--ignore-last-opened',
 		'--vscode-option', 'enable-smoke-test-driver',
