@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ensureProvisioned, ProvisionError, repoRoot } from './lib/vscodeEnv.mjs';
 import { startCodeServer, findLogs } from './lib/codeServer.mjs';
 import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { interruption, onInterrupt } from './lib/processes.mjs';
+import { cleanupStack, interruption } from './lib/processes.mjs';
 import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, summaryLine } from './lib/project.mjs';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
@@ -19,17 +19,8 @@ const startedAt = Date.now();
 const keep = process.env.MCP_VSCODE_KEEP === '1';
 const screenshotsDir = path.join(repoRoot, 'test-results', 'screenshots');
 
-const cleanups = [];
-let cleaning;
-/** Undoes every setup step, last first; the interrupt handler and the normal exit share one run. */
-function cleanup() {
-	return cleaning ??= (async () => {
-		while (cleanups.length > 0) {
-			try { await cleanups.pop()(); } catch (err) { console.error('cleanup failed:', err); }
-		}
-	})();
-}
-onInterrupt(cleanup);
+const cleanups = cleanupStack();
+const cleanup = cleanups.run;
 
 async function main() {
 	ensureProvisioned();

@@ -14,24 +14,15 @@ import * as util from 'node:util';
 import { ensureProvisioned, ProvisionError, repoRoot } from './lib/vscodeEnv.mjs';
 import { startCodeServer, findLogs } from './lib/codeServer.mjs';
 import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { interruption, onInterrupt } from './lib/processes.mjs';
+import { cleanupStack, interruption } from './lib/processes.mjs';
 import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, summaryLine } from './lib/project.mjs';
 
 const startedAt = Date.now();
 const overallTimeoutMs = Number(process.env.MCP_VSCODE_TEST_OVERALL_TIMEOUT ?? 600_000);
 const keep = process.env.MCP_VSCODE_KEEP === '1';
 
-const cleanups = [];
-let cleaning;
-/** Undoes every setup step, last first; the interrupt handler and the normal exit share one run. */
-function cleanup() {
-	return cleaning ??= (async () => {
-		while (cleanups.length > 0) {
-			try { await cleanups.pop()(); } catch (err) { console.error('cleanup failed:', err); }
-		}
-	})();
-}
-onInterrupt(cleanup);
+const cleanups = cleanupStack();
+const cleanup = cleanups.run;
 
 function logSection(title, text) {
 	console.log(`\n----- ${title} -----\n${text.trimEnd()}\n----- end of ${title} -----`);

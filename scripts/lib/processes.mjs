@@ -113,3 +113,19 @@ export function runCommand(command, args, options = {}) {
 			: reject(new Error(`${command} ${args.join(' ')} failed (${code ?? sig})${out ? `:\n${out}` : ''}`)));
 	});
 }
+
+/**
+ * A stack of undo steps for a runner: `push` after each setup step; `run` undoes them last
+ * first, once, whether the runner ends normally or is interrupted (SIGINT/SIGTERM/SIGHUP).
+ */
+export function cleanupStack() {
+	const steps = [];
+	let running;
+	const run = () => running ??= (async () => {
+		while (steps.length > 0) {
+			try { await steps.pop()(); } catch (err) { console.error('cleanup failed:', err); }
+		}
+	})();
+	onInterrupt(run);
+	return { push: step => steps.push(step), run };
+}

@@ -40,13 +40,16 @@ export function decodeCursor(cursor: string): CursorState {
 	throw new InvalidParams('Invalid cursor');
 }
 
-/** Index of the first item whose uri is greater than `uri`. */
-function upperBound(items: readonly ResourceEntry[], uri: string): number {
+/**
+ * Index of the first item of a URI-sorted list whose uri is not less than `uri` (or, with
+ * `after`, greater than it): a binary search, so paging and prefix lookups never scan.
+ */
+export function searchSorted(items: readonly { readonly uri: string }[], uri: string, after = false): number {
 	let lo = 0;
 	let hi = items.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		if (items[mid].uri <= uri) {
+		if (items[mid].uri < uri || (after && items[mid].uri === uri)) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -68,7 +71,7 @@ export function paginate(sections: readonly PageSection[], cursor: string | unde
 		if (sectionIndex < 0) {
 			throw new InvalidParams('Invalid cursor');
 		}
-		position = upperBound(sections[sectionIndex].items, state.a);
+		position = searchSorted(sections[sectionIndex].items, state.a, true);
 	}
 	const resources: ResourceEntry[] = [];
 	let last: CursorState | undefined;

@@ -37,19 +37,7 @@ export class DirectoryWatcher implements FileWatcher {
 		}
 	}
 
-	/** Resolves when every directory present at the last `watch` call is watched (for tests). */
-	whenReady(): Promise<void> {
-		return this.ready ?? Promise.resolve();
-	}
-	private ready: Promise<void> | undefined;
-
-	private watchTree(root: string, generation: number): Promise<void> {
-		const done = this.walk(root, generation);
-		this.ready = Promise.all([this.ready, done]).then(() => undefined);
-		return done;
-	}
-
-	private async walk(dir: string, generation: number): Promise<void> {
+	private async watchTree(dir: string, generation: number): Promise<void> {
 		const queue = [dir];
 		while (queue.length > 0 && generation === this.generation) {
 			const current = queue.pop()!;
@@ -144,11 +132,6 @@ export class DirectoryWatcher implements FileWatcher {
 			watcher.close();
 		}
 		this.watchers.clear();
-		this.ready = undefined;
-	}
-
-	get watchedDirectoryCount(): number {
-		return this.watchers.size;
 	}
 
 	dispose(): void {

@@ -3,7 +3,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-	ErrorCode, McpError, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
+	ErrorCode, McpError, type Resource, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../common/event';
 import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
@@ -32,16 +32,8 @@ export type ConnectionState =
 	| { readonly kind: 'unavailable'; readonly message: string }
 	| { readonly kind: 'error'; readonly message: string; readonly retryAt?: number };
 
-/** One entry of `resources/list` as the picker uses it. */
-export interface ListedResource {
-	readonly uri: string;
-	readonly name: string;
-	readonly title?: string;
-	readonly description?: string;
-	readonly mimeType?: string;
-	readonly size?: number;
-	readonly annotations?: { readonly lastModified?: string };
-}
+/** One entry of `resources/list`, as the SDK client returns it. */
+export type ListedResource = Resource;
 
 export interface ListedTemplate {
 	readonly uriTemplate: string;

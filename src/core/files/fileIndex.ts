@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { ResourceEntry } from '../resource';
 import { mimeTypeForName } from '../mime';
 import { fileUri } from '../uriGuard';
+import { searchSorted } from '../pager';
 import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
 import { FileFilter } from './fileFilter';
 import { Located, WorkspaceRoots } from './workspaceRoots';
@@ -38,10 +39,6 @@ export class FileIndex {
 
 	has(uri: string): boolean {
 		return this.entries.has(uri);
-	}
-
-	get(uri: string): ResourceEntry | undefined {
-		return this.entries.get(uri);
 	}
 
 	keys(): IterableIterator<string> {
@@ -178,14 +175,14 @@ export class FileIndex {
 
 	private patchSorted(sorted: ResourceEntry[]): void {
 		for (const uri of this.sortedRemoved) {
-			const i = lowerBound(sorted, uri);
+			const i = searchSorted(sorted, uri);
 			if (sorted[i]?.uri === uri) {
 				sorted.splice(i, 1);
 			}
 		}
 		for (const uri of this.sortedAdded) {
 			const entry = this.entries.get(uri);
-			const i = lowerBound(sorted, uri);
+			const i = searchSorted(sorted, uri);
 			if (entry && sorted[i]?.uri !== uri) {
 				sorted.splice(i, 0, entry);
 			}
@@ -194,7 +191,7 @@ export class FileIndex {
 
 	private replaceSorted(entry: ResourceEntry): void {
 		if (this.sortedCache && !this.sortedAdded.has(entry.uri)) {
-			const i = lowerBound(this.sortedCache, entry.uri);
+			const i = searchSorted(this.sortedCache, entry.uri);
 			if (this.sortedCache[i]?.uri === entry.uri) {
 				this.sortedCache[i] = entry;
 			}
@@ -322,17 +319,3 @@ export class FileIndex {
 	}
 }
 
-/** Index of the first entry whose uri is not less than `uri`. */
-function lowerBound(items: readonly ResourceEntry[], uri: string): number {
-	let lo = 0;
-	let hi = items.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if (items[mid].uri < uri) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return lo;
-}

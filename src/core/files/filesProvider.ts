@@ -9,6 +9,7 @@ import {
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
+import { searchSorted } from '../pager';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
 import { Located, WorkspaceRoots } from './workspaceRoots';
@@ -128,23 +129,28 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		}
 		await this.ready();
 		const query = value.replace(/^\/+/, '');
-		const lowerQuery = query.toLowerCase();
-		const prefixed: string[] = [];
-		const containing: string[] = [];
-		for (const entry of this.list()) {
-			const candidate = fileUriToPath(entry.uri).slice(1);
-			if (candidate.startsWith(query)) {
-				prefixed.push(candidate);
-			} else if (lowerQuery && entry.name.toLowerCase().includes(lowerQuery)) {
-				containing.push(candidate);
-			}
+		const sorted = this.list();
+		// Paths starting with the query are one run of the URI-sorted list (percent-encoding
+		// keeps prefixes), found by binary search; only what is returned gets decoded. This
+		// runs per keystroke in a client's template UI, over the whole workspace.
+		let prefixUri = fileUri(`/${query}`);
+		if (query.endsWith('/') && !prefixUri.endsWith('/')) {
+			prefixUri += '/';
 		}
-		if (!query) {
-			// Nothing typed yet: offer the folders' files from the top.
-			return { values: prefixed.slice(0, MAX_COMPLETIONS), total: prefixed.length, hasMore: prefixed.length > MAX_COMPLETIONS };
+		const start = query ? searchSorted(sorted, prefixUri) : 0;
+		let end = start;
+		while (end < sorted.length && sorted[end].uri.startsWith(prefixUri)) {
+			end++;
 		}
-		const all = prefixed.concat(containing);
-		return { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS };
+		const prefixed = query ? sorted.slice(start, end) : sorted;
+		let matches: readonly ResourceEntry[] = prefixed;
+		if (query) {
+			const lowerQuery = query.toLowerCase();
+			const containing = sorted.filter((entry, i) => (i < start || i >= end) && entry.name.toLowerCase().includes(lowerQuery));
+			matches = prefixed.concat(containing);
+		}
+		const values = matches.slice(0, MAX_COMPLETIONS).map(entry => fileUriToPath(entry.uri).slice(1));
+		return { values, total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
 	}
 
 	/**
