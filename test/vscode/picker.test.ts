@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { PickerService } from '../../src/picker/pickerService';
-import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, waitFor } from './helpers';
+import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, vscodeUri, waitFor } from './helpers';
 
 const WORKSPACE = 'workspace';
 
@@ -45,7 +45,7 @@ describe('picker', () => {
 	it('contributes its view and commands', async () => {
 		await picker();
 		const all = await vscode.commands.getCommands(true);
-		for (const id of ['pickResources', 'attachSelected', 'clearSelection', 'copyUri', 'refresh', 'addServer', 'fillTemplate', 'openResource', 'retryServer']) {
+		for (const id of ['pickResources', 'attachSelected', 'clearSelection', 'copyUri', 'refresh', 'addServer', 'removeServer', 'fillTemplate', 'openResource', 'retryServer']) {
 			assert.ok(all.includes(`mcpResources.${id}`), `mcpResources.${id} is registered`);
 		}
 		const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: Record<string, { id: string }[]> } };
@@ -86,18 +86,91 @@ describe('picker', () => {
 		assert.ok(editor.document.getText().startsWith(`## ${resourceUri('README.md')}`), editor.document.getText().slice(0, 200));
 	});
 
-	it('Attach Selected to chat attaches, or says it fell back to the clipboard and put the bundle there', async () => {
+	it('Attach Selected to chat falls back to the clipboard, saying why, while AI features are off', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
-		service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
-		await vscode.env.clipboard.writeText('before chat');
-		const result = await vscode.commands.executeCommand<{ target: string; fellBackFrom?: string }>('mcpResources.attachSelected', { target: 'chat' });
-		assert.ok(result, 'attach returns what it did');
-		if (result.fellBackFrom === 'chat') {
-			assert.equal(result.target, 'clipboard');
-			assert.ok((await vscode.env.clipboard.readText()).includes(resourceUri('README.md')));
-		} else {
-			assert.equal(result.target, 'chat');
+		const chat = vscode.workspace.getConfiguration('chat');
+		const before = chat.inspect<boolean>('disableAIFeatures')?.globalValue;
+		await chat.update('disableAIFeatures', true, vscode.ConfigurationTarget.Global);
+		try {
+			service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
+			let result: { target: string; fellBackFrom?: string; fallbackReason?: string } | undefined;
+			const text = await clipboardAfter('before chat', async () => {
+				result = await vscode.commands.executeCommand('mcpResources.attachSelected', { target: 'chat' });
+			});
+			assert.equal(result?.target, 'clipboard');
+			assert.equal(result?.fellBackFrom, 'chat');
+			assert.match(result?.fallbackReason ?? '', /chat\.disableAIFeatures/);
+			assert.ok(text.startsWith(`## ${resourceUri('README.md')}`), text.slice(0, 200));
+		} finally {
+			await chat.update('disableAIFeatures', before, vscode.ConfigurationTarget.Global);
+		}
+	});
+
+	it('Attach Selected to chat hands the chat a workspace file as itself and other resources as a Markdown file', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const chat = vscode.workspace.getConfiguration('chat');
+		const before = chat.inspect<boolean>('disableAIFeatures')?.globalValue;
+		await chat.update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
+		try {
+			const status = await waitFor(() => [...server.resources.all()].find(n => n.resource.uri.endsWith('/status') && n.resource.uri.startsWith('git:')), 'the git status resource');
+			service.selection.update([
+				{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource },
+				{ serverId: WORKSPACE, resource: status.resource },
+			]);
+			const result = await vscode.commands.executeCommand<{ target: string; fellBackFrom?: string; resourceCount: number }>('mcpResources.attachSelected', { target: 'chat' });
+			// The browser check (test/e2e) sees the two attachments in the chat input.
+			assert.equal(result?.target, 'chat', JSON.stringify(result));
+			assert.equal(result.fellBackFrom, undefined);
+			assert.equal(result.resourceCount, 2);
+		} finally {
+			await chat.update('disableAIFeatures', before, vscode.ConfigurationTarget.Global);
+			await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+		}
+	});
+
+	it('drags workspace files as themselves and other resources as their read-only documents (text/uri-list)', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
+		const view = api.picker!.view;
+		const readme = server.resources.resource(resourceUri('README.md'))!;
+		const status = await waitFor(() => [...server.resources.all()].find(n => n.resource.uri.endsWith('/status') && n.resource.uri.startsWith('git:')), 'the git status resource');
+		const transfer = new vscode.DataTransfer();
+		view.handleDrag([readme, status], transfer);
+		const uriList = await transfer.get('text/uri-list')!.asString();
+		const [first, second] = uriList.split('\r\n').map(u => vscode.Uri.parse(u));
+		assert.equal(first.toString(), vscodeUri('README.md').toString());
+		assert.equal(second.scheme, 'mcp-workspace-resource');
+		assert.equal(new URLSearchParams(second.query).get('uri'), status.resource.uri);
+		assert.equal(await transfer.get('text/plain')!.asString(), `${readme.resource.uri}\n${status.resource.uri}`);
+		// What a drop opens: the file, and a document with the resource's text.
+		const doc = await vscode.workspace.openTextDocument(second);
+		const read = await server.connection.read(status.resource.uri);
+		assert.equal(doc.getText(), read[0].text);
+		// VS Code also drags the items' resourceUri (editors and chat read it): the same file.
+		assert.equal(view.getTreeItem(readme).resourceUri?.toString(), vscodeUri('README.md').toString());
+	});
+
+	it('marks a selected resource "changed" when its file changes, until it is attached', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
+		const view = api.picker!.view;
+		const rel = 'notes/todo.txt';
+		const original = fs.readFileSync(absPath(rel), 'utf8');
+		const node = await waitFor(() => server.resources.resource(resourceUri(rel)), rel);
+		service.selection.update([{ serverId: WORKSPACE, resource: node.resource }]);
+		assert.doesNotMatch(String(view.getTreeItem(node).description), /changed/);
+		try {
+			await waitFor(() => server.connection.subscribedUris.includes(resourceUri(rel)), 'the selection is subscribed');
+			await restoreFile(rel, `changed while selected ${Date.now()}\n`);
+			await waitFor(() => /● changed/.test(String(view.getTreeItem(node).description)), 'the "● changed" mark', 15_000);
+			await clipboardAfter('before attach', () => vscode.commands.executeCommand('mcpResources.attachSelected', { target: 'clipboard' }));
+			assert.doesNotMatch(String(view.getTreeItem(node).description), /changed/, 'attaching resets the mark');
+		} finally {
+			await restoreFile(rel, original);
 		}
 	});
 
@@ -145,6 +218,12 @@ describe('picker', () => {
 			assert.equal(intro.path, 'guide/intro.md');
 			const hits = service.search('intro', 10).hits.map(h => `${h.server.id}:${h.node.path}`);
 			assert.ok(hits.includes('config:Headless docs:guide/intro.md') && hits.includes('workspace:docs/guide/intro.md'), hits.join(', '));
+			// Remove Server (the server's context menu) takes the entry out of the setting it is in.
+			const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
+			const node = api.picker!.view.getChildren().find(n => n.serverId === 'config:Headless docs');
+			assert.equal(api.picker!.view.getTreeItem(node!).contextValue, 'server-configured');
+			await vscode.commands.executeCommand('mcpResources.removeServer', node);
+			assert.equal(config.inspect('servers')?.workspaceValue, undefined, 'the workspace setting no longer lists it');
 		} finally {
 			await config.update('servers', undefined, vscode.ConfigurationTarget.Workspace);
 		}

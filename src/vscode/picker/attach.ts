@@ -9,6 +9,8 @@ export interface AttachResult {
 	readonly target: AttachTarget;
 	/** Set when the chat was asked for but the clipboard got the bundle. */
 	readonly fellBackFrom?: 'chat';
+	/** Why the chat could not take it (shown to the user). */
+	readonly fallbackReason?: string;
 	readonly resourceCount: number;
 	readonly estimatedTokens: number;
 	readonly document?: vscode.TextDocument;
@@ -32,19 +34,20 @@ export async function attachSelection(service: PickerService, target: AttachTarg
 		{ location: { viewId: 'mcpResources.picker' }, title: `Reading ${selected.length} resources` },
 		async () => {
 			if (target === 'chat') {
-				const chat = await attachToChat(service, storage);
+				const unavailable = await chatUnavailableReason();
+				const chat = unavailable ? undefined : await attachToChat(service, storage);
 				if (chat) {
 					return chat;
 				}
 				const fallback = await toClipboard(service);
-				return { ...fallback, fellBackFrom: 'chat' as const };
+				return { ...fallback, fellBackFrom: 'chat' as const, fallbackReason: unavailable ?? 'Chat did not accept the attachment' };
 			}
 			return target === 'editor' ? toEditor(service) : toClipboard(service);
 		});
 	service.selection.resetChanged();
 	const what = `${result.resourceCount} resource${result.resourceCount === 1 ? '' : 's'} (${formatTokens(result.estimatedTokens)})`;
 	if (result.fellBackFrom === 'chat') {
-		void vscode.window.showWarningMessage(`Chat is not available in this window, so ${what} were copied to the clipboard instead. Paste them where you need them.`);
+		void vscode.window.showWarningMessage(`${result.fallbackReason}, so ${what} ${result.resourceCount === 1 ? 'was' : 'were'} copied to the clipboard instead. Paste them where you need them.`);
 	} else if (result.target === 'clipboard') {
 		void vscode.window.showInformationMessage(`Copied ${what} to the clipboard.`);
 	} else if (result.target === 'chat') {
@@ -70,11 +73,20 @@ async function toEditor(service: PickerService): Promise<AttachResult> {
 	return { target: 'editor', resourceCount: bundle.resourceCount, estimatedTokens: bundle.estimatedTokens, document };
 }
 
-async function attachToChat(service: PickerService, storage: vscode.Uri): Promise<AttachResult | undefined> {
-	const commands = await vscode.commands.getCommands(true);
-	if (!commands.includes(CHAT_OPEN)) {
-		return undefined;
+/**
+ * Why chat cannot take attachments here, or undefined when it can. With AI features turned off
+ * (`chat.disableAIFeatures`) the chat command still exists but opens nothing and drops the files
+ * without an error, so the setting is checked rather than trusting the command's result.
+ */
+async function chatUnavailableReason(): Promise<string | undefined> {
+	if (vscode.workspace.getConfiguration('chat').get<boolean>('disableAIFeatures') === true) {
+		return 'Chat is turned off in this window (setting "chat.disableAIFeatures")';
 	}
+	const commands = await vscode.commands.getCommands(true);
+	return commands.includes(CHAT_OPEN) ? undefined : 'This editor has no chat';
+}
+
+async function attachToChat(service: PickerService, storage: vscode.Uri): Promise<AttachResult | undefined> {
 	const selected = service.selection.list();
 	// Files of this window are attached as themselves: chat reads them (and sees edits) directly.
 	const direct = selected.filter(i => i.serverId === WORKSPACE_SERVER_ID && i.resource.uri.startsWith('file:'));
