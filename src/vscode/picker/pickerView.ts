@@ -159,7 +159,8 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 				item.id = node.key;
 				const state = server?.connection.state;
 				const load = server?.resources.state;
-				item.contextValue = state?.kind === 'error' ? 'server-error' : server?.config ? 'server-configured' : 'server';
+				// "-configured": servers of mcpResources.servers, which Remove Server offers to remove.
+				item.contextValue = `${state?.kind === 'error' ? 'server-error' : 'server'}${server?.config ? '-configured' : ''}`;
 				if (state?.kind === 'error') {
 					item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
 					item.description = 'error';
@@ -173,7 +174,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 				} else {
 					item.iconPath = new vscode.ThemeIcon(node.serverId === 'workspace' ? 'root-folder' : 'server');
 					const count = server?.resources.size ?? 0;
-					item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resources` : state?.kind === 'connected' ? 'connected' : '';
+					item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resource${count === 1 ? '' : 's'}` : state?.kind === 'connected' ? 'connected' : '';
 				}
 				if (server?.config) {
 					item.tooltip = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
@@ -238,14 +239,15 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		item.id = node.key;
 		const selected = this.service.selection.get(node.serverId, r.uri);
 		const parts: string[] = [];
+		// First, so a narrow sidebar cuts the size rather than the mark.
+		if (selected?.changedAt !== undefined) {
+			parts.push('● changed');
+		}
 		if (this.filterQuery && node.path !== node.label) {
 			parts.push(node.path.slice(0, node.path.length - node.label.length).replace(/\/$/, ''));
 		}
 		if (r.size !== undefined) {
 			parts.push(`${formatSize(r.size)} · ${formatTokens(estimateTokens(r.size))}`);
-		}
-		if (selected?.changedAt !== undefined) {
-			parts.push('● changed');
 		}
 		item.description = parts.join('  ');
 		const md = new vscode.MarkdownString(undefined, true);
@@ -267,8 +269,10 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		item.tooltip = md;
 		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
 		item.iconPath = iconFor(node);
-		// A resourceUri lets the file icon theme pick an icon by file name.
-		item.resourceUri = node.group === 'files' ? vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` }) : undefined;
+		// The icon theme picks an icon by the resourceUri's file name, file decorations (git,
+		// problems) follow it, and VS Code puts it in the drag data that editors and chat read,
+		// so it must be what opening the item shows: the file itself, or its read-only document.
+		item.resourceUri = node.group === 'files' ? vscode.Uri.parse(this.dragUri(node)) : undefined;
 		item.contextValue = 'resource';
 		item.command = { command: 'mcpResources.openResource', title: 'Open Resource', arguments: [node] };
 		item.accessibilityInformation = { label: `${node.label}${selected ? ', selected' : ''}${server ? `, ${server.label}` : ''}` };
