@@ -18,6 +18,7 @@ export const PICKER_COMMANDS = {
 	copyUri: 'mcpResources.copyUri',
 	refresh: 'mcpResources.refresh',
 	addServer: 'mcpResources.addServer',
+	removeServer: 'mcpResources.removeServer',
 	fillTemplate: 'mcpResources.fillTemplate',
 	openResource: 'mcpResources.openResource',
 	retryServer: 'mcpResources.retryServer',
@@ -144,6 +145,43 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		void vscode.window.showInformationMessage(`Added the MCP server "${name.trim()}" to the setting mcpResources.servers.`);
 	};
 
+	const removeServer = async (node?: PickerNode) => {
+		let name = node ? service.server(node.serverId)?.config?.name : undefined;
+		if (!name) {
+			const configured = service.servers().flatMap(s => s.config ? [{ label: s.config.name, description: s.config.kind === 'http' ? s.config.url : s.config.command }] : []);
+			if (configured.length === 0) {
+				void vscode.window.showInformationMessage('No server is configured in mcpResources.servers. "This workspace" is this window\'s own server (setting mcpResources.enabled).');
+				return;
+			}
+			name = (await vscode.window.showQuickPick(configured, { title: 'Remove MCP Server', placeHolder: 'Which server to remove from mcpResources.servers' }))?.label;
+		}
+		if (!name) {
+			return;
+		}
+		// The entry may live in user, workspace or folder settings: remove it wherever it is.
+		const config = vscode.workspace.getConfiguration('mcpResources');
+		const inspected = config.inspect<unknown[]>('servers');
+		const targets: [unknown[] | undefined, vscode.ConfigurationTarget][] = [
+			[inspected?.globalValue, vscode.ConfigurationTarget.Global],
+			[inspected?.workspaceValue, vscode.ConfigurationTarget.Workspace],
+			[inspected?.workspaceFolderValue, vscode.ConfigurationTarget.WorkspaceFolder],
+		];
+		let removed = false;
+		for (const [value, target] of targets) {
+			if (!Array.isArray(value)) {
+				continue;
+			}
+			const kept = value.filter(entry => !(entry && typeof entry === 'object' && (entry as { name?: unknown }).name === name));
+			if (kept.length !== value.length) {
+				await config.update('servers', kept.length > 0 ? kept : undefined, target);
+				removed = true;
+			}
+		}
+		if (removed) {
+			void vscode.window.showInformationMessage(`Removed the MCP server "${name}" from the setting mcpResources.servers.`);
+		}
+	};
+
 	const fillTemplate = async (arg?: { serverId: string; template: ListedTemplate } | PickerNode) => {
 		let server: ServerEntry | undefined;
 		let template: ListedTemplate | undefined;
@@ -194,6 +232,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		vscode.commands.registerCommand(PICKER_COMMANDS.copyUri, copyUri),
 		vscode.commands.registerCommand(PICKER_COMMANDS.refresh, refresh),
 		vscode.commands.registerCommand(PICKER_COMMANDS.addServer, addServer),
+		vscode.commands.registerCommand(PICKER_COMMANDS.removeServer, removeServer),
 		vscode.commands.registerCommand(PICKER_COMMANDS.fillTemplate, fillTemplate),
 		vscode.commands.registerCommand(PICKER_COMMANDS.openResource, openResource),
 		vscode.commands.registerCommand(PICKER_COMMANDS.retryServer, retryServer),
