@@ -51,9 +51,15 @@ export function pickResources(service: PickerService): Promise<number | undefine
 		if (query) {
 			shown = service.search(query, PER_SERVER).hits.map(h => itemFor(h.node));
 		} else {
-			// Nothing typed: show what is selected, so it can be unchecked here too.
-			shown = service.selection.list().flatMap(i => {
-				const node = service.server(i.serverId)?.resources.resource(i.resource.uri);
+			// Nothing typed: show what is checked so far (the selection plus this session's
+			// checks), so the picks can be reviewed and unchecked before accepting.
+			shown = [...checked].flatMap(key => {
+				const known = items.get(key);
+				if (known) {
+					return [known];
+				}
+				const selected = service.selection.list().find(i => selectionKey(i.serverId, i.resource.uri) === key);
+				const node = selected && service.server(selected.serverId)?.resources.resource(selected.resource.uri);
 				return node ? [itemFor(node)] : [];
 			});
 		}
