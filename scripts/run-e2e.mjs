@@ -13,6 +13,7 @@ import { cleanupStack, interruption } from './lib/processes.mjs';
 import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, summaryLine } from './lib/project.mjs';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
+import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { poll, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -67,11 +68,11 @@ async function main() {
 	let passing = 0;
 	let failing = 0;
 	const grep = process.env.MCP_E2E_GREP;
-	for (const [index, check] of [...checks, ...pickerChecks].entries()) {
+	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks].entries()) {
 		if (grep && !check.name.includes(grep)) { continue; }
 		const t0 = Date.now();
 		try {
-			await check.run({ page, lock, screenshot });
+			await check.run({ page, lock, screenshot, workspaceDir: workspace.dir });
 			passing++;
 			console.log(`  ✔ ${check.name} (${Date.now() - t0} ms)`);
 		} catch (err) {
@@ -81,15 +82,25 @@ async function main() {
 		}
 	}
 
-	if (!grep || 'restricted mode serves nothing'.includes(grep)) {
+	// Checks that need a window of their own (other settings), each in a fresh code-server.
+	const windowChecks = [
+		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar', run: () => restrictedModeCheck(browser, vsix) },
+		{
+			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page }) => chatCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
+		},
+	];
+	for (const check of windowChecks) {
+		if (grep && !check.name.includes(grep)) { continue; }
 		const t0 = Date.now();
 		try {
-			await restrictedModeCheck(browser, vsix);
+			await check.run();
 			passing++;
-			console.log(`  ✔ restricted mode serves nothing: no server, no lock file, a shield in the status bar (${Date.now() - t0} ms)`);
+			console.log(`  ✔ ${check.name} (${Date.now() - t0} ms)`);
 		} catch (err) {
 			failing++;
-			console.log(`  ✘ restricted mode serves nothing\n      ${String(err?.stack ?? err).split('\n').join('\n      ')}`);
+			console.log(`  ✘ ${check.name}\n      ${String(err?.stack ?? err).split('\n').join('\n      ')}`);
 		}
 	}
 
@@ -104,24 +115,44 @@ async function main() {
 	return { passing, failing };
 }
 
-/**
- * A second code-server with workspace trust on: the fixture folder is not trusted, so it
- * opens in Restricted Mode, where the extension must serve nothing.
- */
-async function restrictedModeCheck(browser, vsix) {
+/** Runs `body` against a workbench page of a fresh code-server with the fixture workspace. */
+async function inSecondWindow(browser, vsix, serverOptions, body) {
 	const workspace = await makeFixtureWorkspace();
 	const mcpHome = makeMcpHome();
 	const server = await startCodeServer({
 		workspace: workspace.dir,
 		env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir },
 		installExtensions: [vsix],
-		trust: true,
-		settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+		...serverOptions,
 	});
 	try {
-		const { page } = await newWorkbenchPage(browser.browser, { origin: server.url });
+		const { page, context } = await newWorkbenchPage(browser.browser, { origin: server.url, clipboard: true });
 		await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
 		await waitForWorkbench(page);
+		try {
+			await body({ page, mcpHome });
+		} catch (err) {
+			await page.screenshot({ path: path.join(screenshotsDir, 'failed-second-window.png') }).catch(() => undefined);
+			throw err;
+		} finally {
+			await context.close();
+		}
+	} finally {
+		await server.stop({ keepDir: keep });
+		workspace.remove();
+		mcpHome.remove();
+	}
+}
+
+/**
+ * Workspace trust on: the fixture folder is not trusted, so it opens in Restricted Mode,
+ * where the extension must serve nothing.
+ */
+function restrictedModeCheck(browser, vsix) {
+	return inSecondWindow(browser, vsix, {
+		trust: true,
+		settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+	}, async ({ page, mcpHome }) => {
 		// The extension activates (limited support in untrusted workspaces) and says why it waits.
 		const item = page.locator('[aria-label^="MCP Resources server stopped. Restricted Mode"]').first();
 		await item.waitFor({ state: 'attached', timeout: 60_000 });
@@ -131,12 +162,7 @@ async function restrictedModeCheck(browser, vsix) {
 			throw new Error(`a server started in Restricted Mode: ${locks.join(', ')}`);
 		}
 		await page.screenshot({ path: path.join(screenshotsDir, 'restricted-mode.png') });
-		await page.context().close();
-	} finally {
-		await server.stop({ keepDir: keep });
-		workspace.remove();
-		mcpHome.remove();
-	}
+	});
 }
 
 let result;

@@ -1,0 +1,298 @@
+// Browser checks of the picker's input flows, each driven the way a user does it: the
+// Pick Resources QuickPick (multi-select across searches), the "● changed" mark, drag and drop
+// into the editor and the chat, Fill Template... with the server's completions, Add Server...
+// against a real headless server, and Attach Selected to Chat with AI features off and on.
+/* global document, navigator */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import process from 'node:process';
+import * as readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { closeQuickInput, poll, quickInput, runFromPalette } from './workbench.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function treeItem(page, name) {
+	return page.locator('.part.sidebar').getByRole('treeitem', { name }).first();
+}
+
+/** The number on the MCP Resources activity bar icon ('' when there is none). */
+export function selectionBadge(page) {
+	return page.evaluate(() => {
+		const label = [...document.querySelectorAll('.part.activitybar [aria-label^="MCP Resources"]')][0];
+		return label?.closest('li.action-item')?.querySelector('.badge-content')?.textContent?.trim() ?? '';
+	});
+}
+
+/** Opens the picker view with "This workspace" expanded. */
+export async function openPicker(page) {
+	await closeQuickInput(page);
+	const icon = page.locator('.part.activitybar [aria-label^="MCP Resources"]').first();
+	if (!(await page.locator('.part.sidebar').getByRole('treeitem', { name: /^This workspace/ }).first().isVisible().catch(() => false))) {
+		await icon.click();
+	}
+	const server = treeItem(page, /^This workspace/);
+	await server.waitFor({ state: 'visible', timeout: 20_000 });
+	if (await server.getAttribute('aria-expanded') !== 'true') {
+		await server.click();
+	}
+	await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Expands a collapsed tree item (clicking an expanded one would collapse it). */
+async function expand(page, name) {
+	const row = treeItem(page, name);
+	await row.waitFor({ state: 'visible', timeout: 15_000 });
+	if (await row.getAttribute('aria-expanded') !== 'true') {
+		await row.click();
+	}
+	await poll(async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`);
+}
+
+/**
+ * Drags with real mouse events in small steps: VS Code's lists start a drag only after the
+ * pointer moves with the button held, and its drop targets need dragover events on the way.
+ */
+async function drag(page, source, target) {
+	const from = await source.boundingBox();
+	const to = await target.boundingBox();
+	assert.ok(from && to, 'drag source and target are on screen');
+	const [sx, sy] = [from.x + Math.min(80, from.width / 2), from.y + from.height / 2];
+	const [tx, ty] = [to.x + to.width / 2, to.y + to.height / 2];
+	await page.mouse.move(sx, sy);
+	await page.mouse.down();
+	for (let i = 1; i <= 20; i++) {
+		await page.mouse.move(sx + (tx - sx) * i / 20, sy + (ty - sy) * i / 20);
+	}
+	await page.mouse.up();
+}
+
+async function openPalettePick(page, title, placeholderPattern) {
+	await closeQuickInput(page);
+	await page.keyboard.press('F1');
+	const input = quickInput(page).locator('input');
+	await input.waitFor({ state: 'visible', timeout: 10_000 });
+	await input.fill(`>${title}`);
+	await quickInput(page).locator('.monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
+	await page.keyboard.press('Enter');
+	if (placeholderPattern) {
+		await poll(async () => placeholderPattern.test(await input.getAttribute('placeholder') ?? ''), `the quick input of "${title}"`);
+	}
+	return input;
+}
+
+function quickRow(page, text) {
+	return quickInput(page).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+async function clipboardAfter(page, action) {
+	const sentinel = `sentinel ${Date.now()}`;
+	await page.evaluate(s => navigator.clipboard.writeText(s), sentinel);
+	await action();
+	return poll(async () => {
+		const current = await page.evaluate(() => navigator.clipboard.readText());
+		return current !== sentinel ? current : undefined;
+	}, 'the clipboard to change');
+}
+
+/** Starts `dist/cli.js serve --http` on a folder; resolves with its url and token. */
+async function startHeadless(root) {
+	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-e2e-headless-'));
+	const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--root', root, '--http'], {
+		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	child.stderr.resume();
+	const first = await new Promise((resolve, reject) => {
+		child.once('exit', code => reject(new Error(`the headless server exited (${code})`)));
+		readline.createInterface({ input: child.stdout }).once('line', resolve);
+	});
+	const { url, token } = JSON.parse(first);
+	return {
+		url, token,
+		stop: () => new Promise(resolve => {
+			child.once('exit', () => { fs.rmSync(home, { recursive: true, force: true }); resolve(); });
+			child.kill('SIGTERM');
+		}),
+	};
+}
+
+/** @type {{ name: string, run(ctx: import('./checks.mjs').E2EContext): Promise<void> }[]} */
+export const pickerFlowChecks = [
+	{
+		name: '"Pick Resources..." (Ctrl+Alt+M) checks files in two searches and accepts them as the selection',
+		async run({ page, screenshot }) {
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
+			await openPicker(page);
+			await poll(async () => await selectionBadge(page) === '', 'no selection badge');
+			await page.locator('.part.editor').click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+			await page.keyboard.press('Control+Alt+M');
+			const input = quickInput(page).locator('input');
+			await poll(async () => /Search [\d,]+ resources/.test(await input.getAttribute('placeholder') ?? ''), 'the Pick Resources QuickPick from its keybinding');
+			for (const [query, file] of [['greet', 'greet.ts'], ['todo', 'todo.txt']]) {
+				await input.fill(query);
+				const row = quickRow(page, file);
+				await row.waitFor({ state: 'visible', timeout: 15_000 });
+				await row.locator('.quick-input-list-checkbox, input[type="checkbox"], [role="checkbox"]').first().click();
+				await poll(async () => await row.getAttribute('aria-checked') === 'true', `${file} checked in the QuickPick`);
+			}
+			// The first check survives the second search: it shows when the query is cleared.
+			await input.fill('');
+			await poll(async () => await quickRow(page, 'greet.ts').getAttribute('aria-checked') === 'true', 'greet.ts still checked');
+			await screenshot('pick-resources-multi');
+			await page.keyboard.press('Enter');
+			await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+			await poll(async () => await selectionBadge(page) === '2', 'the badge "2" after accepting');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
+			assert.match(text, /^## file:\/\/\/.*\/src\/greet\.ts$/m, text.slice(0, 400));
+			assert.match(text, /^## file:\/\/\/.*\/notes\/todo\.txt$/m, text.slice(0, 400));
+		},
+	},
+	{
+		name: 'a selected file that changes on disk shows "● changed" in the tree',
+		async run({ page, workspaceDir, screenshot }) {
+			await openPicker(page);
+			await expand(page, /^notes\b/);
+			const row = treeItem(page, /^todo\.txt/);
+			await row.waitFor({ state: 'visible', timeout: 10_000 });
+			assert.ok(!(await row.innerText()).includes('changed'), 'not marked before the change');
+			const file = path.join(workspaceDir, 'notes', 'todo.txt');
+			const original = fs.readFileSync(file, 'utf8');
+			try {
+				fs.writeFileSync(file, `${original}changed by the browser check\n`);
+				await poll(async () => (await row.innerText()).includes('● changed'), 'the "● changed" mark on todo.txt', 20_000);
+				await screenshot('picker-changed');
+			} finally {
+				fs.writeFileSync(file, original);
+			}
+		},
+	},
+	{
+		name: 'dragging a file and a git resource from the picker onto the editor area opens them',
+		async run({ page }) {
+			await runFromPalette(page, 'View: Close All Editors');
+			await openPicker(page);
+			const tabs = page.locator('.part.editor .tabs-container .tab');
+			await drag(page, treeItem(page, /^README\.md/), page.locator('.part.editor'));
+			await poll(async () => (await tabs.allInnerTexts()).some(t => t.replace(/\s+/g, '') === 'README.md'), 'a README.md tab from the drop');
+			// The file itself opens (not a copy): its tab's resource is the workspace file.
+			const readmeTab = tabs.filter({ hasText: 'README' }).first();
+			assert.match(await readmeTab.getAttribute('data-resource-name') ?? await readmeTab.innerText(), /README/);
+			await expand(page, /^Git\b/);
+			await drag(page, treeItem(page, /^Git status/), page.locator('.part.editor'));
+			await poll(async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), 'a "status" tab from the drop');
+			const text = await poll(async () => {
+				const lines = (await page.locator('.part.editor .editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+				return lines.includes('"branch"') ? lines : undefined;
+			}, 'the git status document text');
+			assert.match(text, /"repo": "fixture-workspace"/);
+			await runFromPalette(page, 'View: Close All Editors');
+		},
+	},
+	{
+		name: '"Fill Template..." suggests paths from the server\'s completion and opens the chosen resource',
+		async run({ page, screenshot }) {
+			const input = await openPalettePick(page, 'MCP Resources: Fill Template...', /Choose a resource template/);
+			await quickRow(page, 'file:///{+path}').click();
+			await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
+			await input.fill('docs/gu');
+			const suggestion = quickInput(page).locator('.monaco-list-row', { hasText: 'docs/guide/intro.md' }).filter({ hasNotText: 'as typed' }).first();
+			await suggestion.waitFor({ state: 'visible', timeout: 15_000 });
+			await screenshot('fill-template');
+			await suggestion.click();
+			await poll(async () => /What to do with the resource/.test(await input.getAttribute('placeholder') ?? ''), 'the Open / Add to Selection choice');
+			await quickRow(page, 'Open').click();
+			await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+			const intro = fs.readFileSync(path.join(repoRoot, 'test', 'vscode', 'fixture-workspace', 'docs', 'guide', 'intro.md'), 'utf8');
+			const firstLine = intro.split('\n')[0];
+			await poll(async () => (await page.locator('.part.editor .tabs-container .tab').allInnerTexts()).some(t => t.replace(/\s+/g, '').includes('intro.md')), 'an intro.md tab');
+			await poll(async () => (await page.locator('.part.editor .editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ').includes(firstLine),
+				`the editor showing "${firstLine}"`);
+			await runFromPalette(page, 'View: Close All Editors');
+		},
+	},
+	{
+		name: '"Add Server..." adds a headless HTTP server with its token, and the tree browses it',
+		async run({ page, workspaceDir, screenshot }) {
+			const headless = await startHeadless(path.join(workspaceDir, 'docs'));
+			try {
+				await openPicker(page);
+				const input = await openPalettePick(page, 'MCP Resources: Add Server...', /How is the server reached/);
+				await quickRow(page, 'HTTP').click();
+				const answer = async (promptText, value) => {
+					await poll(async () => (await quickInput(page).innerText()).includes(promptText), `the question "${promptText}"`);
+					await input.fill(value);
+					await page.keyboard.press('Enter');
+				};
+				await answer('A name for the server', 'Docs (headless)');
+				await answer('The server URL', headless.url);
+				await answer('Authorization header', `Bearer ${headless.token}`);
+				const server = treeItem(page, /^Docs \(headless\)/);
+				await server.waitFor({ state: 'visible', timeout: 20_000 });
+				await server.click();
+				await expand(page, /^guide\b/);
+				await treeItem(page, /^intro\.md/).waitFor({ state: 'visible', timeout: 20_000 });
+				await screenshot('picker-added-server');
+				// Remove Server... from the server's context menu takes it out of the setting.
+				await server.click({ button: 'right' });
+				const item = page.locator('.context-view .action-item', { hasText: 'Remove Server...' }).first();
+				await item.waitFor({ state: 'visible', timeout: 10_000 });
+				await item.click();
+				await poll(async () => !(await treeItem(page, /^Docs \(headless\)/).isVisible()), 'the server gone with its setting');
+			} finally {
+				await headless.stop();
+			}
+		},
+	},
+	{
+		name: 'Attach Selected to Chat with AI features off says why and puts the bundle on the clipboard',
+		async run({ page }) {
+			// The selection from the first flow check: greet.ts and todo.txt.
+			await openPicker(page);
+			await poll(async () => await selectionBadge(page) === '2', 'two resources selected');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Chat'));
+			assert.match(text, /^## file:\/\/\/.*\/src\/greet\.ts$/m, text.slice(0, 300));
+			// The warning says why (toasts may already be gone: the notification center keeps it).
+			await runFromPalette(page, 'Notifications: Show Notifications');
+			const warning = page.locator('.notifications-center .notification-list-item', { hasText: 'chat.disableAIFeatures' }).first();
+			await warning.waitFor({ state: 'visible', timeout: 10_000 });
+			assert.match(await warning.innerText(), /copied to the clipboard instead/);
+			await page.keyboard.press('Escape');
+		},
+	},
+];
+
+/**
+ * Run in a window with AI features on (its own code-server): checked resources attached with
+ * "Attach Selected to Chat" and a file dragged from the picker land in the chat input.
+ */
+export async function chatCheck({ page, screenshot }) {
+	await openPicker(page);
+	await expand(page, /^src\b/);
+	for (const name of [/^greet\.ts/, /^\.gitignore/]) {
+		const row = treeItem(page, name);
+		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
+		await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${name} checked`);
+	}
+	// A resource that is not a file reaches the chat as a Markdown file of its contents.
+	await expand(page, /^Git\b/);
+	const status = treeItem(page, /^Git status/);
+	await status.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
+	await poll(async () => /selected/.test(await status.getAttribute('aria-label') ?? ''), 'Git status checked');
+	await runFromPalette(page, 'MCP Resources: Attach Selected to Chat');
+	const pills = page.locator('.interactive-input-part .chat-attached-context-attachment');
+	const names = await poll(async () => {
+		const current = (await pills.allInnerTexts()).map(t => t.trim());
+		return current.length >= 3 ? current : undefined;
+	}, 'three attachments in the chat input', 20_000);
+	assert.ok(names.some(n => n.includes('greet.ts')) && names.some(n => n.includes('.gitignore')), names.join(' | '));
+	assert.ok(names.some(n => /mcp-context-.*\.md/.test(n)), `the Markdown file of the git status: ${names.join(' | ')}`);
+	// Drag and drop from the picker into the chat input attaches the file too.
+	await drag(page, treeItem(page, /^README\.md/), page.locator('.interactive-input-part').first());
+	await poll(async () => (await pills.allInnerTexts()).some(n => n.includes('README.md')), 'README.md attached by drag and drop');
+	await page.mouse.move(700, 300);
+	await screenshot('picker-chat');
+	fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker-chat.png'), path.join(repoRoot, 'media', 'screenshot-chat.png'));
+}
