@@ -1,7 +1,7 @@
 import { Disposable } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
 import { InvalidParams, ResourceNotFound } from './errors';
-import { Page, paginate } from './pager';
+import { decodeCursor, Page, paginate } from './pager';
 import { Completion, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
 
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -28,9 +28,29 @@ export class ProviderRegistry extends Disposable {
 		}
 	}
 
+	/**
+	 * One page, waiting only for the providers the page reaches. Sections come in provider
+	 * order, so the first page of a large workspace is files and need not wait for git to find
+	 * its repositories (about a second in VS Code); git is waited for when paging gets there.
+	 */
 	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
-		await Promise.all(this.providers.map(p => p.ready()));
-		return paginate(this.providers.map(p => ({ id: p.id, items: p.list() })), cursor, pageSize);
+		const startId = cursor === undefined ? undefined : decodeCursor(cursor).s;
+		const start = startId === undefined ? 0 : this.providers.findIndex(p => p.id === startId);
+		if (start < 0) {
+			throw new InvalidParams('Invalid cursor');
+		}
+		if (this.providers.length === 0) {
+			return { resources: [] };
+		}
+		for (let reached = start; ; reached++) {
+			await this.providers[reached].ready();
+			// Sections before the cursor's are never read, so they need not be ready.
+			const sections = this.providers.slice(0, reached + 1).map((p, i) => ({ id: p.id, items: i < start ? [] : p.list() }));
+			const page = paginate(sections, cursor, pageSize);
+			if (page.nextCursor !== undefined || reached === this.providers.length - 1) {
+				return page;
+			}
+		}
 	}
 
 	read(uri: string): Promise<ResourceContent[]> {

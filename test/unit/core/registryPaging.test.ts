@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { Emitter } from '../../../src/common/event';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { ResourceChange, ResourceEntry, ResourceProvider } from '../../../src/core/resource';
+import { connectInMemory, fastTracker, listAll } from '../../helpers/harness';
+
+/** A provider of `count` entries under `scheme://` that is ready only once `release()` is called. */
+class GatedProvider implements ResourceProvider {
+	private readonly changes = new Emitter<ResourceChange>();
+	readonly onDidChange = this.changes.event;
+	private readonly entries: ResourceEntry[];
+	private opened = false;
+	private readonly gate: Promise<void>;
+	release!: () => void;
+
+	constructor(readonly id: string, count: number, gated: boolean) {
+		this.entries = Array.from({ length: count }, (_, i) => ({ uri: `${id}://item/${String(i).padStart(4, '0')}`, name: `${id} ${i}` }));
+		this.gate = gated ? new Promise(resolve => { this.release = resolve; }) : Promise.resolve();
+	}
+	async ready(): Promise<void> {
+		await this.gate;
+		this.opened = true;
+	}
+	list(): readonly ResourceEntry[] {
+		assert.ok(this.opened, `${this.id} listed before it was ready`);
+		return this.entries;
+	}
+	handles(uri: string): boolean { return uri.startsWith(`${this.id}://`); }
+	async read(uri: string) { return [{ uri, text: uri }]; }
+	async checkSubscribable(): Promise<void> { /* any */ }
+	templates() { return []; }
+	async complete() { return undefined; }
+	dispose(): void { this.changes.dispose(); }
+}
+
+describe('registry paging waits only for the providers a page reaches', () => {
+	it('serves the first pages of files while a later provider is still getting ready, then pages into it', async () => {
+		const files = new GatedProvider('files', 25, false);
+		const git = new GatedProvider('git', 3, true);
+		const registry = new ProviderRegistry([files, git], fastTracker);
+		const conn = await connectInMemory(registry, undefined, 10);
+		try {
+			const first = await conn.client.listResources();
+			assert.equal(first.resources.length, 10);
+			const second = await conn.client.listResources({ cursor: first.nextCursor });
+			assert.equal(second.resources.at(-1)?.uri, 'files://item/0019');
+			// The third page reaches git: it waits for git, then holds the last files and git's entries.
+			let third: { resources: { uri: string }[]; nextCursor?: string } | undefined;
+			const pending = conn.client.listResources({ cursor: second.nextCursor }).then(r => { third = r; });
+			await conn.client.ping();
+			assert.equal(third, undefined, 'the page that reaches git waits for it');
+			git.release();
+			await pending;
+			assert.deepEqual(third!.resources.map(r => r.uri), [
+				'files://item/0020', 'files://item/0021', 'files://item/0022', 'files://item/0023', 'files://item/0024',
+				'git://item/0000', 'git://item/0001', 'git://item/0002',
+			]);
+			assert.equal(third!.nextCursor, undefined);
+			assert.equal((await listAll(conn.client)).length, 28);
+		} finally {
+			await conn.close();
+			registry.dispose();
+		}
+	});
+
+	it('a page that ends exactly at the end of one provider still points on to the next', async () => {
+		const files = new GatedProvider('files', 10, false);
+		const git = new GatedProvider('git', 2, false);
+		const registry = new ProviderRegistry([files, git], fastTracker);
+		const conn = await connectInMemory(registry, undefined, 10);
+		try {
+			const first = await conn.client.listResources();
+			assert.equal(first.resources.length, 10);
+			assert.ok(first.nextCursor, 'git comes next');
+			const second = await conn.client.listResources({ cursor: first.nextCursor });
+			assert.deepEqual(second.resources.map(r => r.uri), ['git://item/0000', 'git://item/0001']);
+		} finally {
+			await conn.close();
+			registry.dispose();
+		}
+	});
+});
