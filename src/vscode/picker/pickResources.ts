@@ -86,10 +86,17 @@ export function pickResources(service: PickerService): Promise<number | undefine
 
 	const disposables: vscode.Disposable[] = [qp];
 	let pending: NodeJS.Timeout | undefined;
+	let typing: NodeJS.Timeout | undefined;
 	return new Promise(resolve => {
 		let accepted = false;
 		disposables.push(
-			qp.onDidChangeValue(render),
+			// Keystrokes of a burst arrive together; searching 100,000 names for each of them
+			// ("e", "en", "ent"...) held the extension host. One search for the last one.
+			qp.onDidChangeValue(() => {
+				clearTimeout(typing);
+				typing = setTimeout(render, 30);
+			}),
+			{ dispose: () => clearTimeout(typing) },
 			qp.onDidChangeSelection(selected => {
 				if (applyingSelection) {
 					return;

@@ -91,7 +91,8 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		let timer: NodeJS.Timeout | undefined;
 		box.onDidChangeValue(value => {
 			clearTimeout(timer);
-			timer = setTimeout(() => view.setFilter(value), 60);
+			// Keystrokes of a burst arrive together: one search for the last of them.
+			timer = setTimeout(() => view.setFilter(value), 30);
 		});
 		box.onDidAccept(() => {
 			clearTimeout(timer);

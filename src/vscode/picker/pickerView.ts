@@ -6,6 +6,13 @@ import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
 
 export const VIEW_ID = 'mcpResources.picker';
 const FILTER_LIMIT = 200;
+/**
+ * The extension host passes tree changes to the workbench through a 200 ms debounce that fires
+ * on the leading edge: a change after a quiet 200 ms shows at once, one inside the window waits
+ * for its end. Our refreshes are spaced just over it so each one is a leading edge (and so the
+ * tree change must go before the view message, which counts as a change too).
+ */
+const WORKBENCH_COALESCE_MS = 210;
 
 const GROUP_ICONS: Record<GroupKind, string> = {
 	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
@@ -26,6 +33,10 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 	private readonly groupNodes = new Map<string, GroupNode>();
 	private readonly disposables: vscode.Disposable[] = [];
 	private refreshTimer: NodeJS.Timeout | undefined;
+	private lastRefresh = 0;
+	private refreshDue = 0;
+	/** Resources of all servers at the last refresh: the first page is drawn without waiting. */
+	private shownAtLastRefresh = 0;
 	private filterQuery: string | undefined;
 	/** Hidden servers (this window's server in Restricted Mode or disabled). */
 	private hidden = new Set<string>();
@@ -65,7 +76,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		if (q) {
 			void this.service.loadAll();
 		}
-		this.refreshNow();
+		this.refreshWithin(WORKBENCH_COALESCE_MS);
 	}
 
 	setHidden(serverIds: readonly string[]): void {
@@ -78,16 +89,36 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 			clearTimeout(this.refreshTimer);
 			this.refreshTimer = undefined;
 		}
-		this.updateBadge();
+		this.lastRefresh = Date.now();
+		this.shownAtLastRefresh = this.service.servers().reduce((n, s) => n + s.resources.size, 0);
+		// The tree change goes first: see WORKBENCH_COALESCE_MS for why the order matters.
 		this.changeEmitter.fire(undefined);
+		this.updateBadge();
 		this.renderedEmitter.fire();
 	}
 
 	private scheduleRefresh(): void {
-		// Pages arrive quickly on a large workspace: redraw at most every 100 ms.
-		if (!this.refreshTimer) {
-			this.refreshTimer = setTimeout(() => this.refreshNow(), 100);
+		// A refresh redraws every expanded node, one round trip to the workbench per level. While
+		// pages stream in, the extension host is busy serving and merging them; refreshing every
+		// 100 ms then restarted the workbench's refresh before it finished, and nothing showed
+		// until the last page (3 s at 100k files). So: the first page draws at once, later changes
+		// at most once a second while loading, and otherwise as soon as the workbench takes them.
+		const servers = this.service.servers();
+		const loading = servers.some(s => s.resources.state.kind === 'loading');
+		const shown = servers.reduce((n, s) => n + s.resources.size, 0);
+		const firstPage = shown > 0 && this.shownAtLastRefresh === 0;
+		this.refreshWithin(firstPage ? 0 : loading ? 1000 : WORKBENCH_COALESCE_MS);
+	}
+
+	/** Refreshes once `gap` ms have passed since the last refresh (at once if they have). */
+	private refreshWithin(gap: number): void {
+		const due = Math.max(Date.now(), this.lastRefresh + gap);
+		if (this.refreshTimer && this.refreshDue <= due) {
+			return;
 		}
+		clearTimeout(this.refreshTimer);
+		this.refreshDue = due;
+		this.refreshTimer = setTimeout(() => this.refreshNow(), due - Date.now());
 	}
 
 	private updateBadge(): void {
@@ -95,13 +126,21 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		const tokens = this.service.selection.estimatedTokens;
 		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ~${tokens.toLocaleString('en-US')} tokens` } : undefined;
 		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens)}` : undefined;
-		this.view.message = this.filterQuery ? `Filter: "${this.filterQuery}"` : undefined;
+		const message = this.filterQuery ? `Filter: "${this.filterQuery}"` : undefined;
+		// Setting the message counts as a tree change for the workbench's coalescing: only on change.
+		if (this.view.message !== message) {
+			this.view.message = message;
+		}
 		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.hasSelection', count > 0);
 	}
 
 	getChildren(node?: PickerNode): PickerNode[] {
 		if (!node) {
-			return this.service.servers().filter(s => !this.hidden.has(s.id)).map(s => this.serverNode(s.id));
+			const servers = this.service.servers().filter(s => !this.hidden.has(s.id));
+			// Listing starts when the view first shows, not when a server is expanded: by the time
+			// the user expands one, its first page is usually in.
+			servers.forEach(s => void s.resources.load().catch(() => undefined));
+			return servers.map(s => this.serverNode(s.id));
 		}
 		const server = this.service.server(node.serverId);
 		if (!server) {
@@ -250,6 +289,32 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 			parts.push(`${formatSize(r.size)} · ${formatTokens(estimateTokens(r.size))}`);
 		}
 		item.description = parts.join('  ');
+		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+		item.iconPath = iconFor(node);
+		// The icon theme picks an icon by the resourceUri's file name, file decorations (git,
+		// problems) follow it, and VS Code puts it in the drag data that editors and chat read,
+		// so it must be what opening the item shows: the file itself, or its read-only document.
+		item.resourceUri = node.group === 'files' ? vscode.Uri.parse(this.dragUri(node)) : undefined;
+		item.contextValue = 'resource';
+		item.command = { command: 'mcpResources.openResource', title: 'Open Resource', arguments: [node] };
+		item.accessibilityInformation = { label: `${node.label}${selected ? ', selected' : ''}${server ? `, ${server.label}` : ''}` };
+		return item;
+	}
+
+	/**
+	 * Tooltips are built on hover only: a refresh (every filter keystroke) then sends just
+	 * labels and descriptions to the workbench, not a Markdown document per row.
+	 */
+	resolveTreeItem(item: vscode.TreeItem, node: PickerNode): vscode.TreeItem {
+		if (node.kind === 'resource') {
+			item.tooltip = this.resourceTooltip(node);
+		}
+		return item;
+	}
+
+	private resourceTooltip(node: ResourceNode): vscode.MarkdownString {
+		const r = node.resource;
+		const selected = this.service.selection.get(node.serverId, r.uri);
 		const md = new vscode.MarkdownString(undefined, true);
 		md.appendMarkdown(`**${escapeMd(r.title ?? node.label)}**\n\n`);
 		if (r.description) {
@@ -266,17 +331,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		if (selected?.changedAt !== undefined) {
 			md.appendMarkdown(`- Changed since you selected it (${new Date(selected.changedAt).toLocaleTimeString()})\n`);
 		}
-		item.tooltip = md;
-		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-		item.iconPath = iconFor(node);
-		// The icon theme picks an icon by the resourceUri's file name, file decorations (git,
-		// problems) follow it, and VS Code puts it in the drag data that editors and chat read,
-		// so it must be what opening the item shows: the file itself, or its read-only document.
-		item.resourceUri = node.group === 'files' ? vscode.Uri.parse(this.dragUri(node)) : undefined;
-		item.contextValue = 'resource';
-		item.command = { command: 'mcpResources.openResource', title: 'Open Resource', arguments: [node] };
-		item.accessibilityInformation = { label: `${node.label}${selected ? ', selected' : ''}${server ? `, ${server.label}` : ''}` };
-		return item;
+		return md;
 	}
 
 	private onCheckboxes(e: vscode.TreeCheckboxChangeEvent<PickerNode>): void {
