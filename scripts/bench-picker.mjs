@@ -12,12 +12,13 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { BIG_FOLDER_SIZE, makePickerWorkspace } from './lib/pickerWorkspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);
 const RUNS = Number(process.env.BENCH_PICKER_RUNS ?? 3);
-const BIG = 5_000;
+const BIG = BIG_FOLDER_SIZE;
 
 for (const needed of ['dist/cli.js', 'out/src/picker/pickerService.js']) {
 	if (!fs.existsSync(path.join(root, needed))) {
@@ -28,34 +29,6 @@ for (const needed of ['dist/cli.js', 'out/src/picker/pickerService.js']) {
 const { ServerConnection } = require(path.join(root, 'out/src/picker/serverConnection.js'));
 const { ServerResources } = require(path.join(root, 'out/src/picker/treeModel.js'));
 const { nullLogger } = require(path.join(root, 'out/src/common/logger.js'));
-
-/** 100k files: big/ with 5,000, the rest as pkgNN/modNN/fileNNN.ts (~100 per folder). */
-function makeWorkspace() {
-	const dir = path.join(root, '.cache', 'bench-picker', `ws-${FILES}`);
-	const stamp = path.join(dir, '.complete');
-	if (fs.existsSync(stamp)) {
-		return dir;
-	}
-	fs.rmSync(dir, { recursive: true, force: true });
-	console.error(`generating ${FILES} files in ${dir} ...`);
-	fs.mkdirSync(path.join(dir, 'big'), { recursive: true });
-	for (let i = 0; i < BIG; i++) {
-		fs.writeFileSync(path.join(dir, 'big', `entry-${String(i).padStart(4, '0')}.txt`), `big ${i}\n`);
-	}
-	let n = BIG;
-	for (let p = 0; n < FILES; p++) {
-		for (let m = 0; m < 10 && n < FILES; m++) {
-			const folder = path.join(dir, `pkg${String(p).padStart(3, '0')}`, `mod${m}`);
-			fs.mkdirSync(folder, { recursive: true });
-			for (let f = 0; f < 100 && n < FILES; f++, n++) {
-				fs.writeFileSync(path.join(folder, `file${String(f).padStart(3, '0')}.ts`), `export const v${n} = ${n};\n`);
-			}
-		}
-	}
-	fs.writeFileSync(path.join(dir, '.gitignore'), '.complete\n');
-	fs.writeFileSync(stamp, '');
-	return dir;
-}
 
 async function startServer(dir) {
 	const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js'), 'serve', '--root', dir, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -113,7 +86,7 @@ async function once(info, measureHeap) {
 	return result;
 }
 
-const dir = makeWorkspace();
+const dir = makePickerWorkspace(root, FILES);
 const server = await startServer(dir);
 try {
 	// The first run also measures the heap (from a clean process); its timings include the
