@@ -265,6 +265,24 @@ export const pickerFlowChecks = [
 ];
 
 /**
+ * Ticks a row's checkbox. In the chat window, Copilot's start-up changes the workspace and the
+ * tree redraws while the check runs; a click that lands mid-redraw can be dropped by the
+ * workbench, so an unticked row is clicked again (never a ticked one, which would untick it).
+ */
+async function tick(page, row, what) {
+	for (let attempt = 1; ; attempt++) {
+		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
+		const ticked = await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`, 3_000).catch(() => false);
+		if (ticked) {
+			return;
+		}
+		if (attempt === 3) {
+			throw new Error(`${what} did not get checked after ${attempt} clicks`);
+		}
+	}
+}
+
+/**
  * Run in a window with AI features on (its own code-server): checked resources attached with
  * "Attach Selected to Chat" and a file dragged from the picker land in the chat input.
  */
@@ -272,15 +290,11 @@ export async function chatCheck({ page, screenshot }) {
 	await openPicker(page);
 	await expand(page, /^src\b/);
 	for (const name of [/^greet\.ts/, /^\.gitignore/]) {
-		const row = treeItem(page, name);
-		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
-		await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${name} checked`);
+		await tick(page, treeItem(page, name), name);
 	}
 	// A resource that is not a file reaches the chat as a Markdown file of its contents.
 	await expand(page, /^Git\b/);
-	const status = treeItem(page, /^Git status/);
-	await status.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
-	await poll(async () => /selected/.test(await status.getAttribute('aria-label') ?? ''), 'Git status checked');
+	await tick(page, treeItem(page, /^Git status/), 'Git status');
 	await runFromPalette(page, 'MCP Resources: Attach Selected to Chat');
 	const pills = page.locator('.interactive-input-part .chat-attached-context-attachment');
 	const names = await poll(async () => {
