@@ -6,12 +6,11 @@
 // Run with `node --expose-gc scripts/bench-picker.mjs` for the heap figure.
 //
 // Env: BENCH_PICKER_FILES (default 100000), BENCH_PICKER_RUNS (default 3).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { startHeadless } from './lib/headless.mjs';
 import { BIG_FOLDER_SIZE, makePickerWorkspace } from './lib/pickerWorkspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,16 +29,6 @@ const { ServerConnection } = require(path.join(root, 'out/src/picker/serverConne
 const { ServerResources } = require(path.join(root, 'out/src/picker/treeModel.js'));
 const { nullLogger } = require(path.join(root, 'out/src/common/logger.js'));
 
-async function startServer(dir) {
-	const child = spawn(process.execPath, [path.join(root, 'dist', 'cli.js'), 'serve', '--root', dir, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
-	child.stderr.resume();
-	const line = await new Promise((resolve, reject) => {
-		const rl = createInterface({ input: child.stdout });
-		rl.once('line', resolve);
-		child.once('exit', code => reject(new Error(`server exited with ${code}`)));
-	});
-	return { ...JSON.parse(line), stop: () => child.kill() };
-}
 
 const heap = () => {
 	globalThis.gc?.();
@@ -87,7 +76,7 @@ async function once(info, measureHeap) {
 }
 
 const dir = makePickerWorkspace(root, FILES);
-const server = await startServer(dir);
+const server = await startHeadless(dir);
 try {
 	// The first run also measures the heap (from a clean process); its timings include the
 	// server's first index build, so they are not counted.
@@ -113,5 +102,5 @@ try {
 		console.log(`  heap left after ${RUNS + 1} runs were disposed: ${mb(afterDispose)}`);
 	}
 } finally {
-	server.stop();
+	await server.stop();
 }

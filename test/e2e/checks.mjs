@@ -1,9 +1,9 @@
 // Browser checks of the packaged extension's UI in code-server. Each check is a plain async
 // function that throws (assert or timeout) to fail; scripts/run-e2e.mjs runs them in order
 // against one workbench page and writes screenshots to test-results/screenshots/.
-/* global URL, navigator, HTMLSelectElement -- checks run in Node; page.evaluate callbacks run in the browser */
+/* global URL, HTMLSelectElement -- checks run in Node; page.evaluate callbacks run in the browser */
 import * as assert from 'node:assert/strict';
-import { closeQuickInput, poll, quickInput, quickInputLabels, runFromPalette } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, poll, quickInput, quickInputLabels, runFromPalette } from './workbench.mjs';
 
 /** @typedef {{ page: import('playwright-core').Page, lock(): Promise<{url: string, token: string}>, screenshot(name: string): Promise<void>, workspaceDir: string }} E2EContext */
 
@@ -51,12 +51,7 @@ export const checks = [
 		name: 'the command palette runs "MCP Resources: Copy Connection Info" and the clipboard has the url',
 		async run({ page, lock }) {
 			const { url, token } = await lock();
-			await page.evaluate(() => navigator.clipboard.writeText('sentinel before copy'));
-			await runFromPalette(page, 'MCP Resources: Copy Connection Info');
-			const text = await poll(async () => {
-				const current = await page.evaluate(() => navigator.clipboard.readText());
-				return current !== 'sentinel before copy' ? current : undefined;
-			}, 'the clipboard to change');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Copy Connection Info'));
 			assert.ok(text.includes('http://127.0.0.1:'), `clipboard has a loopback url: ${text.slice(0, 200)}`);
 			assert.ok(text.includes(url), `clipboard has the server url ${url}`);
 			assert.ok(text.includes(token), 'clipboard has the token');

@@ -2,26 +2,13 @@
 // resources, attach them to the clipboard and read what landed there; the QuickPick finds a
 // file by name. Saves test-results/screenshots/picker.png and copies it to
 // media/screenshot-picker.png for the README.
-/* global navigator, document */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeQuickInput, poll, quickInput, quickInputLabels, runFromPalette } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function treeItem(page, name) {
-	return page.locator('.part.sidebar').getByRole('treeitem', { name }).first();
-}
-
-async function checkItem(page, name) {
-	const row = treeItem(page, name);
-	await row.waitFor({ state: 'visible', timeout: 15_000 });
-	await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
-	await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? '') || await row.getAttribute('aria-checked') === 'true',
-		`"${name}" checked`);
-}
 
 /** @type {{ name: string, run(ctx: import('./checks.mjs').E2EContext): Promise<void> }[]} */
 export const pickerChecks = [
@@ -39,26 +26,17 @@ export const pickerChecks = [
 			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
 			await treeItem(page, /^src\b/).click();
 			await treeItem(page, /^greet\.ts/).waitFor({ state: 'visible', timeout: 10_000 });
-			await checkItem(page, /^README\.md/);
-			await checkItem(page, /^greet\.ts/);
+			await tick(page, treeItem(page, /^README\.md/), 'README.md');
+			await tick(page, treeItem(page, /^greet\.ts/), 'greet.ts');
 			// The view container's badge counts the selection.
-			const badge = () => page.evaluate(() => {
-				const label = [...document.querySelectorAll('.part.activitybar [aria-label^="MCP Resources"]')][0];
-				return label?.closest('li.action-item')?.querySelector('.badge-content')?.textContent?.trim() ?? '';
-			});
-			await poll(async () => await badge() === '2', 'the activity bar badge "2" on MCP Resources');
+			await poll(async () => await selectionBadge(page) === '2', 'the activity bar badge "2" on MCP Resources');
 			// No hover tooltip in the screenshot.
 			await page.mouse.move(700, 300);
 			await poll(async () => !(await page.locator('.monaco-hover, .workbench-hover').first().isVisible().catch(() => false)), 'hovers to close');
 			await screenshot('picker');
 			fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker.png'), path.join(repoRoot, 'media', 'screenshot-picker.png'));
 
-			await page.evaluate(() => navigator.clipboard.writeText('sentinel before attach'));
-			await runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard');
-			const text = await poll(async () => {
-				const current = await page.evaluate(() => navigator.clipboard.readText());
-				return current !== 'sentinel before attach' ? current : undefined;
-			}, 'the clipboard to change');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
 			assert.match(text, /^## file:\/\/\/.*\/README\.md\n\n```markdown\n/m, text.slice(0, 300));
 			assert.match(text, /^## file:\/\/\/.*\/src\/greet\.ts\n\n```typescript\n/m, text.slice(0, 600));
 			assert.ok(!text.includes('sentinel'), 'the clipboard holds only the bundle');

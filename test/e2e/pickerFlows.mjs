@@ -2,30 +2,14 @@
 // Pick Resources QuickPick (multi-select across searches), the "● changed" mark, drag and drop
 // into the editor and the chat, Fill Template... with the server's completions, Add Server...
 // against a real headless server, and Attach Selected to Chat with AI features off and on.
-/* global document, navigator */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import process from 'node:process';
-import * as readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { closeQuickInput, poll, quickInput, runFromPalette } from './workbench.mjs';
+import { startHeadless } from '../../scripts/lib/headless.mjs';
+import { clipboardAfter, closeQuickInput, drag, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export function treeItem(page, name) {
-	return page.locator('.part.sidebar').getByRole('treeitem', { name }).first();
-}
-
-/** The number on the MCP Resources activity bar icon ('' when there is none). */
-export function selectionBadge(page) {
-	return page.evaluate(() => {
-		const label = [...document.querySelectorAll('.part.activitybar [aria-label^="MCP Resources"]')][0];
-		return label?.closest('li.action-item')?.querySelector('.badge-content')?.textContent?.trim() ?? '';
-	});
-}
 
 /** Opens the picker view with "This workspace" expanded. */
 export async function openPicker(page) {
@@ -52,24 +36,6 @@ async function expand(page, name) {
 	await poll(async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`);
 }
 
-/**
- * Drags with real mouse events in small steps: VS Code's lists start a drag only after the
- * pointer moves with the button held, and its drop targets need dragover events on the way.
- */
-async function drag(page, source, target) {
-	const from = await source.boundingBox();
-	const to = await target.boundingBox();
-	assert.ok(from && to, 'drag source and target are on screen');
-	const [sx, sy] = [from.x + Math.min(80, from.width / 2), from.y + from.height / 2];
-	const [tx, ty] = [to.x + to.width / 2, to.y + to.height / 2];
-	await page.mouse.move(sx, sy);
-	await page.mouse.down();
-	for (let i = 1; i <= 20; i++) {
-		await page.mouse.move(sx + (tx - sx) * i / 20, sy + (ty - sy) * i / 20);
-	}
-	await page.mouse.up();
-}
-
 async function openPalettePick(page, title, placeholderPattern) {
 	await closeQuickInput(page);
 	await page.keyboard.press('F1');
@@ -86,37 +52,6 @@ async function openPalettePick(page, title, placeholderPattern) {
 
 function quickRow(page, text) {
 	return quickInput(page).locator('.monaco-list-row', { hasText: text }).first();
-}
-
-async function clipboardAfter(page, action) {
-	const sentinel = `sentinel ${Date.now()}`;
-	await page.evaluate(s => navigator.clipboard.writeText(s), sentinel);
-	await action();
-	return poll(async () => {
-		const current = await page.evaluate(() => navigator.clipboard.readText());
-		return current !== sentinel ? current : undefined;
-	}, 'the clipboard to change');
-}
-
-/** Starts `dist/cli.js serve --http` on a folder; resolves with its url and token. */
-async function startHeadless(root) {
-	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-e2e-headless-'));
-	const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--root', root, '--http'], {
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	child.stderr.resume();
-	const first = await new Promise((resolve, reject) => {
-		child.once('exit', code => reject(new Error(`the headless server exited (${code})`)));
-		readline.createInterface({ input: child.stdout }).once('line', resolve);
-	});
-	const { url, token } = JSON.parse(first);
-	return {
-		url, token,
-		stop: () => new Promise(resolve => {
-			child.once('exit', () => { fs.rmSync(home, { recursive: true, force: true }); resolve(); });
-			child.kill('SIGTERM');
-		}),
-	};
 }
 
 /** @type {{ name: string, run(ctx: import('./checks.mjs').E2EContext): Promise<void> }[]} */
@@ -263,24 +198,6 @@ export const pickerFlowChecks = [
 		},
 	},
 ];
-
-/**
- * Ticks a row's checkbox. In the chat window, Copilot's start-up changes the workspace and the
- * tree redraws while the check runs; a click that lands mid-redraw can be dropped by the
- * workbench, so an unticked row is clicked again (never a ticked one, which would untick it).
- */
-async function tick(page, row, what) {
-	for (let attempt = 1; ; attempt++) {
-		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
-		const ticked = await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`, 3_000).catch(() => false);
-		if (ticked) {
-			return;
-		}
-		if (attempt === 3) {
-			throw new Error(`${what} did not get checked after ${attempt} clicks`);
-		}
-	}
-}
 
 /**
  * Run in a window with AI features on (its own code-server): checked resources attached with

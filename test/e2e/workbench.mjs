@@ -1,5 +1,5 @@
 // Small Playwright helpers for the VS Code workbench served by code-server.
-/* global setTimeout */
+/* global setTimeout, document, navigator */
 import * as assert from 'node:assert/strict';
 
 /** Waits for the workbench shell (status bar) to be on screen. */
@@ -58,4 +58,65 @@ export async function poll(predicate, message, timeout = 15_000, interval = 100)
 		}
 		await new Promise(r => setTimeout(r, interval));
 	}
+}
+
+/** A row of the sidebar's tree view, by its accessible name. */
+export function treeItem(page, name) {
+	return page.locator('.part.sidebar').getByRole('treeitem', { name }).first();
+}
+
+/** The number on the MCP Resources activity bar icon ('' when there is none). */
+export function selectionBadge(page) {
+	return page.evaluate(() => {
+		const label = [...document.querySelectorAll('.part.activitybar [aria-label^="MCP Resources"]')][0];
+		return label?.closest('li.action-item')?.querySelector('.badge-content')?.textContent?.trim() ?? '';
+	});
+}
+
+/**
+ * Ticks a tree row's checkbox. When the tree redraws (the workspace changing under it), a
+ * click that lands mid-redraw can be dropped by the workbench, so an unticked row is clicked
+ * again; a ticked one never is, which would untick it.
+ */
+export async function tick(page, row, what) {
+	await row.waitFor({ state: 'visible', timeout: 15_000 });
+	for (let attempt = 1; ; attempt++) {
+		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
+		const ticked = await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`, 3_000).catch(() => false);
+		if (ticked) {
+			return;
+		}
+		if (attempt === 3) {
+			throw new Error(`${what} did not get checked after ${attempt} clicks`);
+		}
+	}
+}
+
+/**
+ * Drags with real mouse events in small steps: VS Code's lists start a drag only after the
+ * pointer moves with the button held, and its drop targets need dragover events on the way.
+ */
+export async function drag(page, source, target) {
+	const from = await source.boundingBox();
+	const to = await target.boundingBox();
+	assert.ok(from && to, 'drag source and target are on screen');
+	const [sx, sy] = [from.x + Math.min(80, from.width / 2), from.y + from.height / 2];
+	const [tx, ty] = [to.x + to.width / 2, to.y + to.height / 2];
+	await page.mouse.move(sx, sy);
+	await page.mouse.down();
+	for (let i = 1; i <= 20; i++) {
+		await page.mouse.move(sx + (tx - sx) * i / 20, sy + (ty - sy) * i / 20);
+	}
+	await page.mouse.up();
+}
+
+/** Runs `action` and resolves with the clipboard text it left (a sentinel tells it changed). */
+export async function clipboardAfter(page, action) {
+	const sentinel = `sentinel ${Date.now()}`;
+	await page.evaluate(s => navigator.clipboard.writeText(s), sentinel);
+	await action();
+	return poll(async () => {
+		const current = await page.evaluate(() => navigator.clipboard.readText());
+		return current !== sentinel ? current : undefined;
+	}, 'the clipboard to change');
 }

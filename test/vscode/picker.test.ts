@@ -6,15 +6,20 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { PickerService } from '../../src/picker/pickerService';
+import type { PickerApi } from '../../src/vscode/picker/registerPicker';
 import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, vscodeUri, waitFor } from './helpers';
 
 const WORKSPACE = 'workspace';
 
-async function picker(): Promise<PickerService> {
+async function pickerApi(): Promise<PickerApi> {
 	await ensureServer();
 	const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
 	assert.ok(api.picker, 'the extension API exposes the picker');
-	return api.picker.service;
+	return api.picker;
+}
+
+async function picker(): Promise<PickerService> {
+	return (await pickerApi()).service;
 }
 
 async function loadedWorkspace(service: PickerService) {
@@ -133,8 +138,7 @@ describe('picker', () => {
 	it('drags workspace files as themselves and other resources as their read-only documents (text/uri-list)', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
-		const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
-		const view = api.picker!.view;
+		const view = (await pickerApi()).view;
 		const readme = server.resources.resource(resourceUri('README.md'))!;
 		const status = await waitFor(() => [...server.resources.all()].find(n => n.resource.uri.endsWith('/status') && n.resource.uri.startsWith('git:')), 'the git status resource');
 		const transfer = new vscode.DataTransfer();
@@ -156,8 +160,7 @@ describe('picker', () => {
 	it('marks a selected resource "changed" when its file changes, until it is attached', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
-		const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
-		const view = api.picker!.view;
+		const view = (await pickerApi()).view;
 		const rel = 'notes/todo.txt';
 		const original = fs.readFileSync(absPath(rel), 'utf8');
 		const node = await waitFor(() => server.resources.resource(resourceUri(rel)), rel);
@@ -219,9 +222,9 @@ describe('picker', () => {
 			const hits = service.search('intro', 10).hits.map(h => `${h.server.id}:${h.node.path}`);
 			assert.ok(hits.includes('config:Headless docs:guide/intro.md') && hits.includes('workspace:docs/guide/intro.md'), hits.join(', '));
 			// Remove Server (the server's context menu) takes the entry out of the setting it is in.
-			const api = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports;
-			const node = api.picker!.view.getChildren().find(n => n.serverId === 'config:Headless docs');
-			assert.equal(api.picker!.view.getTreeItem(node!).contextValue, 'server-configured');
+			const { view } = await pickerApi();
+			const node = view.getChildren().find(n => n.serverId === 'config:Headless docs');
+			assert.equal(view.getTreeItem(node!).contextValue, 'server-configured');
 			await vscode.commands.executeCommand('mcpResources.removeServer', node);
 			assert.equal(config.inspect('servers')?.workspaceValue, undefined, 'the workspace setting no longer lists it');
 		} finally {
