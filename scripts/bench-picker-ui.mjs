@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
-import { startCodeServer } from './lib/codeServer.mjs';
+import { findLogs, startCodeServer } from './lib/codeServer.mjs';
 import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
 import { cleanupStack } from './lib/processes.mjs';
 import { makeMcpHome, packageExtension } from './lib/project.mjs';
@@ -75,7 +75,7 @@ async function oneRun(browser, vsix, workspace) {
 		const serversDir = path.join(mcpHome.dir, 'servers');
 		await poll(() => fs.existsSync(serversDir) && fs.readdirSync(serversDir).some(f => f.endsWith('.json')), 'the lock file', 120_000);
 		const logLine = await poll(async () => {
-			const logs = findExtensionLog(server.userDataDir);
+			const logs = findLogs(server.userDataDir).find(f => f.endsWith('MCP Resources.log'));
 			const text = logs ? fs.readFileSync(logs, 'utf8') : '';
 			return /indexed [\d,]+ files in [\d,]+ ms/.exec(text)?.[0];
 		}, 'the index to be built', 120_000, 250);
@@ -137,11 +137,6 @@ async function oneRun(browser, vsix, workspace) {
 		await cleanups.run();
 		mcpHome.remove();
 	}
-}
-
-function findExtensionLog(userDataDir) {
-	const walk = dir => fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
-	return walk(path.join(userDataDir, 'logs')).find(f => f.endsWith('MCP Resources.log'));
 }
 
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -6,11 +6,11 @@
 // Env: MCP_E2E_GREP (substring of check names), MCP_VSCODE_KEEP=1 (keep temp dirs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureProvisioned, ProvisionError, repoRoot } from './lib/vscodeEnv.mjs';
+import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
 import { startCodeServer, findLogs } from './lib/codeServer.mjs';
 import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { cleanupStack, interruption } from './lib/processes.mjs';
-import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, summaryLine } from './lib/project.mjs';
+import { cleanupStack } from './lib/processes.mjs';
+import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } from './lib/project.mjs';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
@@ -165,15 +165,4 @@ function restrictedModeCheck(browser, vsix) {
 	});
 }
 
-let result;
-try {
-	result = await main();
-} catch (err) {
-	if (interruption()) { await cleanup(); await new Promise(() => { /* the interrupt handler exits */ }); }
-	console.error(`[e2e] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
-	result = { passing: 0, failing: 1, crashed: true };
-}
-await cleanup();
-if (interruption()) { await new Promise(() => { /* the interrupt handler exits */ }); }
-console.log(summaryLine('e2e', result.passing, result.failing, startedAt));
-process.exit(result.failing > 0 || result.passing === 0 ? 1 : 0);
+await finishRun({ label: 'e2e', main, cleanup, startedAt });

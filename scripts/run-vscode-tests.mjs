@@ -11,11 +11,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as util from 'node:util';
-import { ensureProvisioned, ProvisionError, repoRoot } from './lib/vscodeEnv.mjs';
+import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
 import { startCodeServer, findLogs } from './lib/codeServer.mjs';
 import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
 import { cleanupStack, interruption } from './lib/processes.mjs';
-import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, summaryLine } from './lib/project.mjs';
+import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, finishRun } from './lib/project.mjs';
 
 const startedAt = Date.now();
 const overallTimeoutMs = Number(process.env.MCP_VSCODE_TEST_OVERALL_TIMEOUT ?? 600_000);
@@ -134,15 +134,4 @@ async function main() {
 	return { code, passing, failing };
 }
 
-let result;
-try {
-	result = await main();
-} catch (err) {
-	if (interruption()) { await cleanup(); await new Promise(() => { /* the interrupt handler exits */ }); }
-	console.error(`[harness] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
-	result = { code: 1, passing: 0, failing: 1 };
-}
-await cleanup();
-if (interruption()) { await new Promise(() => { /* the interrupt handler exits */ }); }
-console.log(summaryLine('vscode', result.passing, result.failing, startedAt));
-process.exit(result.code);
+await finishRun({ label: 'vscode', main, cleanup, startedAt });

@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from './vscodeEnv.mjs';
-import { runCommand } from './processes.mjs';
+import { ProvisionError, repoRoot } from './vscodeEnv.mjs';
+import { interruption, runCommand } from './processes.mjs';
 
 export const fixtureDir = path.join(repoRoot, 'test', 'vscode', 'fixture-workspace');
 export const vsixPath = path.join(repoRoot, 'dist', 'mcp-workspace-resources.vsix');
@@ -86,4 +86,25 @@ export function makeMcpHome() {
 /** `<label>: <passing> passing, <failing> failing (<seconds>s)` */
 export function summaryLine(label, passing, failing, startedAt) {
 	return `${label}: ${passing} passing, ${failing} failing (${((Date.now() - startedAt) / 1000).toFixed(1)}s)`;
+}
+
+/**
+ * How a runner ends: runs `main` (resolving `{ passing, failing, code? }`), cleans up, prints
+ * the summary line and exits (`code`, else 1 when anything failed or nothing passed). An
+ * interrupt is left to the interrupt handler, which cleans up and exits with 128+signal.
+ */
+export async function finishRun({ label, main, cleanup, startedAt }) {
+	const waitForInterruptHandler = () => new Promise(() => { /* the interrupt handler exits */ });
+	let result;
+	try {
+		result = await main();
+	} catch (err) {
+		if (interruption()) { await cleanup(); await waitForInterruptHandler(); }
+		console.error(`[${label}] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
+		result = { passing: 0, failing: 1 };
+	}
+	await cleanup();
+	if (interruption()) { await waitForInterruptHandler(); }
+	console.log(summaryLine(label, result.passing, result.failing, startedAt));
+	process.exit(result.code ?? (result.failing > 0 || result.passing === 0 ? 1 : 0));
 }

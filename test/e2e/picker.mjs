@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clipboardAfter, closeQuickInput, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -15,15 +15,8 @@ export const pickerChecks = [
 	{
 		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard',
 		async run({ page, screenshot }) {
-			await closeQuickInput(page);
-			await page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click();
-			const server = treeItem(page, /^This workspace/);
-			await server.waitFor({ state: 'visible', timeout: 20_000 });
-			if (await server.getAttribute('aria-expanded') !== 'true') {
-				await server.click();
-			}
 			// Files is expanded by default; folders sort before files.
-			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
+			await openPicker(page);
 			await treeItem(page, /^src\b/).click();
 			await treeItem(page, /^greet\.ts/).waitFor({ state: 'visible', timeout: 10_000 });
 			await tick(page, treeItem(page, /^README\.md/), 'README.md');

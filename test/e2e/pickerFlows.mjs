@@ -7,24 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless } from '../../scripts/lib/headless.mjs';
-import { clipboardAfter, closeQuickInput, drag, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, drag, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Opens the picker view with "This workspace" expanded. */
-export async function openPicker(page) {
-	await closeQuickInput(page);
-	const icon = page.locator('.part.activitybar [aria-label^="MCP Resources"]').first();
-	if (!(await page.locator('.part.sidebar').getByRole('treeitem', { name: /^This workspace/ }).first().isVisible().catch(() => false))) {
-		await icon.click();
-	}
-	const server = treeItem(page, /^This workspace/);
-	await server.waitFor({ state: 'visible', timeout: 20_000 });
-	if (await server.getAttribute('aria-expanded') !== 'true') {
-		await server.click();
-	}
-	await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
-}
 
 /** Expands a collapsed tree item (clicking an expanded one would collapse it). */
 async function expand(page, name) {

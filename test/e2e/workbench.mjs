@@ -120,3 +120,18 @@ export async function clipboardAfter(page, action) {
 		return current !== sentinel ? current : undefined;
 	}, 'the clipboard to change');
 }
+
+/** Opens the picker view with "This workspace" expanded. */
+export async function openPicker(page) {
+	await closeQuickInput(page);
+	const icon = page.locator('.part.activitybar [aria-label^="MCP Resources"]').first();
+	if (!(await treeItem(page, /^This workspace/).isVisible().catch(() => false))) {
+		await icon.click();
+	}
+	const server = treeItem(page, /^This workspace/);
+	await server.waitFor({ state: 'visible', timeout: 20_000 });
+	if (await server.getAttribute('aria-expanded') !== 'true') {
+		await server.click();
+	}
+	await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
+}

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import type { PickerService } from '../../src/picker/pickerService';
+import type { PickerService, ServerEntry } from '../../src/picker/pickerService';
 import type { PickerApi } from '../../src/vscode/picker/registerPicker';
 import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, vscodeUri, waitFor } from './helpers';
 
@@ -38,6 +38,22 @@ async function clipboardAfter(sentinel: string, action: () => Thenable<unknown>)
 		const text = await vscode.env.clipboard.readText();
 		return text !== sentinel ? text : undefined;
 	}, 'the clipboard to change');
+}
+
+/** Runs `body` with AI features turned off or on (user setting), restoring the setting after. */
+async function withAiFeatures(enabled: boolean, body: () => Promise<void>): Promise<void> {
+	const chat = vscode.workspace.getConfiguration('chat');
+	const before = chat.inspect<boolean>('disableAIFeatures')?.globalValue;
+	await chat.update('disableAIFeatures', !enabled, vscode.ConfigurationTarget.Global);
+	try {
+		await body();
+	} finally {
+		await chat.update('disableAIFeatures', before, vscode.ConfigurationTarget.Global);
+	}
+}
+
+function gitStatus(server: ServerEntry) {
+	return waitFor(() => [...server.resources.all()].find(n => n.resource.uri.startsWith('git:') && n.resource.uri.endsWith('/status')), 'the git status resource');
 }
 
 describe('picker', () => {
@@ -94,10 +110,7 @@ describe('picker', () => {
 	it('Attach Selected to chat falls back to the clipboard, saying why, while AI features are off', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
-		const chat = vscode.workspace.getConfiguration('chat');
-		const before = chat.inspect<boolean>('disableAIFeatures')?.globalValue;
-		await chat.update('disableAIFeatures', true, vscode.ConfigurationTarget.Global);
-		try {
+		await withAiFeatures(false, async () => {
 			service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
 			let result: { target: string; fellBackFrom?: string; fallbackReason?: string } | undefined;
 			const text = await clipboardAfter('before chat', async () => {
@@ -107,19 +120,14 @@ describe('picker', () => {
 			assert.equal(result?.fellBackFrom, 'chat');
 			assert.match(result?.fallbackReason ?? '', /chat\.disableAIFeatures/);
 			assert.ok(text.startsWith(`## ${resourceUri('README.md')}`), text.slice(0, 200));
-		} finally {
-			await chat.update('disableAIFeatures', before, vscode.ConfigurationTarget.Global);
-		}
+		});
 	});
 
 	it('Attach Selected to chat hands the chat a workspace file as itself and other resources as a Markdown file', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
-		const chat = vscode.workspace.getConfiguration('chat');
-		const before = chat.inspect<boolean>('disableAIFeatures')?.globalValue;
-		await chat.update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
-		try {
-			const status = await waitFor(() => [...server.resources.all()].find(n => n.resource.uri.endsWith('/status') && n.resource.uri.startsWith('git:')), 'the git status resource');
+		await withAiFeatures(true, async () => {
+			const status = await gitStatus(server);
 			service.selection.update([
 				{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource },
 				{ serverId: WORKSPACE, resource: status.resource },
@@ -129,10 +137,8 @@ describe('picker', () => {
 			assert.equal(result?.target, 'chat', JSON.stringify(result));
 			assert.equal(result.fellBackFrom, undefined);
 			assert.equal(result.resourceCount, 2);
-		} finally {
-			await chat.update('disableAIFeatures', before, vscode.ConfigurationTarget.Global);
-			await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-		}
+		});
+		await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
 	});
 
 	it('drags workspace files as themselves and other resources as their read-only documents (text/uri-list)', async () => {
@@ -140,7 +146,7 @@ describe('picker', () => {
 		const server = await loadedWorkspace(service);
 		const view = (await pickerApi()).view;
 		const readme = server.resources.resource(resourceUri('README.md'))!;
-		const status = await waitFor(() => [...server.resources.all()].find(n => n.resource.uri.endsWith('/status') && n.resource.uri.startsWith('git:')), 'the git status resource');
+		const status = await gitStatus(server);
 		const transfer = new vscode.DataTransfer();
 		view.handleDrag([readme, status], transfer);
 		const uriList = await transfer.get('text/uri-list')!.asString();

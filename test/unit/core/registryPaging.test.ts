@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceChange, ResourceEntry, ResourceProvider } from '../../../src/core/resource';
-import { connectInMemory, fastTracker, listAll } from '../../helpers/harness';
+import { ConnectedClient, connectInMemory, fastTracker, listAll } from '../../helpers/harness';
 
 /** A provider of `count` entries under `scheme://` that is ready only once `release()` is called. */
 class GatedProvider implements ResourceProvider {
@@ -33,21 +33,30 @@ class GatedProvider implements ResourceProvider {
 	dispose(): void { this.changes.dispose(); }
 }
 
+/** Serves `providers` in pages of 10 to an in-memory SDK client for the length of `body`. */
+async function withClient(providers: ResourceProvider[], body: (client: ConnectedClient['client']) => Promise<void>): Promise<void> {
+	const registry = new ProviderRegistry(providers, fastTracker);
+	const conn = await connectInMemory(registry, undefined, 10);
+	try {
+		await body(conn.client);
+	} finally {
+		await conn.close();
+		registry.dispose();
+	}
+}
+
 describe('registry paging waits only for the providers a page reaches', () => {
 	it('serves the first pages of files while a later provider is still getting ready, then pages into it', async () => {
-		const files = new GatedProvider('files', 25, false);
 		const git = new GatedProvider('git', 3, true);
-		const registry = new ProviderRegistry([files, git], fastTracker);
-		const conn = await connectInMemory(registry, undefined, 10);
-		try {
-			const first = await conn.client.listResources();
+		await withClient([new GatedProvider('files', 25, false), git], async client => {
+			const first = await client.listResources();
 			assert.equal(first.resources.length, 10);
-			const second = await conn.client.listResources({ cursor: first.nextCursor });
+			const second = await client.listResources({ cursor: first.nextCursor });
 			assert.equal(second.resources.at(-1)?.uri, 'files://item/0019');
 			// The third page reaches git: it waits for git, then holds the last files and git's entries.
 			let third: { resources: { uri: string }[]; nextCursor?: string } | undefined;
-			const pending = conn.client.listResources({ cursor: second.nextCursor }).then(r => { third = r; });
-			await conn.client.ping();
+			const pending = client.listResources({ cursor: second.nextCursor }).then(r => { third = r; });
+			await client.ping();
 			assert.equal(third, undefined, 'the page that reaches git waits for it');
 			git.release();
 			await pending;
@@ -56,27 +65,17 @@ describe('registry paging waits only for the providers a page reaches', () => {
 				'git://item/0000', 'git://item/0001', 'git://item/0002',
 			]);
 			assert.equal(third!.nextCursor, undefined);
-			assert.equal((await listAll(conn.client)).length, 28);
-		} finally {
-			await conn.close();
-			registry.dispose();
-		}
+			assert.equal((await listAll(client)).length, 28);
+		});
 	});
 
 	it('a page that ends exactly at the end of one provider still points on to the next', async () => {
-		const files = new GatedProvider('files', 10, false);
-		const git = new GatedProvider('git', 2, false);
-		const registry = new ProviderRegistry([files, git], fastTracker);
-		const conn = await connectInMemory(registry, undefined, 10);
-		try {
-			const first = await conn.client.listResources();
+		await withClient([new GatedProvider('files', 10, false), new GatedProvider('git', 2, false)], async client => {
+			const first = await client.listResources();
 			assert.equal(first.resources.length, 10);
 			assert.ok(first.nextCursor, 'git comes next');
-			const second = await conn.client.listResources({ cursor: first.nextCursor });
+			const second = await client.listResources({ cursor: first.nextCursor });
 			assert.deepEqual(second.resources.map(r => r.uri), ['git://item/0000', 'git://item/0001']);
-		} finally {
-			await conn.close();
-			registry.dispose();
-		}
+		});
 	});
 });
