@@ -11,14 +11,21 @@ import { clipboardAfter, closeQuickInput, drag, openPicker, poll, quickInput, ru
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Expands a collapsed tree item (clicking an expanded one would collapse it). */
+/**
+ * Expands a collapsed tree item (clicking an expanded one would collapse it). A row that is
+ * redrawn as the click lands (a server going from connecting to connected) can drop the click,
+ * so a row still collapsed is clicked again, as with `tick`.
+ */
 async function expand(page, name) {
 	const row = treeItem(page, name);
 	await row.waitFor({ state: 'visible', timeout: 15_000 });
-	if (await row.getAttribute('aria-expanded') !== 'true') {
+	for (let attempt = 1; await row.getAttribute('aria-expanded') !== 'true'; attempt++) {
 		await row.click();
+		const expanded = await poll(async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`, 3_000).catch(() => false);
+		if (!expanded && attempt === 3) {
+			throw new Error(`${name} did not expand after ${attempt} clicks`);
+		}
 	}
-	await poll(async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`);
 }
 
 async function openPalettePick(page, title, placeholderPattern) {
@@ -151,7 +158,7 @@ export const pickerFlowChecks = [
 				await answer('Authorization header', `Bearer ${headless.token}`);
 				const server = treeItem(page, /^Docs \(headless\)/);
 				await server.waitFor({ state: 'visible', timeout: 20_000 });
-				await server.click();
+				await expand(page, /^Docs \(headless\)/);
 				await expand(page, /^guide\b/);
 				await treeItem(page, /^intro\.md/).waitFor({ state: 'visible', timeout: 20_000 });
 				await screenshot('picker-added-server');
