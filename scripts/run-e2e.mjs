@@ -14,7 +14,7 @@ import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } 
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
-import { poll, waitForWorkbench } from '../test/e2e/workbench.mjs';
+import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
 const keep = process.env.MCP_VSCODE_KEEP === '1';
@@ -78,7 +78,7 @@ async function main() {
 		} catch (err) {
 			failing++;
 			console.log(`  ✘ ${check.name}\n      ${String(err?.stack ?? err).split('\n').join('\n      ')}`);
-			await screenshot(`failed-${index + 1}`).catch(() => undefined);
+			await reportFailure(page, `failed-${index + 1}`);
 		}
 	}
 
@@ -115,6 +115,16 @@ async function main() {
 	return { passing, failing };
 }
 
+/** What a failed check leaves to look at: a screenshot, and the tree rows the sidebar renders. */
+async function reportFailure(page, name) {
+	await page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }).catch(() => undefined);
+	console.log(`      screenshot test-results/screenshots/${name}.png`);
+	const rows = await visibleTreeRows(page).catch(() => []);
+	if (rows.length > 0) {
+		console.log(`      sidebar tree rows:\n        ${rows.join('\n        ')}`);
+	}
+}
+
 /** Runs `body` against a workbench page of a fresh code-server with the fixture workspace. */
 async function inSecondWindow(browser, vsix, serverOptions, body) {
 	const workspace = await makeFixtureWorkspace();
@@ -132,7 +142,7 @@ async function inSecondWindow(browser, vsix, serverOptions, body) {
 		try {
 			await body({ page, mcpHome });
 		} catch (err) {
-			await page.screenshot({ path: path.join(screenshotsDir, 'failed-second-window.png') }).catch(() => undefined);
+			await reportFailure(page, 'failed-second-window');
 			throw err;
 		} finally {
 			await context.close();

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless } from '../../scripts/lib/headless.mjs';
-import { clipboardAfter, closeQuickInput, drag, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, collapseAll, drag, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -146,6 +146,8 @@ export const pickerFlowChecks = [
 			const headless = await startHeadless(path.join(workspaceDir, 'docs'));
 			try {
 				await openPicker(page);
+				// The new server's rows go below this workspace's, out of view after the earlier checks.
+				await collapseAll(page);
 				const input = await openPalettePick(page, 'MCP Resources: Add Server...', /How is the server reached/);
 				await quickRow(page, 'HTTP').click();
 				const answer = async (promptText, value) => {
@@ -166,7 +168,11 @@ export const pickerFlowChecks = [
 				await server.click({ button: 'right' });
 				const item = page.locator('.context-view .action-item', { hasText: 'Remove Server...' }).first();
 				await item.waitFor({ state: 'visible', timeout: 10_000 });
-				await item.click();
+				// Chosen by keyboard: a click landing as the menu opens can be taken for the
+				// right-click's own release and ignored, leaving the menu open.
+				await item.hover();
+				await poll(async () => /\bfocused\b/.test(await item.getAttribute('class') ?? ''), 'Remove Server... focused in the menu');
+				await page.keyboard.press('Enter');
 				await poll(async () => !(await treeItem(page, /^Docs \(headless\)/).isVisible()), 'the server gone with its setting');
 			} finally {
 				await headless.stop();

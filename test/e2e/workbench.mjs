@@ -121,6 +121,21 @@ export async function clipboardAfter(page, action) {
 	}, 'the clipboard to change');
 }
 
+/**
+ * Collapses the picker's tree with its "Collapse All" title action. The tree only renders the
+ * rows in view, so a check that expands something new starts from a short tree.
+ */
+export async function collapseAll(page) {
+	await page.locator('.part.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click();
+	await poll(async () => await treeItem(page, /^This workspace/).getAttribute('aria-expanded') === 'false', 'the tree collapsed');
+}
+
+/** The tree rows the sidebar shows (for a failed check's report). */
+export function visibleTreeRows(page) {
+	return page.locator('.part.sidebar [role="treeitem"]').evaluateAll(rows => rows.map(r =>
+		`${'  '.repeat(Math.max(0, Number(r.getAttribute('aria-level') ?? 1) - 1))}${r.getAttribute('aria-expanded') === 'true' ? 'v ' : r.getAttribute('aria-expanded') === 'false' ? '> ' : '  '}${r.getAttribute('aria-label')}`));
+}
+
 /** Opens the picker view with "This workspace" expanded. */
 export async function openPicker(page) {
 	await closeQuickInput(page);
