@@ -158,7 +158,17 @@ export class PickerService extends Disposable {
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
 		const resources = store.add(new ServerResources(connection, { childLimit: this.options.childLimit }));
 		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));
-		store.add(resources.onDidChange(() => this.changeEmitter.fire()));
+		let loadKind = resources.state.kind;
+		store.add(resources.onDidChange(() => {
+			const load = resources.state;
+			if (load.kind !== loadKind && load.kind === 'error') {
+				this.options.log.warn(`picker: listing ${label} failed: ${load.message}`);
+			} else if (load.kind !== loadKind && load.kind === 'complete') {
+				this.options.log.debug(`picker: ${label}: ${load.loaded} resources listed`);
+			}
+			loadKind = load.kind;
+			this.changeEmitter.fire();
+		}));
 		store.add(connection.onDidUpdateResource(uri => {
 			this.selection.markChanged(id, uri);
 			this.updatedEmitter.fire({ serverId: id, uri });

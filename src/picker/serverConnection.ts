@@ -268,6 +268,7 @@ export class ServerConnection extends Disposable {
 		this.client = client;
 		this.attempt = 0;
 		this.setState({ kind: 'connected' });
+		this.options.log.info(`picker: connected to ${this.label}`);
 		for (const uri of this.subscriptions.keys()) {
 			this.subscribing.set(uri, this.sendSubscribe(client, uri));
 		}

@@ -15,12 +15,15 @@ import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';
 import { FakeWatcher } from '../fakes/fakeWatcher';
 
-/** A logger that records errors, so tests can assert that client mistakes log none. */
+/** A logger that records what it is told, so tests can assert that client mistakes log no errors. */
 export class RecordingLogger implements Logger {
 	readonly errors: string[] = [];
 	readonly warnings: string[] = [];
+	readonly infos: string[] = [];
 	debug(): void {}
-	info(): void {}
+	info(message: string): void {
+		this.infos.push(message);
+	}
 	warn(message: string): void {
 		this.warnings.push(message);
 	}

@@ -9,7 +9,7 @@ import { PickerService, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerSe
 import { ServerConnection } from '../../../src/picker/serverConnection';
 import { RunnerSource } from '../../../src/picker/workspaceSource';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, TestServer } from '../../helpers/harness';
+import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
 import { until } from './pickerHelpers';
 
 describe('picker: connection to this window\'s server', () => {
@@ -19,6 +19,7 @@ describe('picker: connection to this window\'s server', () => {
 	let home: string;
 	let source: RunnerSource;
 	let service: PickerService;
+	let log: RecordingLogger;
 
 	beforeEach(async () => {
 		fx = createFixture();
@@ -26,7 +27,8 @@ describe('picker: connection to this window\'s server', () => {
 		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-picker-'));
 		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
 		source = new RunnerSource(runner);
-		service = new PickerService({ log: nullLogger, workspace: source, backoffMs: [20, 50] });
+		log = new RecordingLogger();
+		service = new PickerService({ log, workspace: source, backoffMs: [20, 50] });
 	});
 
 	afterEach(async () => {
@@ -62,6 +64,17 @@ describe('picker: connection to this window\'s server', () => {
 			'the tree reloaded through a new session');
 		const text = await workspace().connection.read(fileUri(fx.file('README.md')));
 		assert.equal(text[0].text, '# Fixture\n');
+	});
+
+	it('logs each connection, and a server whose listing fails, so the log says what the tree shows', async () => {
+		await runner.start();
+		await workspace().resources.load();
+		assert.ok(log.infos.includes('picker: connected to This workspace'), log.infos.join('\n'));
+		service.setConfiguredServers([{ kind: 'http', name: 'Wrong token', url: runner.connectionInfo!.url, headers: { Authorization: 'Bearer nope' } }]);
+		const configured = service.server('config:Wrong token')!;
+		await configured.resources.load();
+		assert.equal(configured.resources.state.kind, 'error');
+		assert.ok(log.warnings.some(w => /^picker: listing Wrong token failed: .*unauthorized/i.test(w)), log.warnings.join('\n'));
 	});
 
 	it('keeps the selection current: selected resources are subscribed and marked when they change', async () => {
