@@ -86,6 +86,36 @@ describe('picker', () => {
 		assert.ok(top.includes('src/') && top.includes('README.md'), top.join(', '));
 	});
 
+	it('filters the tree by name, 50 matches at a time with a "More matches…" row', async () => {
+		const { service, view } = await pickerApi();
+		const server = await loadedWorkspace(service);
+		await waitFor(() => server.resources.state.kind === 'complete', 'every page loaded', 30_000);
+		const serverNode = view.getChildren().find(n => n.serverId === WORKSPACE)!;
+		const shown = () => view.getChildren(serverNode);
+		const labels = () => shown().flatMap(n => n.kind === 'resource' ? [n.label] : []);
+		try {
+			// many/ holds file-000.txt … file-299.txt.
+			view.setFilter('file-');
+			assert.equal(labels().length, 50);
+			assert.ok(labels().every(l => /^file-\d{3}\.txt$/.test(l)), labels().join(', '));
+			const more = shown().find(n => n.kind === 'more');
+			assert.ok(more?.kind === 'more', 'a "More matches…" row');
+			assert.equal(view.getTreeItem(more).label, 'More matches… (250 more)');
+			await vscode.commands.executeCommand('mcpResources.showMore', more);
+			assert.equal(labels().length, 100);
+			assert.equal(view.getTreeItem(shown().find(n => n.kind === 'more')!).label, 'More matches… (200 more)');
+
+			view.setFilter('greet');
+			assert.deepEqual(labels(), ['greet.ts']);
+			assert.ok(!shown().some(n => n.kind === 'more'));
+			view.setFilter('no-such-name-anywhere');
+			assert.deepEqual(shown().map(n => n.kind === 'status' ? n.message : n.kind), ['No matches']);
+		} finally {
+			view.setFilter(undefined);
+		}
+		assert.ok(shown().every(n => n.kind === 'group'), 'the groups again once the filter is cleared');
+	});
+
 	it('Attach Selected to the clipboard reads each resource through the client into a bundle', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);

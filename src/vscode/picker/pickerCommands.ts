@@ -5,7 +5,7 @@ import { PickerNode, ResourceNode } from '../../picker/treeModel';
 import { expandTemplate, templateVariables } from '../../picker/uriTemplate';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
 import { pickResources } from './pickResources';
-import { PickerView } from './pickerView';
+import { filterMoreKey, PickerView } from './pickerView';
 import { toDocumentUri } from './resourceUris';
 
 export const PICKER_COMMANDS = {
@@ -240,7 +240,9 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		vscode.commands.registerCommand(PICKER_COMMANDS.filter, filter),
 		vscode.commands.registerCommand(PICKER_COMMANDS.clearFilter, () => view.setFilter(undefined)),
 		vscode.commands.registerCommand(PICKER_COMMANDS.showMore, (node?: PickerNode) => {
-			if (node?.kind === 'more') {
+			if (node?.kind === 'more' && node.parentKey === filterMoreKey(node.serverId)) {
+				view.showMoreMatches(node.serverId);
+			} else if (node?.kind === 'more') {
 				service.server(node.serverId)?.resources.showMore(node.parentKey);
 			}
 		}),
