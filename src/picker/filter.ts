@@ -32,6 +32,12 @@ export class FilterIndex<T> {
 	private readonly baseStarts: number[] = [];
 
 	private lastPrefix = '';
+	/**
+	 * What the last query matched, by pass. Typing narrows a query (each old term is part of a
+	 * new one), and what a narrower query matches is a subset of what the wider one matched:
+	 * the next search then scans those items, not all of them.
+	 */
+	private last: { terms: readonly string[]; substring: number[]; fuzzy?: number[] } | undefined;
 
 	get size(): number {
 		return this.items.length;
@@ -46,6 +52,7 @@ export class FilterIndex<T> {
 		const rest = lowerUri.endsWith(lower) ? lowerUri.slice(0, lowerUri.length - lower.length) : lowerUri;
 		this.uris.push(rest === this.lastPrefix ? this.lastPrefix : (this.lastPrefix = rest));
 		this.baseStarts.push(lower.lastIndexOf('/') + 1);
+		this.last = undefined;
 	}
 
 	clear(): void {
@@ -53,6 +60,7 @@ export class FilterIndex<T> {
 		this.names.length = 0;
 		this.uris.length = 0;
 		this.baseStarts.length = 0;
+		this.last = undefined;
 	}
 
 	search(query: string, limit = 200): FilterResult<T> {
@@ -63,27 +71,33 @@ export class FilterIndex<T> {
 		// Substring matches first; fuzzy (subsequence) matches only when those are too few to
 		// fill the list, which keeps long queries both fast and free of noise.
 		const heap = new TopK(limit);
-		let total = this.pass(terms, heap, false);
+		const narrowed = this.last && narrows(this.last.terms, terms) ? this.last : undefined;
+		const substring: number[] = [];
+		let total = this.pass(terms, heap, false, narrowed?.substring, substring);
+		let fuzzy: number[] | undefined;
 		if (total < Math.min(limit, FUZZY_BELOW)) {
-			total = this.pass(terms, heap, true);
+			fuzzy = [];
+			total = this.pass(terms, heap, true, narrowed?.fuzzy, fuzzy);
 		}
+		this.last = { terms, substring, fuzzy };
 		return { matches: heap.sorted().map(([i, score]) => ({ item: this.items[i], score })), total };
 	}
 
-	private pass(terms: readonly string[], heap: TopK, fuzzy: boolean): number {
+	/** Scores `candidates` (or every item), keeps the best in `heap` and the matches in `matched`. */
+	private pass(terms: readonly string[], heap: TopK, fuzzy: boolean, candidates: readonly number[] | undefined, matched: number[]): number {
 		if (fuzzy) {
 			heap.clear();
 		}
-		let total = 0;
-		const n = this.items.length;
-		for (let i = 0; i < n; i++) {
+		const n = candidates ? candidates.length : this.items.length;
+		for (let c = 0; c < n; c++) {
+			const i = candidates ? candidates[c] : c;
 			const score = this.score(i, terms, fuzzy);
 			if (score > 0) {
-				total++;
+				matched.push(i);
 				heap.push(i, score);
 			}
 		}
-		return total;
+		return matched.length;
 	}
 
 	private score(i: number, terms: readonly string[], fuzzy: boolean): number {
@@ -119,6 +133,16 @@ export class FilterIndex<T> {
 		// Among equals, shorter (shallower) names first.
 		return score - Math.min(name.length, 200) / 1000;
 	}
+}
+
+/**
+ * Whether every item matching `next` also matches `previous`: each previous term is part of a
+ * next term (so it is in the same name, folder or URI prefix, or a subsequence of the same
+ * file name). Terms with a ':' can match across the URI prefix and the name, where a part of
+ * them need not match: those always scan everything.
+ */
+function narrows(previous: readonly string[], next: readonly string[]): boolean {
+	return !next.some(t => t.includes(':')) && previous.every(p => next.some(t => t.includes(p)));
 }
 
 /**

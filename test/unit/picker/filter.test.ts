@@ -58,4 +58,36 @@ describe('picker: filter', () => {
 		assert.ok(fuzzy.total > 0, 'fuzzy finds file-99…');
 		console.log(`      three searches over 100,000 entries: ${(performance.now() - started).toFixed(0)} ms`);
 	});
+
+	it('a query typed further finds exactly what a fresh search finds (it scans only the last matches)', () => {
+		const paths = Array.from({ length: 3000 }, (_, i) => `pkg${i % 7}/mod${i % 13}/file${i}.${['ts', 'md', 'json'][i % 3]}`);
+		paths.push('notes/fl-99.txt', 'notes/f-l-9-9.txt');
+		const typed = index(paths);
+		const sequences = [
+			['f', 'fi', 'fil', 'file', 'file1', 'file12', 'file123', 'file1234', 'file12345'],
+			['p', 'pk', 'pkg3', 'pkg3 ', 'pkg3 m', 'pkg3 mod1', 'pkg3 mod12 ', 'pkg3 mod12 f', 'pkg3 mod12 file1'],
+			['f', 'fl', 'fl9', 'fl99', 'fl999'],
+			// Wider again (backspace), a new start, and a pasted URI: each must scan everything.
+			['file12', 'file1', 'mod', 'md', 'file:///ws/notes', 'file:///ws/notes/fl'],
+		];
+		for (const queries of sequences) {
+			for (const query of queries) {
+				for (const limit of [5, 200]) {
+					const got = typed.search(query, limit);
+					const fresh = index(paths).search(query, limit);
+					assert.equal(got.total, fresh.total, `total for "${query}"`);
+					assert.deepEqual(got.matches, fresh.matches, `matches for "${query}" (limit ${limit})`);
+				}
+			}
+		}
+	});
+
+	it('forgets the last matches when items are added', () => {
+		const idx = index(['src/alpha.ts', 'src/beta.ts']);
+		assert.equal(idx.search('alp').total, 1);
+		idx.add('src/alpine.ts', 'src/alpine.ts', 'file:///ws/src/alpine.ts');
+		assert.deepEqual(idx.search('alpi').matches.map(m => m.item), ['src/alpine.ts']);
+		idx.clear();
+		assert.equal(idx.search('alpi').total, 0);
+	});
 });
