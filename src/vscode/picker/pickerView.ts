@@ -10,7 +10,7 @@ export const VIEW_ID = 'mcpResources.picker';
  * every row the workbench takes costs: a refresh of 200 matches kept the tree busy 250-500 ms
  * on a 2-core machine, and the next keystroke's refresh waited behind it.
  */
-export const FILTER_PAGE = 50;
+const FILTER_PAGE = 50;
 /**
  * The extension host passes tree changes to the workbench through a 200 ms debounce that fires
  * on the leading edge: a change after a quiet 200 ms shows at once, one inside the window waits
