@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -61,8 +61,7 @@ export const pickerChecks = [
 		name: '"Filter Resources..." in the view title narrows the tree as you type, pages the matches, and Clear Filter restores it',
 		async run({ page, screenshot }) {
 			await openPicker(page);
-			const titleAction = label => page.locator(`.part.sidebar .title-actions .action-label[aria-label="${label}"]`).first();
-			await titleAction('Filter Resources...').click();
+			await viewTitleAction(page, 'Filter Resources...').click();
 			let cleared = false;
 			try {
 				const input = quickInput(page).locator('input');
@@ -87,13 +86,13 @@ export const pickerChecks = [
 					await page.keyboard.press('End');
 					return treeItem(page, /^More matches… \(200 more\)/).isVisible();
 				}, 'the next 50 matches, and the row offering the rest');
-				await titleAction('Clear Filter').click();
+				await viewTitleAction(page, 'Clear Filter').click();
 				cleared = true;
 			} finally {
 				// A check that stops half way leaves no filter behind for the next ones.
-				if (!cleared && await titleAction('Clear Filter').isVisible()) {
+				if (!cleared && await viewTitleAction(page, 'Clear Filter').isVisible()) {
 					await closeQuickInput(page);
-					await titleAction('Clear Filter').click();
+					await viewTitleAction(page, 'Clear Filter').click();
 				}
 			}
 			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 15_000 });

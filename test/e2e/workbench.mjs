@@ -121,12 +121,17 @@ export async function clipboardAfter(page, action) {
 	}, 'the clipboard to change');
 }
 
+/** An action in the sidebar view's title bar, by its label. */
+export function viewTitleAction(page, label) {
+	return page.locator(`.part.sidebar .title-actions .action-label[aria-label="${label}"]`).first();
+}
+
 /**
  * Collapses the picker's tree with its "Collapse All" title action. The tree only renders the
  * rows in view, so a check that expands something new starts from a short tree.
  */
 export async function collapseAll(page) {
-	await page.locator('.part.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click();
+	await viewTitleAction(page, 'Collapse All').click();
 	await poll(async () => await treeItem(page, /^This workspace/).getAttribute('aria-expanded') === 'false', 'the tree collapsed');
 }
 
