@@ -103,12 +103,15 @@ export async function ensureServer(timeoutMs = 30_000): Promise<LockFile> {
 /** An SDK client plus everything the server notified it of. */
 export class TestClient {
 	readonly updated: string[] = [];
+	/** When each of `updated` arrived (performance.now()). */
+	readonly updatedAt: number[] = [];
 	listChanged = 0;
 	private readonly waiters = new Set<() => void>();
 
 	private constructor(readonly client: Client, readonly info: LockFile) {
 		client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => {
 			this.updated.push(notification.params.uri);
+			this.updatedAt.push(performance.now());
 			this.wake();
 		});
 		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {

@@ -56,7 +56,10 @@ describe('performance (reported)', () => {
 		console.log(`[perf] activate() ${api.activationMs.toFixed(1)} ms; resources/list first page ${summary(samples)} (${first.resources.length} resources on it)`);
 	});
 
-	it('reports change-to-notification latency: unsaved edit, file write, git commit, new problem', async () => {
+	it('reports change-to-notification latency: unsaved edit, file write, git commit, new problem', async function () {
+		// Four series, each sample bounded by its own wait; a cold TypeScript server alone can take
+		// most of a minute to start on a busy 2-core machine, more than the suite's 60 s per test.
+		this.timeout(300_000);
 		const editFile = 'notes/perf-edit.md';
 		fs.writeFileSync(absPath(editFile), 'perf\n');
 		const doc = await vscode.workspace.openTextDocument(vscodeUri(editFile));
@@ -90,11 +93,33 @@ describe('performance (reported)', () => {
 		fs.writeFileSync(absPath(problemFile), 'export const ok: number = 1;\n');
 		const tsDoc = await vscode.workspace.openTextDocument(vscodeUri(problemFile));
 		await vscode.window.showTextDocument(tsDoc);
-		const problems = await latency('diagnostics://workspace', async i => {
+		const setText = async (text: string) => {
 			const edit = new vscode.WorkspaceEdit();
-			edit.replace(tsDoc.uri, new vscode.Range(0, 0, tsDoc.lineCount, 0), i % 2 === 0 ? `export const bad${i}: number = "x";\n` : 'export const ok: number = 1;\n');
+			edit.replace(tsDoc.uri, new vscode.Range(0, 0, tsDoc.lineCount, 0), text);
 			assert.ok(await vscode.workspace.applyEdit(edit));
-		}, 4, 60_000);
+		};
+		// The TypeScript server's start is not the latency measured: wait for its first problem.
+		await setText('export const warm: number = "x";\n');
+		await waitFor(() => vscode.languages.getDiagnostics(tsDoc.uri).length > 0, 'the TypeScript server reporting its first problem', 180_000);
+		await setText('export const ok: number = 1;\n');
+		await waitFor(() => vscode.languages.getDiagnostics(tsDoc.uri).length === 0, 'the problem gone again', 60_000);
+		// The TypeScript server reports in phases (syntax, then semantics), so a change can bring
+		// several notifications, and one may land after the next change. A sample therefore ends
+		// at the last notification before the server's own answer shows the new state.
+		const problemsUri = 'diagnostics://workspace';
+		await client.subscribe(problemsUri);
+		const problems: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			const bad = i % 2 === 0;
+			const from = client.updated.length;
+			const started = performance.now();
+			await setText(bad ? `export const bad${i}: number = "x";\n` : 'export const ok: number = 1;\n');
+			const notifiedAt = await waitFor(async () => {
+				const last = client.updated.lastIndexOf(problemsUri);
+				return last >= from && (await client.readText(problemsUri)).includes('perf-problem.ts') === bad ? client.updatedAt[last] : undefined;
+			}, `${problemsUri} ${bad ? 'with' : 'without'} the new problem, and notified`, 60_000, 20);
+			problems.push(notifiedAt - started);
+		}
 		console.log(`[perf] edit -> problem appears/goes -> updated diagnostics://workspace (includes the TypeScript server's own time): ${summary(problems)}`);
 		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 		fs.rmSync(absPath(problemFile), { force: true });
