@@ -7,26 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless } from '../../scripts/lib/headless.mjs';
-import { clipboardAfter, closeQuickInput, collapseAll, drag, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/**
- * Expands a collapsed tree item (clicking an expanded one would collapse it). A row that is
- * redrawn as the click lands (a server going from connecting to connected) can drop the click,
- * so a row still collapsed is clicked again, as with `tick`.
- */
-async function expand(page, name) {
-	const row = treeItem(page, name);
-	await row.waitFor({ state: 'visible', timeout: 15_000 });
-	for (let attempt = 1; await row.getAttribute('aria-expanded') !== 'true'; attempt++) {
-		await row.click();
-		const expanded = await poll(async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`, 3_000).catch(() => false);
-		if (!expanded && attempt === 3) {
-			throw new Error(`${name} did not expand after ${attempt} clicks`);
-		}
-	}
-}
 
 async function openPalettePick(page, title, placeholderPattern) {
 	await closeQuickInput(page);

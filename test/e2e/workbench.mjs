@@ -74,22 +74,33 @@ export function selectionBadge(page) {
 }
 
 /**
- * Ticks a tree row's checkbox. When the tree redraws (the workspace changing under it), a
- * click that lands mid-redraw can be dropped by the workbench, so an unticked row is clicked
- * again; a ticked one never is, which would untick it.
+ * Clicks `target` until `done()` holds, at most 3 times. When the tree redraws (the workspace
+ * or a server's state changing under it), a click that lands mid-redraw can be dropped by the
+ * workbench. `done` is checked before every click, so a click that took effect late is never
+ * undone by the next one (which would untick a row or collapse it again).
  */
+async function clickUntil(target, done, what) {
+	for (let clicks = 0; !(await done()); clicks++) {
+		if (clicks === 3) {
+			throw new Error(`no ${what} after ${clicks} clicks`);
+		}
+		await target.click();
+		await poll(done, what, 3_000).catch(() => undefined);
+	}
+}
+
+/** Ticks a tree row's checkbox. */
 export async function tick(page, row, what) {
 	await row.waitFor({ state: 'visible', timeout: 15_000 });
-	for (let attempt = 1; ; attempt++) {
-		await row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first().click();
-		const ticked = await poll(async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`, 3_000).catch(() => false);
-		if (ticked) {
-			return;
-		}
-		if (attempt === 3) {
-			throw new Error(`${what} did not get checked after ${attempt} clicks`);
-		}
-	}
+	await clickUntil(row.locator('.custom-view-tree-node-item-checkbox, .monaco-checkbox, [role="checkbox"]').first(),
+		async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`);
+}
+
+/** Expands a tree row, by its accessible name. */
+export async function expand(page, name) {
+	const row = treeItem(page, name);
+	await row.waitFor({ state: 'visible', timeout: 15_000 });
+	await clickUntil(row, async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`);
 }
 
 /**
@@ -148,10 +159,7 @@ export async function openPicker(page) {
 	if (!(await treeItem(page, /^This workspace/).isVisible().catch(() => false))) {
 		await icon.click();
 	}
-	const server = treeItem(page, /^This workspace/);
-	await server.waitFor({ state: 'visible', timeout: 20_000 });
-	if (await server.getAttribute('aria-expanded') !== 'true') {
-		await server.click();
-	}
+	await treeItem(page, /^This workspace/).waitFor({ state: 'visible', timeout: 20_000 });
+	await expand(page, /^This workspace/);
 	await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
 }

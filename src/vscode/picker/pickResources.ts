@@ -3,6 +3,7 @@ import { PickerService } from '../../picker/pickerService';
 import { selectionKey } from '../../picker/selection';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GROUP_ORDER, ResourceNode } from '../../picker/treeModel';
+import { onTypingSettled } from './typing';
 
 interface ResourceItem extends vscode.QuickPickItem {
 	readonly key: string;
@@ -86,17 +87,10 @@ export function pickResources(service: PickerService): Promise<number | undefine
 
 	const disposables: vscode.Disposable[] = [qp];
 	let pending: NodeJS.Timeout | undefined;
-	let typing: NodeJS.Timeout | undefined;
 	return new Promise(resolve => {
 		let accepted = false;
 		disposables.push(
-			// Keystrokes of a burst arrive together; searching 100,000 names for each of them
-			// ("e", "en", "ent"...) held the extension host. One search for the last one.
-			qp.onDidChangeValue(() => {
-				clearTimeout(typing);
-				typing = setTimeout(render, 30);
-			}),
-			{ dispose: () => clearTimeout(typing) },
+			onTypingSettled(qp, render),
 			qp.onDidChangeSelection(selected => {
 				if (applyingSelection) {
 					return;

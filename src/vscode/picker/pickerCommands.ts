@@ -5,8 +5,9 @@ import { PickerNode, ResourceNode } from '../../picker/treeModel';
 import { expandTemplate, templateVariables } from '../../picker/uriTemplate';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
 import { pickResources } from './pickResources';
-import { filterMoreKey, PickerView } from './pickerView';
+import { PickerView } from './pickerView';
 import { toDocumentUri } from './resourceUris';
+import { onTypingSettled } from './typing';
 
 export const PICKER_COMMANDS = {
 	pickResources: 'mcpResources.pickResources',
@@ -88,18 +89,16 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		box.placeholder = 'Part of a name, path or URI (space-separated terms; fuzzy)';
 		box.value = view.filter ?? '';
 		void service.loadAll();
-		let timer: NodeJS.Timeout | undefined;
-		box.onDidChangeValue(value => {
-			clearTimeout(timer);
-			// Keystrokes of a burst arrive together: one search for the last of them.
-			timer = setTimeout(() => view.setFilter(value), 30);
-		});
+		const typing = onTypingSettled(box, value => view.setFilter(value));
 		box.onDidAccept(() => {
-			clearTimeout(timer);
-			view.setFilter(box.value);
+			typing.flush();
 			box.hide();
 		});
-		box.onDidHide(() => box.dispose());
+		box.onDidHide(() => {
+			typing.flush();
+			typing.dispose();
+			box.dispose();
+		});
 		box.show();
 	};
 
@@ -240,10 +239,8 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		vscode.commands.registerCommand(PICKER_COMMANDS.filter, filter),
 		vscode.commands.registerCommand(PICKER_COMMANDS.clearFilter, () => view.setFilter(undefined)),
 		vscode.commands.registerCommand(PICKER_COMMANDS.showMore, (node?: PickerNode) => {
-			if (node?.kind === 'more' && node.parentKey === filterMoreKey(node.serverId)) {
-				view.showMoreMatches(node.serverId);
-			} else if (node?.kind === 'more') {
-				service.server(node.serverId)?.resources.showMore(node.parentKey);
+			if (node?.kind === 'more') {
+				view.showMore(node);
 			}
 		}),
 	];

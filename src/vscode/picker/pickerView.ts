@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
-import { GROUP_LABELS, GroupKind, GroupNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
+import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
 import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
 
 export const VIEW_ID = 'mcpResources.picker';
@@ -215,10 +215,14 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		return resources.groups().map(g => this.groupNode(server.id, g));
 	}
 
-	/** Shows another page of the filter's matches under a server. */
-	showMoreMatches(serverId: string): void {
-		this.filterLimits.set(serverId, (this.filterLimits.get(serverId) ?? FILTER_PAGE) + FILTER_PAGE);
-		this.filterMatches.delete(serverId);
+	/** "Load more…" under a folder or group, or "More matches…" under a filtered server. */
+	showMore(node: MoreNode): void {
+		if (node.parentKey !== filterMoreKey(node.serverId)) {
+			this.service.server(node.serverId)?.resources.showMore(node.parentKey);
+			return;
+		}
+		this.filterLimits.set(node.serverId, (this.filterLimits.get(node.serverId) ?? FILTER_PAGE) + FILTER_PAGE);
+		this.filterMatches.delete(node.serverId);
 		this.refreshWithin(0);
 	}
 
@@ -451,6 +455,6 @@ function escapeMd(text: string): string {
 }
 
 /** The `parentKey` of the "More matches…" row under a server while the tree is filtered. */
-export function filterMoreKey(serverId: string): string {
+function filterMoreKey(serverId: string): string {
 	return `${serverId}|filter`;
 }
