@@ -49,6 +49,11 @@ export interface ResourceChange {
  */
 export interface ResourceProvider extends IDisposable {
 	readonly id: string;
+	/**
+	 * What this family serves, as a phrase for the server's `instructions` (e.g. "problems
+	 * (diagnostics://workspace, ...)"), so a client is told only about families this host has.
+	 */
+	readonly summary: string;
 	/** Resolves once the provider can answer `list` completely (e.g. its index is built). */
 	ready(): Promise<void>;
 	/** The provider's resources, sorted by `uri` (code unit order), no duplicates. */

@@ -35,7 +35,12 @@ function withNotes(kind: ClientKind, label: string, detail: string, notes: strin
 
 export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode'];
 
-const DEFAULT_NAME = 'workspace';
+/**
+ * The name clients know this server by. Not `workspace`: Claude Code reserves that name (and `ide`,
+ * `cowork`, `session-info`, `mcp-registry`, `plugins`, `scheduled-tasks`, `dispatch`) and refuses
+ * `claude mcp add` with it, or drops the entry silently from an --mcp-config file.
+ */
+export const DEFAULT_SERVER_NAME = 'workspace-resources';
 
 /** The command line of the stdio bridge for `ctx`: the way clients that start servers reach the window. */
 export function bridgeCommand(ctx: ClientConfigContext): { command: string; args: string[] } {
@@ -77,7 +82,7 @@ function remoteNote(ctx: ClientConfigContext, comment: string): string[] {
  * which change every time the server restarts.
  */
 export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): ClientConfig {
-	const name = ctx.serverName ?? DEFAULT_NAME;
+	const name = ctx.serverName ?? DEFAULT_SERVER_NAME;
 	const bridge = bridgeCommand(ctx);
 	const headers = bearer(ctx);
 	switch (kind) {

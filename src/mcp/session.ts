@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-	CompleteRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError,
+	CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema,
+	ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError,
 	ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { literal, object, unknown, type output, type ZodType } from 'zod';
@@ -9,6 +10,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { InvalidParams } from '../core/errors';
 import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
+import { ResourceProvider } from '../core/resource';
 import { SERVER_NAME, VERSION } from '../version';
 import { toMcpError } from './errors';
 import { SessionSubscriptions, subscribedAmong } from './subscriptions';
@@ -19,13 +21,18 @@ export interface SessionOptions {
 	readonly pageSize?: number;
 }
 
-const INSTRUCTIONS =
-	'Resources are the open workspace as it is now: files (file:// URIs, unsaved editor text included), ' +
-	'problems (diagnostics://workspace, diagnostics://file/{path}), git state (git://{repo}/status, /diff, ' +
-	'/diff/staged, /log, /branches, /show/{ref}) and editor state (editor://active, editor://selection, ' +
-	'editor://tabs) where an editor is running. Page through resources/list with nextCursor, read with ' +
-	'resources/read, fill templates with completion/complete, and subscribe to hear when something ' +
-	'changes. Ignored and secret files are never served.';
+/**
+ * What the server tells a client it offers, built from the providers this host registered: the
+ * headless host has no problems or editor state, and a model must not be told they exist.
+ */
+export function instructionsFor(providers: readonly ResourceProvider[]): string {
+	const families = providers.map(p => p.summary);
+	const listed = families.length > 1 ? `${families.slice(0, -1).join('; ')}; and ${families[families.length - 1]}` : families.join('');
+	return `Resources are the open workspace as it is now: ${listed}. Page through resources/list with nextCursor, ` +
+		'read with resources/read, fill templates with completion/complete, and subscribe to hear when something ' +
+		'changes. Ignored and secret files are never served. This server offers resources only: its tools and ' +
+		'prompts lists are empty.';
+}
 
 type OfficialSchema = ZodType<{ method: string; params?: unknown }>;
 
@@ -42,8 +49,10 @@ export class McpSession extends Disposable {
 		this.server = new McpServer(
 			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION },
 			{
-				capabilities: { resources: { subscribe: true, listChanged: true }, completions: {} },
-				instructions: INSTRUCTIONS,
+				// tools and prompts are declared (with empty lists) because some clients call
+				// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
+				capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
+				instructions: instructionsFor(options.registry.providers),
 			},
 		);
 		this.installHandlers();
@@ -97,6 +106,14 @@ export class McpSession extends Disposable {
 		this.handle(UnsubscribeRequestSchema, 'Unsubscribe', async params => {
 			this.subscriptions.delete(params.uri);
 			return {};
+		});
+		this.handle(ListToolsRequestSchema, 'List tools', async () => ({ tools: [] }));
+		this.handle(CallToolRequestSchema, 'Call tool', async params => {
+			throw new InvalidParams(`Unknown tool: ${params.name}. This server offers no tools; read its resources instead`);
+		});
+		this.handle(ListPromptsRequestSchema, 'List prompts', async () => ({ prompts: [] }));
+		this.handle(GetPromptRequestSchema, 'Get prompt', async params => {
+			throw new InvalidParams(`Unknown prompt: ${params.name}. This server offers no prompts`);
 		});
 		this.handle(CompleteRequestSchema, 'Complete', async params => {
 			if (params.ref.type !== 'ref/resource') {

@@ -57,10 +57,10 @@ describe('MCP registry and client configuration', () => {
 		await vscode.env.clipboard.writeText('sentinel before connect');
 		const config = await vscode.commands.executeCommand<{ copy: string } | undefined>('mcpResources.connectClient', 'claudeDesktop');
 		assert.ok(config);
-		const parsed = JSON.parse(config.copy) as { mcpServers: { workspace: { command: string; args: string[] } } };
-		assert.equal(parsed.mcpServers.workspace.command, 'node');
-		assert.deepEqual(parsed.mcpServers.workspace.args.slice(1), ['bridge', '--workspace', vscode.workspace.workspaceFolders![0].uri.fsPath]);
-		assert.match(parsed.mcpServers.workspace.args[0], /dist[\\/]cli\.js$/);
+		const parsed = JSON.parse(config.copy) as { mcpServers: Record<string, { command: string; args: string[] }> };
+		assert.equal(parsed.mcpServers['workspace-resources'].command, 'node');
+		assert.deepEqual(parsed.mcpServers['workspace-resources'].args.slice(1), ['bridge', '--workspace', vscode.workspace.workspaceFolders![0].uri.fsPath]);
+		assert.match(parsed.mcpServers['workspace-resources'].args[0], /dist[\\/]cli\.js$/);
 		await waitFor(async () => (await vscode.env.clipboard.readText()) === config.copy, 'the configuration on the clipboard');
 		await waitFor(() => vscode.window.activeTextEditor?.document.isUntitled
 			&& vscode.window.activeTextEditor.document.getText().includes('"mcpServers"'), 'an untitled editor showing the configuration');

@@ -39,6 +39,7 @@ export function diagnosticsFileUri(display: string): string {
  */
 export class DiagnosticsProvider extends Disposable implements ResourceProvider {
 	readonly id = 'diagnostics';
+	readonly summary = 'problems (diagnostics://workspace, diagnostics://file/{path})';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
 	/** Files with problems by display path; undefined until first needed. */

@@ -43,6 +43,7 @@ const ENTRIES: readonly ResourceEntry[] = [
  */
 export class EditorProvider extends Disposable implements ResourceProvider {
 	readonly id = 'editor';
+	readonly summary = 'editor state (editor://active, editor://selection, editor://tabs)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
 

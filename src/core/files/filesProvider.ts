@@ -33,6 +33,7 @@ export interface FilesProviderPorts {
  */
 export class FilesProvider extends Disposable implements ResourceProvider {
 	readonly id = 'files';
+	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
 

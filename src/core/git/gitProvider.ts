@@ -55,6 +55,7 @@ export interface GitProviderPorts {
  */
 export class GitProvider extends Disposable implements ResourceProvider {
 	readonly id = 'git';
+	readonly summary = 'git state (git://{repo}/status, /diff, /diff/staged, /log, /branches, /diff/{path}, /show/{ref})';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
 	private repos: RepoEntry[] = [];

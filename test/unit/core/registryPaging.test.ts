@@ -13,6 +13,8 @@ class GatedProvider implements ResourceProvider {
 	private readonly gate: Promise<void>;
 	release!: () => void;
 
+	readonly summary = 'gated test entries';
+
 	constructor(readonly id: string, count: number, gated: boolean) {
 		this.entries = Array.from({ length: count }, (_, i) => ({ uri: `${id}://item/${String(i).padStart(4, '0')}`, name: `${id} ${i}` }));
 		this.gate = gated ? new Promise(resolve => { this.release = resolve; }) : Promise.resolve();

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bridgeCommand, buildClientConfig, CLIENT_KINDS, ClientConfigContext } from '../../../src/mcp/clientConfigs';
+import { bridgeCommand, buildClientConfig, CLIENT_KINDS, ClientConfigContext, DEFAULT_SERVER_NAME } from '../../../src/mcp/clientConfigs';
 
 const running: ClientConfigContext = {
 	url: 'http://127.0.0.1:43123/mcp',
@@ -18,7 +18,7 @@ describe('client configurations', () => {
 
 	it('Claude Desktop: stdio through the bridge, valid JSON on the clipboard, notes only in the document', () => {
 		const config = buildClientConfig('claudeDesktop', running);
-		assert.deepEqual(JSON.parse(config.copy), { mcpServers: { workspace: bridge } });
+		assert.deepEqual(JSON.parse(config.copy), { mcpServers: { 'workspace-resources': bridge } });
 		assert.ok(!config.copy.includes(running.token!), 'no token: it would be stale after a restart');
 		assert.ok(config.document.startsWith('//') && config.document.endsWith(config.copy));
 		assert.equal(config.language, 'jsonc');
@@ -28,8 +28,8 @@ describe('client configurations', () => {
 		const config = buildClientConfig('claudeCode', running);
 		const commands = config.copy.split('\n').filter(l => l.startsWith('claude '));
 		assert.deepEqual(commands, [
-			`claude mcp add --scope user workspace -- node ${running.cliPath} bridge --workspace '/home/me/my project'`,
-			`claude mcp add --transport http workspace http://127.0.0.1:43123/mcp --header 'Authorization: Bearer ${'ab'.repeat(32)}'`,
+			`claude mcp add --scope user workspace-resources -- node ${running.cliPath} bridge --workspace '/home/me/my project'`,
+			`claude mcp add --transport http workspace-resources http://127.0.0.1:43123/mcp --header 'Authorization: Bearer ${'ab'.repeat(32)}'`,
 		]);
 		assert.equal(config.copy, config.document);
 		assert.equal(config.language, 'shellscript');
@@ -39,16 +39,16 @@ describe('client configurations', () => {
 
 	it('Cursor: the bridge and an HTTP entry with url and headers', () => {
 		assert.deepEqual(JSON.parse(buildClientConfig('cursor', running).copy), {
-			mcpServers: { workspace: bridge, 'workspace-http': { url: running.url, headers: header } },
+			mcpServers: { 'workspace-resources': bridge, 'workspace-resources-http': { url: running.url, headers: header } },
 		});
-		assert.deepEqual(JSON.parse(buildClientConfig('cursor', stopped).copy), { mcpServers: { workspace: bridge } });
+		assert.deepEqual(JSON.parse(buildClientConfig('cursor', stopped).copy), { mcpServers: { 'workspace-resources': bridge } });
 	});
 
 	it('VS Code mcp.json: an http server with the token, or the bridge when the server is not running', () => {
 		const config = buildClientConfig('vscode', running);
-		assert.deepEqual(JSON.parse(config.copy), { servers: { workspace: { type: 'http', url: running.url, headers: header } } });
+		assert.deepEqual(JSON.parse(config.copy), { servers: { 'workspace-resources': { type: 'http', url: running.url, headers: header } } });
 		assert.match(config.document, /already finds the server/);
-		assert.deepEqual(JSON.parse(buildClientConfig('vscode', stopped).copy), { servers: { workspace: { type: 'stdio', ...bridge } } });
+		assert.deepEqual(JSON.parse(buildClientConfig('vscode', stopped).copy), { servers: { 'workspace-resources': { type: 'stdio', ...bridge } } });
 	});
 
 	it('names the server as asked and warns when the extension host is remote', () => {
@@ -57,6 +57,15 @@ describe('client configurations', () => {
 			assert.ok(config.copy.includes('my-repo'), kind);
 			assert.match(config.document, /runs on "ssh-remote\+box"/, kind);
 			assert.ok(config.label && config.detail, kind);
+		}
+	});
+
+	it('uses a default name no popular client reserves', () => {
+		// Claude Code 2.1.330 refuses these with "this name is reserved" (and drops them from --mcp-config).
+		const reserved = ['cowork', 'workspace', 'session-info', 'mcp-registry', 'plugins', 'scheduled-tasks', 'dispatch', 'ide'];
+		assert.ok(!reserved.includes(DEFAULT_SERVER_NAME), DEFAULT_SERVER_NAME);
+		for (const kind of CLIENT_KINDS) {
+			assert.ok(buildClientConfig(kind, running).copy.includes(DEFAULT_SERVER_NAME), kind);
 		}
 	});
 

@@ -119,6 +119,11 @@ describe('CLI (dist/cli.js)', function () {
 		});
 		await client.connect(transport);
 		try {
+			// The headless host serves files and git only: its instructions must not promise more.
+			const instructions = client.getInstructions() ?? '';
+			assert.match(instructions, /file:\/\//);
+			assert.match(instructions, /git:\/\//);
+			assert.doesNotMatch(instructions, /diagnostics:|editor:/);
 			const names = (await listAll(client)).map(r => r.name);
 			assert.ok(names.includes('src/index.ts'));
 			assert.ok(!names.some(n => n.startsWith('data/')), '--exclude applies');
