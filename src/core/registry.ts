@@ -14,6 +14,7 @@ export class ProviderRegistry extends Disposable {
 	private readonly tracker: ChangeTracker;
 	/** Flushed, coalesced changes of every provider. */
 	readonly onDidChange;
+	private setVersion = 0;
 
 	constructor(
 		readonly providers: readonly ResourceProvider[],
@@ -24,14 +25,28 @@ export class ProviderRegistry extends Disposable {
 		this.onDidChange = this.tracker.onDidFlush;
 		for (const provider of providers) {
 			this._register(provider);
-			this._register(provider.onDidChange(change => this.tracker.push(change)));
+			this._register(provider.onDidChange(change => {
+				if (change.listChanged) {
+					this.setVersion++;
+				}
+				this.tracker.push(change);
+			}));
 		}
 	}
 
 	/**
-	 * One page, waiting only for the providers the page reaches. Sections come in provider
-	 * order, so the first page of a large workspace is files and need not wait for git to find
-	 * its repositories (about a second in VS Code); git is waited for when paging gets there.
+	 * Counts changes to the set of listed resources, as providers report them (before the
+	 * tracker coalesces them): a session that listed at the current version has nothing new to
+	 * announce when the coalesced list_changed arrives.
+	 */
+	get listVersion(): number {
+		return this.setVersion;
+	}
+
+	/**
+	 * One page, waiting only for the providers the page reaches (and no longer than a
+	 * provider's `readyWaitMs`). Sections come in provider order: the hosts put the few
+	 * non-file resources first, so a client that reads one page still learns they exist.
 	 */
 	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
 		const startId = cursor === undefined ? undefined : decodeCursor(cursor).s;
@@ -43,7 +58,7 @@ export class ProviderRegistry extends Disposable {
 			return { resources: [] };
 		}
 		for (let reached = start; ; reached++) {
-			await this.providers[reached].ready();
+			await readyOrBounded(this.providers[reached]);
 			// Sections before the cursor's are never read, so they need not be ready.
 			const sections = this.providers.slice(0, reached + 1).map((p, i) => ({ id: p.id, items: i < start ? [] : p.list() }));
 			const page = paginate(sections, cursor, pageSize);
@@ -106,4 +121,14 @@ export class ProviderRegistry extends Disposable {
 		}
 		return provider;
 	}
+}
+
+function readyOrBounded(provider: ResourceProvider): Promise<void> {
+	const ready = provider.ready();
+	if (provider.readyWaitMs === undefined) {
+		return ready;
+	}
+	let timer: NodeJS.Timeout | undefined;
+	const bound = new Promise<void>(resolve => { timer = setTimeout(resolve, provider.readyWaitMs); });
+	return Promise.race([ready, bound]).finally(() => clearTimeout(timer));
 }

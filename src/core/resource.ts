@@ -56,6 +56,12 @@ export interface ResourceProvider extends IDisposable {
 	readonly summary: string;
 	/** Resolves once the provider can answer `list` completely (e.g. its index is built). */
 	ready(): Promise<void>;
+	/**
+	 * How long a list page waits for `ready()` before listing what the provider has so far
+	 * (it then announces the rest with list_changed). Undefined: the page waits until ready,
+	 * so `list()` is never called before then.
+	 */
+	readonly readyWaitMs?: number;
 	/** The provider's resources, sorted by `uri` (code unit order), no duplicates. */
 	list(): readonly ResourceEntry[];
 	/** True when this provider owns the URI (by scheme or prefix), whether or not it exists. */

@@ -46,7 +46,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		settings,
 		log: options.log,
 	});
-	const registry = new ProviderRegistry([files, git], options.trackerOptions);
+	const registry = new ProviderRegistry([git, files], options.trackerOptions);
 	files.start();
 	return { registry, files };
 }

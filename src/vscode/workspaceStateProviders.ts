@@ -23,5 +23,6 @@ export function createWorkspaceStateProviders(ports: {
 	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
 	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
-	return [diagnostics, git, editor];
+	// Fewest entries first: the first page of a large workspace then shows every family.
+	return [editor, git, diagnostics];
 }

@@ -55,6 +55,9 @@ export interface GitProviderPorts {
  */
 export class GitProvider extends Disposable implements ResourceProvider {
 	readonly id = 'git';
+	// VS Code's git extension can take seconds to find repositories in a large workspace; the
+	// first page should not wait for that, but should for the usual few hundred milliseconds.
+	readonly readyWaitMs = 3000;
 	readonly summary = 'git state (git://{repo}/status, /diff, /diff/staged, /log, /branches, /diff/{path}, /show/{ref})';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;

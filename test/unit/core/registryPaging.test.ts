@@ -80,4 +80,68 @@ describe('registry paging waits only for the providers a page reaches', () => {
 			assert.deepEqual(second.resources.map(r => r.uri), ['git://item/0000', 'git://item/0001']);
 		});
 	});
+
+	it('waits no longer than a provider\'s readyWaitMs, listing what it has so far', async () => {
+		const slow = new FoundLaterProvider(50);
+		await withClient([slow, new GatedProvider('files', 3, false)], async client => {
+			const first = await client.listResources();
+			assert.deepEqual(first.resources.map(r => r.uri), ['files://item/0000', 'files://item/0001', 'files://item/0002']);
+		});
+		slow.dispose();
+	});
 });
+
+describe('list_changed after a listing', () => {
+	it('is not sent for a set change the first page already showed, and is sent for a later one', async () => {
+		const found = new FoundLaterProvider(undefined);
+		const registry = new ProviderRegistry([found, new GatedProvider('files', 2, false)], fastTracker);
+		const conn = await connectInMemory(registry, undefined, 10);
+		try {
+			const first = await conn.client.listResources();
+			assert.deepEqual(first.resources.map(r => r.uri).slice(0, 1), ['found://repo/status'], 'found during ready(), before the page');
+			registry.flushChanges();
+			await conn.client.ping(); // notifications sent before this answer have arrived
+			assert.equal(conn.listChangedCount(), 0);
+			found.add('found://repo/log');
+			registry.flushChanges();
+			await conn.client.ping();
+			assert.equal(conn.listChangedCount(), 1);
+		} finally {
+			await conn.close();
+			registry.dispose();
+		}
+	});
+});
+
+/**
+ * Like git: lists nothing until it has looked, announces what it found with list_changed, and
+ * (with a wait bound) may take longer to look than a page is willing to wait.
+ */
+class FoundLaterProvider implements ResourceProvider {
+	readonly id = 'found';
+	readonly summary = 'found test entries';
+	private readonly changes = new Emitter<ResourceChange>();
+	readonly onDidChange = this.changes.event;
+	private entries: ResourceEntry[] = [];
+
+	constructor(readonly readyWaitMs: number | undefined) {}
+
+	ready(): Promise<void> {
+		if (this.readyWaitMs !== undefined) {
+			return new Promise(() => { /* never: the page must not wait for it */ });
+		}
+		this.add('found://repo/status');
+		return Promise.resolve();
+	}
+	add(uri: string): void {
+		this.entries = [...this.entries, { uri, name: uri }].sort((a, b) => (a.uri < b.uri ? -1 : 1));
+		this.changes.fire({ updated: [uri], listChanged: true });
+	}
+	list(): readonly ResourceEntry[] { return this.entries; }
+	handles(uri: string): boolean { return uri.startsWith('found://'); }
+	async read(uri: string) { return [{ uri, text: uri }]; }
+	async checkSubscribable(): Promise<void> { /* any */ }
+	templates() { return []; }
+	async complete() { return undefined; }
+	dispose(): void { this.changes.dispose(); }
+}

@@ -230,7 +230,8 @@ describe('bridge (dist/cli.js bridge)', function () {
 				const read = await conn.client.readResource({ uri: fileUri(fx.file('README.md')) });
 				assert.equal((read.contents[0] as { text: string }).text, '# Fixture\n');
 				const { resourceTemplates } = await conn.client.listResourceTemplates();
-				assert.equal(resourceTemplates[0].uriTemplate, 'file:///{+path}');
+				// Templates come in the registry's order, git's before files' (the headless host lists git first).
+				assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['git://{repo}/diff/{+path}', 'git://{repo}/show/{ref}', 'file:///{+path}']);
 				assert.deepEqual(conn.client.getServerCapabilities()?.resources, { subscribe: true, listChanged: true });
 				assert.ok(conn.client.getInstructions()?.includes('resources/list'));
 				const completion = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'READ' } });
