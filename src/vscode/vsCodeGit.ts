@@ -20,7 +20,11 @@ const INITIALIZE_TIMEOUT_MS = 3000;
 export class VsCodeGit extends Disposable implements GitSource {
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	readonly onDidChangeRepositories = this.changeEmitter.event;
-	private readonly repos = new Map<GitApiRepository, VsCodeGitRepository>();
+	/**
+	 * By root path: the git extension's API hands out a new wrapper object for the same
+	 * repository from different calls, so keying by object listed one repository twice.
+	 */
+	private readonly repos = new Map<string, VsCodeGitRepository>();
 	private readonly apiListeners = this._register(new DisposableStore());
 	private initializing: Promise<void> | undefined;
 
@@ -74,16 +78,16 @@ export class VsCodeGit extends Disposable implements GitSource {
 		this.detach();
 		const cli = new GitCli(api.git.path);
 		const add = (repo: GitApiRepository) => {
-			if (repo.rootUri.scheme === 'file' && !this.repos.has(repo)) {
-				this.repos.set(repo, new VsCodeGitRepository(repo, cli));
+			if (repo.rootUri.scheme === 'file' && !this.repos.has(repo.rootUri.fsPath)) {
+				this.repos.set(repo.rootUri.fsPath, new VsCodeGitRepository(repo, cli));
 				this.changeEmitter.fire();
 			}
 		};
 		this.apiListeners.add(api.onDidOpenRepository(add));
 		this.apiListeners.add(api.onDidCloseRepository(repo => {
-			const known = this.repos.get(repo) ?? [...this.repos.entries()].find(([r]) => r.rootUri.fsPath === repo.rootUri.fsPath)?.[1];
+			const known = this.repos.get(repo.rootUri.fsPath);
 			if (known) {
-				this.repos.delete(known.api);
+				this.repos.delete(repo.rootUri.fsPath);
 				known.dispose();
 				this.changeEmitter.fire();
 			}

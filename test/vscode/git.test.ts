@@ -32,6 +32,8 @@ describe('git (git://, through the vscode.git extension)', () => {
 		for (const suffix of ['status', 'diff', 'diff/staged', 'log', 'branches']) {
 			assert.ok(uris.has(`git://${repo}/${suffix}`), `git://${repo}/${suffix}`);
 		}
+		// One repository, one set: the git extension hands out a new wrapper object per call.
+		assert.deepEqual([...uris].filter(u => /^git:\/\/[^/]+\/status$/.test(u)), [`git://${repo}/status`]);
 		const { resourceTemplates } = await client.client.listResourceTemplates();
 		const templates = resourceTemplates.map(t => t.uriTemplate);
 		assert.ok(templates.includes('git://{repo}/diff/{+path}') && templates.includes('git://{repo}/show/{ref}'), templates.join());
