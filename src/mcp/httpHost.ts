@@ -14,6 +14,8 @@ export interface HttpHostOptions {
 	readonly log: Logger;
 	/** 0 (default) lets the OS pick a free port. */
 	readonly port?: number;
+	/** The bearer token to require; a fresh random one when absent. */
+	readonly token?: string;
 	readonly pageSize?: number;
 	/** Largest request body accepted, in bytes. */
 	readonly maxBodyBytes?: number;
@@ -80,12 +82,12 @@ export class HttpHost extends Disposable {
 		return new Promise(resolve => server.getConnections((err, count) => resolve(err ? 0 : count)));
 	}
 
-	/** Listens on 127.0.0.1 with a fresh token. Falls back to an OS-assigned port when the configured one is taken. */
+	/** Listens on 127.0.0.1 with the given or a fresh token. Falls back to an OS-assigned port when the wanted one is taken. */
 	async start(): Promise<ConnectionInfo> {
 		if (this.info) {
 			return this.info;
 		}
-		const token = randomBytes(32).toString('hex');
+		const token = this.options.token ?? randomBytes(32).toString('hex');
 		this.tokenDigest = digest(token);
 		// Node checks header/request timeouts on this interval (30 s by default), which would
 		// let a slow sender hold a connection three times longer than the timeout says.

@@ -22,8 +22,12 @@ export interface ServerRunnerOptions {
 }
 
 /**
- * Runs the HTTP host and keeps its discovery lock file in step: written on start (fresh
- * token), rewritten when folders change, removed on stop. States drive the status bar.
+ * Runs the HTTP host and keeps its discovery lock file in step: written on start, rewritten
+ * when folders change, removed on stop. States drive the status bar.
+ *
+ * The token and (with port 0) the port live as long as the runner, that is the window: a
+ * restart comes back at the same address with the same token, so VS Code's own client and
+ * HTTP clients configured by hand stay connected. Only `rotateToken()` makes a new token.
  */
 export class ServerRunner extends Disposable {
 	private host: HttpHost | undefined;
@@ -32,6 +36,8 @@ export class ServerRunner extends Disposable {
 	readonly onDidChangeState = this.stateEmitter.event;
 	private readonly runningEmitter = this._register(new Emitter<ConnectionInfo>());
 	private queue: Promise<unknown> = Promise.resolve();
+	private token: string | undefined;
+	private lastPort: number | undefined;
 
 	constructor(private readonly options: ServerRunnerOptions) {
 		super();
@@ -67,9 +73,19 @@ export class ServerRunner extends Disposable {
 		return this.serialized(() => this.doStop(reason));
 	}
 
+	/** Stops and starts again at the same address with the same token. */
 	restart(): Promise<void> {
 		return this.serialized(async () => {
-			await this.doStop();
+			await this.doStop(undefined, true);
+			await this.doStart();
+		});
+	}
+
+	/** Restarts with a new token: every client must be given the new one. */
+	rotateToken(): Promise<void> {
+		return this.serialized(async () => {
+			await this.doStop(undefined, true);
+			this.token = undefined;
 			await this.doStart();
 		});
 	}
@@ -94,10 +110,14 @@ export class ServerRunner extends Disposable {
 			return;
 		}
 		this.setState({ kind: 'starting' });
-		const host = new HttpHost({ registry: this.options.registry, log: this.options.log, port: this.options.port() });
+		// A configured port wins; otherwise come back where clients last found us.
+		const port = this.options.port() || this.lastPort || 0;
+		const host = new HttpHost({ registry: this.options.registry, log: this.options.log, port, token: this.token });
 		try {
 			const info = await host.start();
 			this.host = host;
+			this.token = info.token;
+			this.lastPort = info.port;
 			host.onDidChangeSessions(sessions => {
 				if (this.host === host && this.current.kind === 'running') {
 					this.setState({ ...this.current, sessions });
@@ -135,15 +155,21 @@ export class ServerRunner extends Disposable {
 		}
 	}
 
-	private async doStop(reason?: string): Promise<void> {
+	/** With `restarting`, the state goes straight to starting: watchers never see a stop. */
+	private async doStop(reason?: string, restarting = false): Promise<void> {
 		const host = this.host;
 		this.host = undefined;
+		if (restarting) {
+			this.setState({ kind: 'starting' });
+		}
 		if (host) {
 			await removeLockFile(process.pid, this.options.home ?? discoveryHome()).catch(() => undefined);
 			await host.stop();
 			host.dispose();
 		}
-		this.setState({ kind: 'stopped', reason });
+		if (!restarting) {
+			this.setState({ kind: 'stopped', reason });
+		}
 	}
 
 	private setState(state: ServerState): void {

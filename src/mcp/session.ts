@@ -43,8 +43,8 @@ type OfficialSchema = ZodType<{ method: string; params?: unknown }>;
 export class McpSession extends Disposable {
 	readonly server: McpServer;
 	readonly subscriptions = new SessionSubscriptions();
-	/** The registry's list version when this client last listed; -1 before its first list. */
-	private listedVersion = -1;
+	/** The registry's list version at this client's first listing; -1 before it. */
+	private firstListedVersion = -1;
 
 	constructor(private readonly options: SessionOptions) {
 		super();
@@ -77,9 +77,9 @@ export class McpSession extends Disposable {
 		for (const uri of subscribedAmong(this.subscriptions, updated)) {
 			void server.sendResourceUpdated({ uri }).catch(() => undefined);
 		}
-		// A change the client's last listing already showed (git found while the first page
-		// waited for it) is not news: announcing it would make every client list twice.
-		if (listChanged && this.listedVersion < this.options.registry.listVersion) {
+		// Changes from before the client's first listing (git found while that page waited for
+		// it) are not news: announcing them would make every client list twice at startup.
+		if (listChanged && this.firstListedVersion < this.options.registry.listVersion) {
 			void server.sendResourceListChanged().catch(() => undefined);
 		}
 	}
@@ -90,10 +90,8 @@ export class McpSession extends Disposable {
 
 		this.handle(ListResourcesRequestSchema, 'List resources', async params => {
 			const page = await registry.list(params?.cursor, pageSize);
-			if (params?.cursor === undefined) {
-				// Only a listing from the start shows every change up to now; a later page
-				// cannot show what was added before its cursor.
-				this.listedVersion = registry.listVersion;
+			if (params?.cursor === undefined && this.firstListedVersion < 0) {
+				this.firstListedVersion = registry.listVersion;
 			}
 			return page.nextCursor ? { resources: page.resources, nextCursor: page.nextCursor } : { resources: page.resources };
 		});

@@ -13,21 +13,22 @@ export interface RunnerLike {
 
 /**
  * "This workspace": the window's own server, reached over its loopback URL with its bearer
- * token like any other client. A restart brings a new token, so the connection is told to
- * reconnect whenever the running server's URL or token changes or it stops.
+ * token like any other client. A restart ends every session (even at the same URL with the
+ * same token), so the connection is told to reconnect whenever a new server runs or it stops.
  */
 export class RunnerSource extends Disposable implements ConnectionSource {
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	readonly onDidChange = this.changeEmitter.event;
-	private lastToken: string | undefined;
+	/** The running server's info: a new object on every start, so it tells servers apart. */
+	private lastServer: ConnectionInfo | undefined;
 
 	constructor(private readonly runner: RunnerLike) {
 		super();
-		this.lastToken = runner.state.kind === 'running' ? runner.state.info.token : undefined;
+		this.lastServer = runner.state.kind === 'running' ? runner.state.info : undefined;
 		this._register(runner.onDidChangeState(state => {
-			const token = state.kind === 'running' ? state.info.token : state.kind === 'starting' ? this.lastToken : undefined;
-			if (token !== this.lastToken) {
-				this.lastToken = token;
+			const server = state.kind === 'running' ? state.info : state.kind === 'starting' ? this.lastServer : undefined;
+			if (server !== this.lastServer) {
+				this.lastServer = server;
 				this.changeEmitter.fire();
 			}
 		}));

@@ -5,6 +5,7 @@ import { ServerController } from './serverController';
 
 export const COMMANDS = {
 	restartServer: 'mcpResources.restartServer',
+	rotateToken: 'mcpResources.rotateToken',
 	copyConnectionInfo: 'mcpResources.copyConnectionInfo',
 	showLog: 'mcpResources.showLog',
 	showActions: 'mcpResources.showActions',
@@ -12,11 +13,18 @@ export const COMMANDS = {
 
 /** The palette commands and the status bar's action menu. */
 export function registerCommands(runner: ServerRunner, controller: ServerController, log: OutputLogger): vscode.Disposable {
-	const restart = async () => {
-		await controller.restart();
+	const restart = async (rotate = false) => {
+		const before = runner.connectionInfo;
+		await (rotate ? controller.rotateToken() : controller.restart());
 		const state = runner.state;
 		if (state.kind === 'running') {
-			void vscode.window.showInformationMessage(`MCP Resources server restarted on port ${state.info.port}. Clients need the new token.`);
+			const moved = before && before.port !== state.info.port;
+			const message = rotate
+				? 'MCP Resources server restarted with a new token. Clients configured with the old one must be given the new one (Copy Connection Info); the bridge and VS Code follow by themselves.'
+				: moved
+					? `MCP Resources server restarted on port ${state.info.port} (port ${before.port} was taken). Clients configured with the URL need the new one.`
+					: `MCP Resources server restarted on port ${state.info.port}, same token: connected clients reconnect by themselves.`;
+			void vscode.window.showInformationMessage(message);
 		} else if (state.kind === 'stopped' && state.reason === 'restricted') {
 			void vscode.window.showWarningMessage('MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.');
 		} else if (state.kind === 'error') {
@@ -41,7 +49,8 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 
 	const showActions = async () => {
 		const items: (vscode.QuickPickItem & { run: () => unknown })[] = [
-			{ label: '$(debug-restart) Restart Server', description: 'new token, same settings', run: restart },
+			{ label: '$(debug-restart) Restart Server', description: 'same address and token', run: () => restart() },
+			{ label: '$(key) Rotate Token', description: 'restart with a new token', run: () => restart(true) },
 			{ label: '$(copy) Copy Connection Info', description: 'URL and bearer token as JSON', run: copyConnectionInfo },
 			{ label: '$(plug) Connect a Client...', description: 'Claude Desktop, Claude Code, Cursor, mcp.json', run: () => vscode.commands.executeCommand('mcpResources.connectClient') },
 			{ label: '$(output) Show Log', run: showLog },
@@ -52,7 +61,8 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 	};
 
 	const disposables = [
-		vscode.commands.registerCommand(COMMANDS.restartServer, restart),
+		vscode.commands.registerCommand(COMMANDS.restartServer, () => restart()),
+		vscode.commands.registerCommand(COMMANDS.rotateToken, () => restart(true)),
 		vscode.commands.registerCommand(COMMANDS.copyConnectionInfo, copyConnectionInfo),
 		vscode.commands.registerCommand(COMMANDS.showLog, showLog),
 		vscode.commands.registerCommand(COMMANDS.showActions, showActions),

@@ -22,7 +22,10 @@ export class WorkspaceServerDefinitionProvider implements vscode.McpServerDefini
 
 	constructor(private readonly runner: ServerRunner) {
 		this.published = key(runner.connectionInfo);
-		this.owned.push(this.changed, runner.onDidChangeState(() => {
+		this.owned.push(this.changed, runner.onDidChangeState(state => {
+			if (state.kind === 'starting') {
+				return; // a restart comes back at the same address: only its outcome is news
+			}
 			const next = key(runner.connectionInfo);
 			if (next !== this.published) {
 				this.published = next;

@@ -53,6 +53,14 @@ export class ServerController implements vscode.Disposable {
 		await this.runner.restart();
 	}
 
+	async rotateToken(): Promise<void> {
+		if (this.blockedReason) {
+			await this.apply();
+			return;
+		}
+		await this.runner.rotateToken();
+	}
+
 	dispose(): void {
 		this.subscriptions.forEach(s => s.dispose());
 	}

@@ -90,12 +90,12 @@ export const checks = [
 		},
 	},
 	{
-		name: 'choosing "Restart Server" in the status bar quick pick restarts with a new token, shown in the status bar',
+		name: 'choosing "Rotate Token" in the status bar quick pick restarts with a new token, shown in the status bar',
 		async run({ page, lock }) {
 			const before = await lock();
 			await closeQuickInput(page);
 			await statusItem(page).click();
-			const row = quickInput(page).locator('.monaco-list-row', { hasText: 'Restart Server' }).first();
+			const row = quickInput(page).locator('.monaco-list-row', { hasText: 'Rotate Token' }).first();
 			await row.waitFor({ state: 'visible', timeout: 10_000 });
 			await row.click();
 			const after = await poll(async () => {

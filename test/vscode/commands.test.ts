@@ -5,7 +5,7 @@ import { ensureServer, rawInitialize, readLockFile, TestClient, waitFor } from '
 describe('commands', () => {
 	it('contributes its commands', async () => {
 		const all = await vscode.commands.getCommands(true);
-		for (const id of ['mcpResources.restartServer', 'mcpResources.copyConnectionInfo', 'mcpResources.showLog', 'mcpResources.showActions']) {
+		for (const id of ['mcpResources.restartServer', 'mcpResources.rotateToken', 'mcpResources.copyConnectionInfo', 'mcpResources.showLog', 'mcpResources.showActions']) {
 			assert.ok(all.includes(id), `${id} is registered`);
 		}
 	});
@@ -29,11 +29,11 @@ describe('commands', () => {
 		`an output editor for "MCP Resources" among ${vscode.window.visibleTextEditors.map(e => e.document.uri.toString()).join(', ')}`);
 	});
 
-	it('mcpResources.restartServer writes a new lock file with a new token; the old token is refused', async () => {
+	it('mcpResources.rotateToken writes a new lock file with a new token; the old token is refused', async () => {
 		const before = await ensureServer();
 		const oldClient = await TestClient.connect(before);
 		try {
-			await vscode.commands.executeCommand('mcpResources.restartServer');
+			await vscode.commands.executeCommand('mcpResources.rotateToken');
 			const after = await waitFor(() => {
 				const lock = readLockFile();
 				return lock && lock.token !== before.token ? lock : undefined;

@@ -269,11 +269,11 @@ describe('picker', () => {
 		await waitFor(() => !service.server('config:Headless docs'), 'the server removed with its setting');
 	});
 
-	it('reconnects with the new token after Restart Server', async () => {
+	it('reconnects with the new token after Rotate Token', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);
 		const before = (await ensureServer()).token;
-		await vscode.commands.executeCommand('mcpResources.restartServer');
+		await vscode.commands.executeCommand('mcpResources.rotateToken');
 		await waitFor(async () => (await ensureServer()).token !== before, 'a new token');
 		await waitFor(async () => {
 			if (server.connection.state.kind !== 'connected') {

@@ -35,12 +35,29 @@ describe('MCP registry and client configuration', () => {
 		await client.close();
 	});
 
-	it('fires a change with the new token when the server restarts', async () => {
+	it('keeps the definition (URL and token) across Restart Server, so VS Code\'s client is not left behind', async () => {
 		const before = await ensureServer();
 		let changes = 0;
 		const sub = api.mcpDefinitions.onDidChangeMcpServerDefinitions(() => changes++);
 		try {
 			await vscode.commands.executeCommand('mcpResources.restartServer');
+			const after = await waitFor(() => {
+				const lock = readLockFile();
+				return lock && lock.startedAt !== before.startedAt ? lock : undefined;
+			}, 'a lock file written by the restarted server');
+			assert.deepEqual([after.url, after.token], [before.url, before.token]);
+			assert.equal(changes, 0, 'the restart resolved with the same definition: nothing to announce');
+		} finally {
+			sub.dispose();
+		}
+	});
+
+	it('fires a change with the new token when the token is rotated', async () => {
+		const before = await ensureServer();
+		let changes = 0;
+		const sub = api.mcpDefinitions.onDidChangeMcpServerDefinitions(() => changes++);
+		try {
+			await vscode.commands.executeCommand('mcpResources.rotateToken');
 			const after = await waitFor(() => {
 				const lock = readLockFile();
 				return lock && lock.token !== before.token ? lock : undefined;

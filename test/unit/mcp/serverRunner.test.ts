@@ -48,10 +48,23 @@ describe('ServerRunner', () => {
 		assert.deepEqual(states.filter((s, i) => states[i - 1] !== s), ['starting', 'running', 'stopped']);
 	});
 
-	it('restarts with a new token and rewrites the lock file; folder changes are reflected', async () => {
+	it('restarts at the same address with the same token, and never reports a stop in between', async () => {
 		await runner.start();
 		const first = await runner.whenRunning();
+		const states: ServerState['kind'][] = [];
+		runner.onDidChangeState(s => states.push(s.kind));
 		await runner.restart();
+		assert.deepEqual(runner.connectionInfo, first);
+		assert.ok(!states.includes('stopped'), states.join());
+		assert.equal(JSON.parse(readFileSync(lockPath(), 'utf8')).token, first.token);
+		const conn = await connectHttp(first.url, first.token);
+		await conn.close();
+	});
+
+	it('rotates the token on request and rewrites the lock file; folder changes are reflected', async () => {
+		await runner.start();
+		const first = await runner.whenRunning();
+		await runner.rotateToken();
 		const second = runner.connectionInfo!;
 		assert.notEqual(second.token, first.token);
 		assert.equal(JSON.parse(readFileSync(lockPath(), 'utf8')).token, second.token);

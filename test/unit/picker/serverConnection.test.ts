@@ -52,11 +52,25 @@ describe('picker: connection to this window\'s server', () => {
 		assert.ok(workspace().resources.resource(fileUri(fx.file('README.md'))), 'lists the workspace');
 	});
 
-	it('reconnects with the new token after a restart and reloads the tree', async () => {
+	it('reconnects after a restart at the same address and token, and reloads the tree', async () => {
+		await runner.start();
+		await workspace().resources.load();
+		const first = runner.connectionInfo!;
+		await runner.restart();
+		assert.deepEqual(runner.connectionInfo, first);
+		const added = fx.write('after-restart.txt', 'x\n');
+		server.watcher.fire({ kind: 'created', path: added });
+		await until(service.onDidChange, () => workspace().connection.state.kind === 'connected' && workspace().resources.resource(fileUri(added)) !== undefined,
+			'the tree reloaded through a new session');
+		const text = await workspace().connection.read(fileUri(fx.file('README.md')));
+		assert.equal(text[0].text, '# Fixture\n');
+	});
+
+	it('reconnects with the new token after Rotate Token and reloads the tree', async () => {
 		await runner.start();
 		await workspace().resources.load();
 		const firstToken = runner.connectionInfo!.token;
-		await runner.restart();
+		await runner.rotateToken();
 		assert.notEqual(runner.connectionInfo!.token, firstToken);
 		const added = fx.write('after-restart.txt', 'x\n');
 		server.watcher.fire({ kind: 'created', path: added });
