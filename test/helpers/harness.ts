@@ -172,3 +172,18 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ code: number
 	}
 	throw new Error('expected the call to fail');
 }
+
+/**
+ * Resolves once `conn` hears list_changed, calling `poke` (which should change the resource
+ * list) until it does: a notification arriving proves the client's GET stream is open.
+ */
+export async function untilListening(conn: ConnectedClient, poke: () => void): Promise<void> {
+	const heard = conn.waitForListChanged(10_000);
+	const timer = setInterval(poke, 50);
+	poke();
+	try {
+		await heard;
+	} finally {
+		clearInterval(timer);
+	}
+}
