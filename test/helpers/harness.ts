@@ -187,3 +187,16 @@ export async function untilListening(conn: ConnectedClient, poke: () => void): P
 		clearInterval(timer);
 	}
 }
+
+/**
+ * An initialize POST whose session is then abandoned: no stream, no further request, never
+ * closed (a tool that opens sessions and forgets them).
+ */
+export async function initializeOnly(url: string, token: string): Promise<{ status: number; retryAfter: string | null; body: string }> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoned', version: '1' } } }),
+	});
+	return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() };
+}

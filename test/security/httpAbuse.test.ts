@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
-import { ConnectedClient, connectHttp, createTestServer, listAll, TestServer, untilListening } from '../helpers/harness';
+import { ConnectedClient, connectHttp, createTestServer, initializeOnly, listAll, TestServer, untilListening } from '../helpers/harness';
 
 /** Resolves when the server closes the socket (or it errors), with what it sent. */
 function closed(socket: net.Socket): Promise<string> {
@@ -12,16 +12,6 @@ function closed(socket: net.Socket): Promise<string> {
 		socket.on('close', () => resolve(data));
 		socket.on('error', () => undefined);
 	});
-}
-
-/** An initialize POST whose session is then abandoned: no stream, no further request. */
-async function initializeOnly(url: string, token: string): Promise<{ status: number; body: string }> {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoned', version: '1' } } }),
-	});
-	return { status: res.status, body: await res.text() };
 }
 
 function connect(port: number): Promise<net.Socket> {

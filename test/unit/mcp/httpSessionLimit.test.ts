@@ -2,17 +2,7 @@ import * as assert from 'node:assert/strict';
 import { fileUri } from '../../../src/core/uriGuard';
 import { HttpHost } from '../../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { ConnectedClient, connectHttp, createTestServer, errorOf, TestServer, untilListening } from '../../helpers/harness';
-
-/** An initialize POST that never opens a stream and never comes back: an abandoned session. */
-async function abandonedSession(url: string, token: string): Promise<{ status: number; retryAfter: string | null; body: string }> {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoned', version: '1' } } }),
-	});
-	return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() };
-}
+import { ConnectedClient, connectHttp, createTestServer, errorOf, initializeOnly, TestServer, untilListening } from '../../helpers/harness';
 
 describe('HTTP sessions: a connected client is never evicted for a newcomer', function () {
 	this.timeout(60_000);
@@ -41,7 +31,7 @@ describe('HTTP sessions: a connected client is never evicted for a newcomer', fu
 		try {
 			await untilListening(listener, poke);
 			for (let i = 0; i < 80; i++) {
-				assert.equal((await abandonedSession(url, token)).status, 200, `newcomer ${i}`);
+				assert.equal((await initializeOnly(url, token)).status, 200, `newcomer ${i}`);
 			}
 			assert.equal(host.sessionCount, 64, 'one abandoned session made room for each newcomer');
 			// Still the same session: it answers, and its stream still carries notifications.
@@ -63,7 +53,7 @@ describe('HTTP sessions: a connected client is never evicted for a newcomer', fu
 				connected.push(conn);
 				await untilListening(conn, poke);
 			}
-			const refused = await abandonedSession(url, token);
+			const refused = await initializeOnly(url, token);
 			assert.equal(refused.status, 503);
 			assert.equal(refused.retryAfter, '30');
 			const body = JSON.parse(refused.body) as { jsonrpc: string; error: { code: number; message: string } };
