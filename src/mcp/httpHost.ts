@@ -220,7 +220,13 @@ export class HttpHost extends Disposable {
 	private async startSession(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
 		const max = this.options.maxSessions ?? 64;
 		if (this.sessions.size >= max) {
-			this.reapIdle(0, this.sessions.size - max + 1);
+			this.makeRoom(this.sessions.size - max + 1);
+		}
+		if (this.sessions.size >= max) {
+			// Every session is listening or busy: a connected client is never dropped for a newcomer.
+			res.setHeader('Retry-After', '30');
+			return sendJsonRpcError(res, 503, -32000,
+				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
 		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
 		const transport = new StreamableHTTPServerTransport({
@@ -276,16 +282,24 @@ export class HttpHost extends Disposable {
 		}
 	}
 
-	/** Closes sessions idle for `idleMs`; with `atLeast`, also the oldest ones until that many are gone. */
-	private reapIdle(idleMs: number, atLeast = 0): void {
+	/** Closes sessions with nothing open and no request for `idleMs`. */
+	private reapIdle(idleMs: number): void {
 		const now = Date.now();
-		const byAge = [...this.sessions.entries()].sort((a, b) => a[1].lastSeen - b[1].lastSeen);
-		let closed = 0;
-		for (const [id, hosted] of byAge) {
-			if ((hosted.open === 0 && now - hosted.lastSeen >= idleMs) || closed < atLeast) {
+		for (const [id, hosted] of [...this.sessions]) {
+			if (hosted.open === 0 && now - hosted.lastSeen >= idleMs) {
 				this.closeSession(id);
-				closed++;
 			}
+		}
+	}
+
+	/**
+	 * Closes up to `count` sessions with nothing open, least recently seen first. A session with
+	 * an open stream or a request in flight is never closed to make room.
+	 */
+	private makeRoom(count: number): void {
+		const idle = [...this.sessions.entries()].filter(([, hosted]) => hosted.open === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+		for (const [id] of idle.slice(0, count)) {
+			this.closeSession(id);
 		}
 	}
 

@@ -3,7 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '../common/logger';
 
-/** What a running server tells clients on this machine (and only this user) about itself. */
+/**
+ * What a running server tells clients on this machine (and only this user) about itself.
+ * Readers check it before believing it: see lockFileDiscovery.ts.
+ */
 export interface LockFileContent {
 	readonly url: string;
 	readonly token: string;
@@ -81,27 +84,4 @@ export async function cleanStaleLockFiles(log: Logger, home = discoveryHome()): 
 			log.info(`removed stale lock file of process ${pid}`);
 		}
 	}));
-}
-
-/** Lock files of running servers, newest first. Unreadable or malformed files are skipped. */
-export async function readLockFiles(home = discoveryHome()): Promise<LockFileContent[]> {
-	const dir = serversDirectory(home);
-	let names: string[];
-	try {
-		names = await fs.readdir(dir);
-	} catch {
-		return [];
-	}
-	const found: LockFileContent[] = [];
-	for (const name of names.filter(n => /^\d+\.json$/.test(n))) {
-		try {
-			const content = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as LockFileContent;
-			if (typeof content.url === 'string' && typeof content.token === 'string' && isAlive(content.pid)) {
-				found.push(content);
-			}
-		} catch {
-			// skip
-		}
-	}
-	return found.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }

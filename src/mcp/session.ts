@@ -13,7 +13,8 @@ import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
 import { ResourceProvider } from '../core/resource';
 import { SERVER_NAME, VERSION } from '../version';
 import { toMcpError } from './errors';
-import { SessionSubscriptions, subscribedAmong } from './subscriptions';
+import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from './subscriptions';
+import { checkUriLength } from './uriLimit';
 
 export interface SessionOptions {
 	readonly registry: ProviderRegistry;
@@ -98,15 +99,20 @@ export class McpSession extends Disposable {
 		this.handle(ListResourceTemplatesRequestSchema, 'List resource templates', async () => ({
 			resourceTemplates: registry.templates(),
 		}));
-		this.handle(ReadResourceRequestSchema, 'Read resource', async params => ({
-			contents: await registry.read(params.uri),
-		}));
+		this.handle(ReadResourceRequestSchema, 'Read resource', async params => {
+			checkUriLength(params.uri);
+			return { contents: await registry.read(params.uri) };
+		});
 		this.handle(SubscribeRequestSchema, 'Subscribe', async params => {
+			checkUriLength(params.uri);
 			await registry.checkSubscribable(params.uri);
 			try {
 				this.subscriptions.add(params.uri);
 			} catch (err) {
-				throw new McpError(ErrorCode.InvalidRequest, (err as Error).message);
+				if (err instanceof SubscriptionLimit) {
+					throw new McpError(ErrorCode.InvalidRequest, err.message);
+				}
+				throw err;
 			}
 			return {};
 		});

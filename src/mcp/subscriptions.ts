@@ -1,3 +1,5 @@
+import { formatBytes } from '../core/errors';
+
 /**
  * The resources one session asked to hear about. Kept behind this interface so a second
  * front (the 2026-07-28 revision's `subscriptions/listen`) can share it with
@@ -12,19 +14,44 @@ export interface SubscriptionStore {
 	clear(): void;
 }
 
-/** Per-session cap, so a client cannot make the server hold unbounded state. */
+/** Per-session caps, so a client cannot make the server hold unbounded state. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 10_000;
+/** ... in bytes too: many long URIs would otherwise pin memory under the count cap. */
+export const MAX_SUBSCRIPTION_BYTES_PER_SESSION = 1024 * 1024;
+
+/** A subscription the session's caps do not leave room for. */
+export class SubscriptionLimit extends RangeError {}
 
 export class SessionSubscriptions implements SubscriptionStore {
-	private readonly uris = new Set<string>();
+	private readonly uris = new Map<string, number>();
+	private total = 0;
+
+	constructor(
+		private readonly maxCount = MAX_SUBSCRIPTIONS_PER_SESSION,
+		private readonly maxBytes = MAX_SUBSCRIPTION_BYTES_PER_SESSION,
+	) {}
+
+	/** Bytes of the URIs held (UTF-8). */
+	get bytes(): number {
+		return this.total;
+	}
 
 	add(uri: string): void {
-		if (!this.uris.has(uri) && this.uris.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
-			throw new RangeError(`At most ${MAX_SUBSCRIPTIONS_PER_SESSION} subscriptions per session`);
+		if (this.uris.has(uri)) {
+			return;
 		}
-		this.uris.add(uri);
+		if (this.uris.size >= this.maxCount) {
+			throw new SubscriptionLimit(`At most ${this.maxCount} subscriptions per session; unsubscribe from some first`);
+		}
+		const bytes = Buffer.byteLength(uri, 'utf8');
+		if (this.total + bytes > this.maxBytes) {
+			throw new SubscriptionLimit(`At most ${formatBytes(this.maxBytes)} of subscribed URIs per session; unsubscribe from some first`);
+		}
+		this.uris.set(uri, bytes);
+		this.total += bytes;
 	}
 	delete(uri: string): void {
+		this.total -= this.uris.get(uri) ?? 0;
 		this.uris.delete(uri);
 	}
 	has(uri: string): boolean {
@@ -34,10 +61,11 @@ export class SessionSubscriptions implements SubscriptionStore {
 		return this.uris.size;
 	}
 	values(): Iterable<string> {
-		return this.uris.values();
+		return this.uris.keys();
 	}
 	clear(): void {
 		this.uris.clear();
+		this.total = 0;
 	}
 }
 

@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,59 +13,10 @@ import {
 	SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../common/logger';
-import { discoveryHome, LockFileContent, readLockFiles } from '../mcp/lockFile';
+import { discoveryHome, LockFileContent } from '../mcp/lockFile';
+import { pickLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
 import { answerInvalidLines } from '../mcp/stdioFraming';
 import { SERVER_NAME, VERSION } from '../version';
-
-/**
- * Chooses the server for `dir`: the lock files whose workspace folders contain `dir`, the deepest
- * folder first (a window on `/a/b` beats one on `/a` for `/a/b/c`); on a tie a VS Code window
- * beats a headless host, then the newest wins (`locks` come newest first).
- */
-export function pickLockFile(locks: readonly LockFileContent[], dir: string): LockFileContent | undefined {
-	const targets = pathForms(dir);
-	let best: { lock: LockFileContent; depth: number; editor: number } | undefined;
-	for (const lock of locks) {
-		if (!Array.isArray(lock.workspaceFolders)) {
-			continue;
-		}
-		let depth = -1;
-		for (const folder of lock.workspaceFolders) {
-			for (const form of pathForms(folder)) {
-				if (targets.some(t => isInside(t, form))) {
-					depth = Math.max(depth, form.length);
-				}
-			}
-		}
-		if (depth < 0) {
-			continue;
-		}
-		const editor = lock.host === 'vscode' ? 1 : 0;
-		if (!best || depth > best.depth || (depth === best.depth && editor > best.editor)) {
-			best = { lock, depth, editor };
-		}
-	}
-	return best?.lock;
-}
-
-function pathForms(p: string): string[] {
-	const resolved = path.resolve(p);
-	let real = resolved;
-	try {
-		real = realpathSync(resolved);
-	} catch {
-		// a folder that no longer exists still matches by name
-	}
-	return real === resolved ? [resolved] : [resolved, real];
-}
-
-function isInside(child: string, folder: string): boolean {
-	if (child === folder) {
-		return true;
-	}
-	const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
-	return child.startsWith(prefix);
-}
 
 /** Thrown when no running window or headless host serves the folder. */
 export class NoServerError extends Error {}
@@ -106,6 +56,8 @@ export class Bridge {
 	private readonly waiters = new Set<() => void>();
 	private readonly home: string;
 	private readonly onClosed: (() => void)[] = [];
+	/** Skipped lock files already reported: the bridge looks again on every reconnect. */
+	private readonly reported = new Set<string>();
 
 	constructor(private readonly options: BridgeOptions) {
 		this.home = options.home ?? discoveryHome();
@@ -343,11 +295,20 @@ export class Bridge {
 	}
 
 	private async findLock(): Promise<LockFileContent | undefined> {
-		return pickLockFile(await readLockFiles(this.home), this.options.workspace);
+		return pickLockFile(await this.readLocks(), this.options.workspace);
+	}
+
+	private readLocks(): Promise<LockFileContent[]> {
+		return readLockFiles(this.home, message => {
+			if (!this.reported.has(message)) {
+				this.reported.add(message);
+				this.options.log.warn(message);
+			}
+		});
 	}
 
 	private async describeMissing(): Promise<string> {
-		const running = await readLockFiles(this.home);
+		const running = await this.readLocks();
 		const where = running.length === 0
 			? 'No MCP Workspace Resources server is running for this user'
 			: `Running servers serve: ${running.flatMap(l => l.workspaceFolders).join(', ')}`;

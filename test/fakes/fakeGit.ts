@@ -10,8 +10,12 @@ export class FakeGitRepository implements GitRepository {
 	stagedText = '';
 	commits: GitCommit[] = [];
 	refList: GitRef[] = [];
+	/** Other names of commits (`HEAD^0~0`, a branch): name to hash. */
+	readonly aliases = new Map<string, string>();
+	patchText = '';
 	statusCalls = 0;
 	diffCalls = 0;
+	patchCalls = 0;
 
 	constructor(readonly root: string) {}
 
@@ -38,10 +42,12 @@ export class FakeGitRepository implements GitRepository {
 		return this.refList;
 	}
 	async commit(ref: string): Promise<GitCommit | undefined> {
-		return this.commits.find(c => c.hash.startsWith(ref));
+		const hash = this.aliases.get(ref) ?? ref;
+		return this.commits.find(c => c.hash.startsWith(hash));
 	}
-	async commitPatch(): Promise<GitText> {
-		return { text: '', truncated: false };
+	async commitPatch(_commit: GitCommit, maxBytes: number): Promise<GitText> {
+		this.patchCalls++;
+		return { text: this.patchText.slice(0, maxBytes), truncated: this.patchText.length > maxBytes };
 	}
 }
 

@@ -172,3 +172,31 @@ export async function errorOf(promise: Promise<unknown>): Promise<{ code: number
 	}
 	throw new Error('expected the call to fail');
 }
+
+/**
+ * Resolves once `conn` hears list_changed, calling `poke` (which should change the resource
+ * list) until it does: a notification arriving proves the client's GET stream is open.
+ */
+export async function untilListening(conn: ConnectedClient, poke: () => void): Promise<void> {
+	const heard = conn.waitForListChanged(10_000);
+	const timer = setInterval(poke, 50);
+	poke();
+	try {
+		await heard;
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+/**
+ * An initialize POST whose session is then abandoned: no stream, no further request, never
+ * closed (a tool that opens sessions and forgets them).
+ */
+export async function initializeOnly(url: string, token: string): Promise<{ status: number; retryAfter: string | null; body: string }> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoned', version: '1' } } }),
+	});
+	return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() };
+}

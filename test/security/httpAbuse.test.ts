@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
-import { connectHttp, createTestServer, listAll, TestServer } from '../helpers/harness';
+import { ConnectedClient, connectHttp, createTestServer, initializeOnly, listAll, TestServer, untilListening } from '../helpers/harness';
 
 /** Resolves when the server closes the socket (or it errors), with what it sent. */
 function closed(socket: net.Socket): Promise<string> {
@@ -60,20 +60,53 @@ describe('HTTP abuse', function () {
 		}
 	});
 
-	it('bounds sessions opened and never closed: the oldest are reaped', async () => {
+	it('bounds sessions opened and never closed: the oldest abandoned are reaped, connected clients kept', async () => {
 		const host = new HttpHost({ registry: server.registry, log: server.log, maxSessions: 10 });
 		const { url, token } = await host.start();
+		let probes = 0;
+		const poke = () => server.watcher.fire({ kind: 'created', path: fx.write(`probe-${probes++}.txt`, 'x') });
 		try {
-			const clients = [];
+			const listener = await connectHttp(url, token);
+			await untilListening(listener, poke);
 			for (let i = 0; i < 25; i++) {
-				clients.push(await connectHttp(url, token)); // never closed by the client
+				assert.equal((await initializeOnly(url, token)).status, 200); // never used again, never closed
 			}
 			assert.equal(host.sessionCount, 10);
 			assert.equal(server.registry.changeListenerCount, 10, 'reaped sessions release their listeners');
-			const newest = clients[clients.length - 1];
+			const newest = await connectHttp(url, token);
 			assert.ok((await listAll(newest.client)).length > 0, 'the newest session works');
-			await Promise.all(clients.map(c => c.client.close()));
+			await untilListening(listener, poke);
+			assert.ok((await listAll(listener.client)).length > 0, 'the listening client was kept throughout');
+			await Promise.all([newest.close(), listener.close()]);
 		} finally {
+			await host.stop();
+		}
+		assert.equal(server.registry.changeListenerCount, 0);
+	});
+
+	it('bounds sessions held open by connected clients: the newcomer is refused, nobody is dropped', async () => {
+		const host = new HttpHost({ registry: server.registry, log: server.log, maxSessions: 10 });
+		const { url, token } = await host.start();
+		let probes = 0;
+		const poke = () => server.watcher.fire({ kind: 'created', path: fx.write(`probe-${probes++}.txt`, 'x') });
+		const clients: ConnectedClient[] = [];
+		try {
+			for (let i = 0; i < 10; i++) {
+				clients.push(await connectHttp(url, token));
+				await untilListening(clients[i], poke);
+			}
+			for (let i = 0; i < 15; i++) {
+				const refused = await initializeOnly(url, token);
+				assert.equal(refused.status, 503);
+				assert.match(refused.body, /Too many sessions/);
+			}
+			assert.equal(host.sessionCount, 10);
+			assert.equal(server.registry.changeListenerCount, 10, 'refused newcomers hold nothing');
+			for (const client of clients) {
+				assert.ok((await client.client.listResources()).resources.length > 0);
+			}
+		} finally {
+			await Promise.all(clients.map(c => c.close()));
 			await host.stop();
 		}
 		assert.equal(server.registry.changeListenerCount, 0);

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
+import { ByteLru } from '../byteLru';
 import { formatBytes, InvalidParams, ResourceNotFound } from '../errors';
 import { FileSettings, SettingsSource } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -22,6 +23,14 @@ const MAX_COMPLETIONS = 100;
 const MAX_WATCHED = 500;
 /** A ref as a client may name it: no options, no ranges, no `ref:path`. */
 const REF_PATTERN = /^(?![-.])(?!.*\.\.)[A-Za-z0-9._/@{}~^+-]{1,200}$/;
+/** Bytes of answers kept between changes; least recently read go first. */
+export const GIT_CACHE_BYTES = 32 * 1024 * 1024;
+
+interface CacheRecord {
+	/** Kept across working-tree changes (dropped when history moves). */
+	readonly history: boolean;
+	readonly value: Promise<ResourceContent[]>;
+}
 
 interface RepoEntry {
 	readonly name: string;
@@ -46,6 +55,8 @@ export interface GitProviderPorts {
 	readonly scope: WorkspaceScope;
 	readonly settings: SettingsSource<FileSettings>;
 	readonly log: Logger;
+	/** Bound of the answer cache in bytes; {@link GIT_CACHE_BYTES} by default. */
+	readonly cacheBytes?: number;
 }
 
 /**
@@ -64,12 +75,16 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	private repos: RepoEntry[] = [];
 	private sorted: ResourceEntry[] = [];
 	private readonly repoListeners = this._register(new DisposableStore());
-	/** Cached answers by URI; dropped when their repository changes. */
-	private readonly cache = new Map<string, { history: boolean; value: Promise<ResourceContent[]> }>();
+	/**
+	 * Cached answers by URI (a commit by its canonical `show/<hash>` URI, so every spelling of
+	 * it shares one entry); dropped when their repository changes, bounded in bytes.
+	 */
+	private readonly cache: ByteLru<CacheRecord>;
 	private readonly watched = new Set<string>();
 
 	constructor(private readonly ports: GitProviderPorts) {
 		super();
+		this.cache = new ByteLru(ports.cacheBytes ?? GIT_CACHE_BYTES);
 		ownIfDisposable(ports.source, d => this._register(d));
 		this._register(ports.scope);
 		this._register(ports.source.onDidChangeRepositories(() => this.refreshRepositories()));
@@ -109,24 +124,47 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		await this.ready();
 		const { entry, route } = this.resolve(uri);
-		const cached = this.cache.get(uri);
-		if (cached) {
-			return cached.value;
-		}
 		if (route.kind === 'diffPath' || route.kind === 'show') {
 			this.watch(uri);
 		}
-		const value = this.compute(uri, entry, route);
+		if (route.kind === 'show') {
+			// Resolved on every read: a branch or tag may move, a commit id never does.
+			const commit = await entry.repo.commit(route.ref);
+			if (!commit) {
+				throw new ResourceNotFound(uri);
+			}
+			const canonical = `git://${encodePath(entry.name)}/show/${commit.hash}`;
+			const contents = await this.cached(canonical, false, () => this.showCommit(canonical, entry, commit));
+			return contents.map(c => ({ ...c, uri }));
+		}
 		// Only the log is kept across working-tree changes: refs can move without HEAD moving
 		// (a branch made in a terminal), which the VS Code host cannot tell apart cheaply.
-		const record = { history: route.kind === 'log', value };
-		this.cache.set(uri, record);
-		value.catch(() => {
-			if (this.cache.get(uri) === record) {
-				this.cache.delete(uri);
+		return this.cached(uri, route.kind === 'log', () => this.compute(uri, entry, route));
+	}
+
+	/** Bytes the answer cache holds (diagnostics and tests). */
+	get cacheBytes(): number {
+		return this.cache.bytes;
+	}
+
+	private cached(key: string, history: boolean, compute: () => Promise<ResourceContent[]>): Promise<ResourceContent[]> {
+		const hit = this.cache.get(key);
+		if (hit) {
+			return hit.value;
+		}
+		const record: CacheRecord = { history, value: compute() };
+		// Pending, it is counted by its key; once answered, by what it holds.
+		this.cache.set(key, record, key.length * 2);
+		record.value.then(contents => {
+			if (this.cache.peek(key) === record) {
+				this.cache.set(key, record, key.length * 2 + contentBytes(contents));
+			}
+		}, () => {
+			if (this.cache.peek(key) === record) {
+				this.cache.delete(key);
 			}
 		});
-		return value;
+		return record.value;
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
@@ -206,7 +244,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		throw new ResourceNotFound(uri);
 	}
 
-	private async compute(uri: string, entry: RepoEntry, route: Route): Promise<ResourceContent[]> {
+	private async compute(uri: string, entry: RepoEntry, route: Exclude<Route, { kind: 'show' }>): Promise<ResourceContent[]> {
 		const { repo } = entry;
 		const maxBytes = this.ports.settings.get().maxFileSize;
 		const json = (body: unknown): ResourceContent[] => [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
@@ -270,15 +308,13 @@ export class GitProvider extends Disposable implements ResourceProvider {
 				const result = await repo.diffPath(route.path, maxBytes);
 				return [{ uri, mimeType: DIFF_MIME, text: await this.renderDiff(entry, result, maxBytes, '') }];
 			}
-			case 'show': {
-				const commit = await repo.commit(route.ref);
-				if (!commit) {
-					throw new ResourceNotFound(uri);
-				}
-				const patch = await repo.commitPatch(commit, maxBytes);
-				return [{ uri, mimeType: DIFF_MIME, text: await this.renderDiff(entry, patch, maxBytes, commitHeader(commit)) }];
-			}
 		}
+	}
+
+	private async showCommit(uri: string, entry: RepoEntry, commit: GitCommit): Promise<ResourceContent[]> {
+		const maxBytes = this.ports.settings.get().maxFileSize;
+		const patch = await entry.repo.commitPatch(commit, maxBytes);
+		return [{ uri, mimeType: DIFF_MIME, text: await this.renderDiff(entry, patch, maxBytes, commitHeader(commit)) }];
 	}
 
 	private async renderDiff(entry: RepoEntry, result: GitText, maxBytes: number, header: string): Promise<string> {
@@ -361,11 +397,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 				updated.push(uri);
 			}
 		}
-		for (const [uri, record] of this.cache) {
-			if (uri.startsWith(prefix) && (history || !record.history)) {
-				this.cache.delete(uri);
-			}
-		}
+		this.cache.deleteWhere((uri, record) => uri.startsWith(prefix) && (history || !record.history));
 		this.changeEmitter.fire({ updated, listChanged: false });
 	}
 
@@ -376,6 +408,15 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			this.changeEmitter.fire({ updated, listChanged: false });
 		}
 	}
+}
+
+/** What cached contents hold, counted as UTF-16 code units (how V8 may store them). */
+function contentBytes(contents: readonly ResourceContent[]): number {
+	let bytes = 0;
+	for (const c of contents) {
+		bytes += (c.uri.length + ('text' in c ? c.text.length : c.blob.length)) * 2;
+	}
+	return bytes;
 }
 
 function completion(candidates: readonly string[], value: string): Completion {

@@ -205,3 +205,73 @@ describe('git provider following repositories (fakes)', () => {
 		assert.equal(status.hidden, 1);
 	});
 });
+
+describe('git provider memory bounds (fakes)', () => {
+	const hash = 'a'.repeat(40);
+	const patch = 'diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n' + '+b\n'.repeat(30_000);
+	let source: FakeGitSource;
+	let repo: FakeGitRepository;
+	let provider: GitProvider;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+
+	beforeEach(async () => {
+		source = new FakeGitSource();
+		repo = new FakeGitRepository('/w/app');
+		repo.commits = [{ hash, parents: [], message: 'one\n' }];
+		repo.patchText = patch;
+		source.repos = [repo];
+		const folders = new StaticFolders(['/w']);
+		const settings = new FakeSettings({ ...new FakeSettings().get(), maxFileSize: 1024 * 1024 });
+		provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger, cacheBytes: 1024 * 1024 });
+		registry = new ProviderRegistry([provider], fastTracker);
+		conn = await connectInMemory(registry);
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+	});
+
+	it('600 spellings of one commit share one cache entry, each answered under its own URI', async () => {
+		const spellings = Array.from({ length: 600 }, (_, i) => 'HEAD' + '^0~0'.repeat(i % 40) + '^0'.repeat(Math.floor(i / 40)));
+		assert.equal(new Set(spellings).size, 600);
+		spellings.forEach(s => repo.aliases.set(s, hash));
+		let first: string | undefined;
+		for (const spelling of spellings) {
+			const uri = `git://app/show/${encodeURIComponent(spelling)}`;
+			const read = await conn.client.readResource({ uri });
+			assert.equal(read.contents[0].uri, uri);
+			first ??= text(read);
+			assert.equal(text(read), first);
+		}
+		assert.match(first!, new RegExp(`^commit ${hash}\\n`));
+		assert.equal(repo.patchCalls, 1, 'the patch was made once, for the commit id');
+		assert.ok(provider.cacheBytes < 2 * Buffer.byteLength(first!) + 4096, `cache holds ${provider.cacheBytes} bytes`);
+	});
+
+	it('keeps the cache under its byte bound however many distinct answers are read, least recently read going first', async () => {
+		const commits = Array.from({ length: 40 }, (_, i) => ({ hash: i.toString(16).padStart(40, '0'), parents: [], message: `c${i}\n` }));
+		repo.commits = commits;
+		const each = Buffer.byteLength(patch) * 2; // UTF-16: ~180 KB per answer against a 1 MB bound
+		for (const c of commits) {
+			await conn.client.readResource({ uri: `git://app/show/${c.hash}` });
+			assert.ok(provider.cacheBytes <= 1024 * 1024, `cache holds ${provider.cacheBytes} bytes`);
+		}
+		assert.equal(repo.patchCalls, 40);
+		assert.ok(provider.cacheBytes >= each, 'recent answers are kept');
+		// The newest is still cached; the oldest was dropped and is made again.
+		await conn.client.readResource({ uri: `git://app/show/${commits[39].hash}` });
+		assert.equal(repo.patchCalls, 40);
+		await conn.client.readResource({ uri: `git://app/show/${commits[0].hash}` });
+		assert.equal(repo.patchCalls, 41);
+	});
+
+	it('resolves a moving ref on every read: a branch that moves shows its new commit', async () => {
+		const second = 'b'.repeat(40);
+		repo.commits = [{ hash, parents: [], message: 'one\n' }, { hash: second, parents: [hash], message: 'two\n' }];
+		repo.aliases.set('main', hash);
+		assert.match(text(await conn.client.readResource({ uri: 'git://app/show/main' })), /^commit a{40}\n/);
+		repo.aliases.set('main', second);
+		assert.match(text(await conn.client.readResource({ uri: 'git://app/show/main' })), /^commit b{40}\n/);
+	});
+});

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } f
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
-import { discoveryHome, lockFilePath, readLockFiles, removeLockFile, writeLockFile } from '../../../src/mcp/lockFile';
+import { discoveryHome, lockFilePath, removeLockFile, writeLockFile } from '../../../src/mcp/lockFile';
+import { readLockFiles } from '../../../src/mcp/lockFileDiscovery';
 
 describe('lock files', () => {
 	let home: string;

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +13,8 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { Logger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
-import { pickLockFile, RateLimitedLogger } from '../../../src/node/bridge';
+import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
+import { RateLimitedLogger } from '../../../src/node/bridge';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
 
@@ -258,6 +261,56 @@ describe('bridge (dist/cli.js bridge)', function () {
 			}
 		} finally {
 			rmSync(other, { recursive: true, force: true });
+		}
+	});
+
+	it('relays to the real window, never to one named by a lock file it cannot trust, and does not crash on a malformed one', async () => {
+		hosts.push(await startHost(fx.root, home));
+		// A decoy server: any request reaching it would carry a token meant for someone else.
+		let decoyRequests = 0;
+		const decoy = http.createServer((_req, res) => {
+			decoyRequests++;
+			res.writeHead(500).end();
+		});
+		await new Promise<void>(resolve => decoy.listen(0, '127.0.0.1', resolve));
+		const decoyUrl = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}/mcp`;
+		// Live processes of this user, so their lock files are not dropped as stale.
+		const sleepers = Array.from({ length: 3 }, () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' }));
+		try {
+			// Each decoy would win if believed: a VS Code window on the folder beats a headless host, the newest first.
+			const decoyLock = (pid: number, extra: Partial<Record<keyof LockFileContent, unknown>> = {}) =>
+				({ ...lock([fx.root], { pid, url: decoyUrl, startedAt: '2999-01-01T00:00:00Z' }), ...extra });
+			const files = {
+				worldWritable: path.join(home, 'servers', `${sleepers[0].pid}.json`),
+				badStartedAt: path.join(home, 'servers', `${sleepers[1].pid}.json`),
+				remote: path.join(home, 'servers', `${sleepers[2].pid}.json`),
+			};
+			writeFileSync(files.worldWritable, JSON.stringify(decoyLock(sleepers[0].pid!)));
+			chmodSync(files.worldWritable, 0o666);
+			writeFileSync(files.badStartedAt, JSON.stringify(decoyLock(sleepers[1].pid!, { startedAt: 12345 })), { mode: 0o600 });
+			writeFileSync(files.remote, JSON.stringify(decoyLock(sleepers[2].pid!, { url: 'http://192.0.2.1:9/mcp' })), { mode: 0o600 });
+
+			const conn = await connectBridge(fx.root, home);
+			try {
+				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
+				const stderr = conn.stderr();
+				assert.match(stderr, new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
+				assert.equal(decoyRequests, 0, 'nothing was sent to the decoy');
+				for (const [file, reason] of [
+					[files.worldWritable, 'writable by group or others \\(mode 0666\\)'],
+					[files.badStartedAt, 'malformed \\(startedAt: '],
+					[files.remote, 'url is not on this machine \\(192\\.0\\.2\\.1\\)'],
+				]) {
+					const lines = stderr.split('\n').filter(l => l.includes(`skipped lock file ${file}: `));
+					assert.equal(lines.length, 1, `one message for ${file}:\n${stderr}`);
+					assert.match(lines[0], new RegExp(reason));
+				}
+			} finally {
+				await conn.close();
+			}
+		} finally {
+			sleepers.forEach(s => s.kill('SIGKILL'));
+			await new Promise<void>(resolve => decoy.close(() => resolve()));
 		}
 	});
 
