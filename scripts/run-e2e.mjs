@@ -13,6 +13,7 @@ import { cleanupStack } from './lib/processes.mjs';
 import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } from './lib/project.mjs';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
+import { folderServerChecks } from '../test/e2e/folderServers.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
@@ -90,6 +91,13 @@ async function main() {
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
+		...folderServerChecks.map(check => ({
+			name: check.name,
+			run: () => check.run({
+				openWindow: (serverOptions, body) => inSecondWindow(browser, vsix, serverOptions, body),
+				screenshot: (page, name) => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }),
+			}),
+		})),
 	];
 	for (const check of windowChecks) {
 		if (grep && !check.name.includes(grep)) { continue; }
@@ -125,9 +133,13 @@ async function reportFailure(page, name) {
 	}
 }
 
-/** Runs `body` against a workbench page of a fresh code-server with the fixture workspace. */
-async function inSecondWindow(browser, vsix, serverOptions, body) {
+/**
+ * Runs `body` against a workbench page of a fresh code-server with the fixture workspace;
+ * `prepare(workspaceDir)` changes the workspace before the server opens it.
+ */
+async function inSecondWindow(browser, vsix, { prepare, ...serverOptions }, body) {
 	const workspace = await makeFixtureWorkspace();
+	prepare?.(workspace.dir);
 	const mcpHome = makeMcpHome();
 	const server = await startCodeServer({
 		workspace: workspace.dir,
@@ -140,7 +152,7 @@ async function inSecondWindow(browser, vsix, serverOptions, body) {
 		await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
 		await waitForWorkbench(page);
 		try {
-			await body({ page, mcpHome });
+			await body({ page, mcpHome, server, workspaceDir: workspace.dir });
 		} catch (err) {
 			await reportFailure(page, 'failed-second-window');
 			throw err;

@@ -50,6 +50,9 @@ export class FolderServerGate implements vscode.Disposable {
 			consentOf: key => this.state.get<Consent>(CONSENT_KEY_PREFIX + key),
 		});
 		this.merged = merged;
+		if (!vscode.workspace.isTrusted) {
+			this.log.info('picker: Restricted Mode: MCP servers named in folder settings are not read until the folder is trusted');
+		}
 		merged.notes.forEach(note => this.log.info(`picker: ${note}`));
 		merged.held.forEach(h => this.log.info(`picker: not starting "${h.config.name}" from the settings of ${h.folderLabel}: ${h.consent === 'declined' ? 'you chose Don\'t Allow' : 'waiting for your permission'}`));
 		this.service.setConfiguredServers(merged.start, merged.held);
