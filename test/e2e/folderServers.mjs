@@ -82,7 +82,7 @@ export const folderServerChecks = [
 					// No server of the user's yet: the tree has no row, so the welcome text shows. It
 					// says the folder's servers are ignored, not that other servers can be browsed.
 					const welcome = page.locator('.part.sidebar .welcome-view-content');
-					await poll(async () => /named in this folder's settings are ignored until you trust it/.test(await welcome.innerText().catch(() => '')), 'the Restricted Mode welcome text');
+					await poll(async () => await welcome.isVisible() && /named in this folder's settings are ignored until you trust it/.test(await welcome.innerText()), 'the Restricted Mode welcome text');
 					// The user adds servers of their own (user settings): the picker starts and contacts
 					// those, and the folder's stay off.
 					const userSettings = path.join(server.userDataDir, 'User', 'settings.json');
