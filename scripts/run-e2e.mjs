@@ -85,7 +85,7 @@ async function main() {
 
 	// Checks that need a window of their own (other settings), each in a fresh code-server.
 	const windowChecks = [
-		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar', run: () => restrictedModeCheck(browser, vsix) },
+		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar, and the view says why', run: () => restrictedModeCheck(browser, vsix) },
 		{
 			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
@@ -183,6 +183,11 @@ function restrictedModeCheck(browser, vsix) {
 		if (locks.length !== 0) {
 			throw new Error(`a server started in Restricted Mode: ${locks.join(', ')}`);
 		}
+		// With no server of the user's the view is empty, and its welcome text says what still works.
+		await page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click();
+		const welcome = page.locator('.part.sidebar .welcome-view-content');
+		await poll(async () => await welcome.isVisible() && /named in this folder's settings are ignored until you trust it[\s\S]*Servers from your user settings can still be browsed/.test(await welcome.innerText()),
+			'the Restricted Mode welcome text in the MCP Resources view');
 		await page.screenshot({ path: path.join(screenshotsDir, 'restricted-mode.png') });
 	});
 }

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { expand, poll, treeItem } from './workbench.mjs';
+import { expand, poll, runFromPalette, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -28,20 +28,24 @@ async function bait() {
 	});
 	await new Promise(resolve => listener.listen(0, '127.0.0.1', resolve));
 	const base = `http://127.0.0.1:${listener.address().port}`;
+	// What the user's own stdio server serves (their settings exist before the workspace does).
+	const userDocs = path.join(dir, 'user-docs');
+	fs.mkdirSync(path.join(userDocs, 'guide'), { recursive: true });
+	fs.writeFileSync(path.join(userDocs, 'guide', 'mine.md'), '# Mine\n');
 	/** A stdio entry: touches `marker`, then is a real MCP server over `root`. */
 	const stdio = (name, marker, root) => ({
 		name, command: 'sh',
 		args: ['-c', 'touch "$1" && exec "$2" "$3" serve --root "$4" --stdio', 'sh', marker, process.execPath, cli, root],
 	});
 	return {
-		dir, requests,
+		dir, requests, userDocs,
 		folderMarker: path.join(dir, 'folder-command-ran'),
 		userMarker: path.join(dir, 'user-command-ran'),
 		folderEntries(workspaceDir) {
 			return [stdio('Folder docs', this.folderMarker, path.join(workspaceDir, 'docs')), { name: 'Folder web', url: `${base}/folder/mcp`, headers: { Authorization: 'Bearer from-the-folder' } }];
 		},
-		userEntries(workspaceDir) {
-			return [stdio('My docs', this.userMarker, path.join(workspaceDir, 'docs')), { name: 'My web', url: `${base}/user/mcp` }];
+		userEntries() {
+			return [stdio('My docs', this.userMarker, this.userDocs), { name: 'My web', url: `${base}/user/mcp` }];
 		},
 		async close() {
 			await new Promise(resolve => listener.close(resolve));
@@ -68,26 +72,21 @@ function dialog(page) {
  */
 export const folderServerChecks = [
 	{
-		name: 'Restricted Mode: servers in the folder\'s settings neither run nor are contacted when the view opens; the user\'s own do',
+		name: 'Restricted Mode: servers in the folder\'s settings neither run nor are contacted when the view opens, the user\'s own do; trusting the folder asks first',
 		async run({ openWindow }) {
 			const b = await bait();
 			try {
 				await openWindow({
 					trust: true,
-					settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' },
+					settings: {
+						'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never',
+						// The user's own servers, next to the folder's: these must run as they always did.
+						'mcpResources.servers': b.userEntries(),
+					},
 					prepare: workspaceDir => writeFolderSettings(workspaceDir, b.folderEntries(workspaceDir)),
-				}, async ({ page, server, workspaceDir }) => {
+				}, async ({ page }) => {
 					await page.locator('[aria-label^="MCP Resources server stopped. Restricted Mode"]').first().waitFor({ state: 'attached', timeout: 60_000 });
 					await openView(page);
-					// No server of the user's yet: the tree has no row, so the welcome text shows. It
-					// says the folder's servers are ignored, not that other servers can be browsed.
-					const welcome = page.locator('.part.sidebar .welcome-view-content');
-					await poll(async () => await welcome.isVisible() && /named in this folder's settings are ignored until you trust it/.test(await welcome.innerText()), 'the Restricted Mode welcome text');
-					// The user adds servers of their own (user settings): the picker starts and contacts
-					// those, and the folder's stay off.
-					const userSettings = path.join(server.userDataDir, 'User', 'settings.json');
-					const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
-					fs.writeFileSync(userSettings, JSON.stringify({ ...settings, 'mcpResources.servers': b.userEntries(workspaceDir) }, null, '\t'));
 					await treeItem(page, /^My docs/).waitFor({ state: 'visible', timeout: 30_000 });
 					await expand(page, /^My docs/);
 					await treeItem(page, /^guide/).waitFor({ state: 'visible', timeout: 30_000 });
@@ -101,6 +100,15 @@ export const folderServerChecks = [
 					assert.equal(b.requests.folder, 0, 'the folder\'s URL was not contacted');
 					const rows = await page.locator('.part.sidebar [role="treeitem"]').evaluateAll(r => r.map(x => x.getAttribute('aria-label')));
 					assert.ok(!rows.some(r => /^Folder /.test(r ?? '')), `no row for the folder's servers: ${rows.join(' | ')}`);
+
+					// Trusting the folder brings its servers in, each held until the user answers.
+					await runFromPalette(page, 'Workspaces: Manage Workspace Trust');
+					await page.locator('.workspace-trust-editor').getByRole('button', { name: /^Trust$/ }).first().click();
+					const prompt = dialog(page).filter({ hasText: 'Allow the MCP server "Folder docs"' });
+					await prompt.waitFor({ state: 'visible', timeout: 30_000 });
+					await prompt.getByRole('button', { name: 'Cancel', exact: true }).click();
+					await treeItem(page, /^Folder docs, not started: from this folder's settings — click to review/).waitFor({ state: 'visible', timeout: 30_000 });
+					assert.equal(fs.existsSync(b.folderMarker), false, 'the folder\'s command did not run after trust without an answer');
 				});
 			} finally {
 				await b.close();
