@@ -106,14 +106,14 @@ export function consentKey(folderId: string, config: ServerConfig): string {
 export function describeServer(config: ServerConfig, cwd?: string): string {
 	if (config.kind === 'http') {
 		const url = new URL(config.url);
-		const headers = Object.keys(config.headers);
+		const headers = Object.keys(config.headers).map(printable);
 		return [
 			`Contacts ${url.origin}`,
 			`URL: ${config.url}`,
 			...(headers.length > 0 ? [`Sends the headers: ${headers.join(', ')}`] : []),
 		].join('\n');
 	}
-	const env = Object.keys(config.env);
+	const env = Object.keys(config.env).map(printable);
 	return [
 		`Runs: ${[config.command, ...config.args].map(quoteArg).join(' ')}`,
 		...(cwd ? [`In: ${cwd}`] : []),
@@ -121,9 +121,19 @@ export function describeServer(config: ServerConfig, cwd?: string): string {
 	].join('\n');
 }
 
+/**
+ * The folder writes these strings and the user decides on what they read: line breaks,
+ * other control characters and bidirectional overrides could make one entry look like
+ * another, or push a line out of sight, so they are shown as escapes.
+ */
+export function printable(text: string): string {
+	// Cc: control characters; Cf: format characters (bidi overrides, zero-width, BOM); Zl/Zp: line breaks.
+	return text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, c => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
 /** Shell-like quoting, so an argument with spaces reads as one argument. */
 function quoteArg(arg: string): string {
-	return arg !== '' && /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+	return arg !== '' && /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${printable(arg).replace(/'/g, `'\\''`)}'`;
 }
 
 function sorted(record: Readonly<Record<string, string>>): [string, string][] {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Logger } from '../../common/logger';
-import { Consent, describeServer, FolderServer, FolderServerSetting, mergeServerSettings, MergedServers } from '../../picker/folderServers';
+import { Consent, describeServer, FolderServer, FolderServerSetting, mergeServerSettings, MergedServers, printable } from '../../picker/folderServers';
 import { PickerService } from '../../picker/pickerService';
 import type { PickerView } from './pickerView';
 
@@ -97,7 +97,7 @@ export class FolderServerGate implements vscode.Disposable {
 			return undefined;
 		}
 		const picked = await vscode.window.showQuickPick(entries.map(e => ({
-			label: e.config.name,
+			label: printable(e.config.name),
 			description: e.consent === 'allowed' ? 'allowed' : e.consent === 'declined' ? 'not allowed' : 'not asked yet',
 			detail: describeServer(e.config).split('\n')[0],
 			entry: e,
@@ -115,7 +115,7 @@ export class FolderServerGate implements vscode.Disposable {
 		const deny: vscode.MessageItem = { title: 'Don\'t Allow' };
 		const where = current.config.kind === 'stdio' ? 'run' : 'contact';
 		const answer = await vscode.window.showWarningMessage(
-			`Allow the MCP server "${current.config.name}" from the settings of ${current.folderLabel}?`,
+			`Allow the MCP server "${printable(current.config.name)}" from the settings of ${current.folderLabel}?`,
 			{
 				modal: true,
 				detail: `This folder's settings, not yours, name this server. The MCP Resources view will ${where} it only if you allow it:\n\n`

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeServer, FolderServer } from '../../picker/folderServers';
+import { describeServer, FolderServer, printable } from '../../picker/folderServers';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
@@ -465,14 +465,15 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
  */
 function heldItem(node: HeldServerNode): vscode.TreeItem {
 	const { config, consent, folderLabel } = node.held;
-	const item = new vscode.TreeItem(config.name, vscode.TreeItemCollapsibleState.None);
+	const name = printable(config.name);
+	const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
 	item.id = node.key;
 	const state = consent === 'declined' ? 'off: you chose Don\'t Allow' : 'not started: from this folder\'s settings';
 	item.description = `${state} — click to review`;
 	item.iconPath = new vscode.ThemeIcon(consent === 'declined' ? 'circle-slash' : 'shield');
-	item.tooltip = `${config.name}, from the settings of ${folderLabel}\n${describeServer(config)}\n\nClick to allow it or keep it off.`;
+	item.tooltip = `${name}, from the settings of ${folderLabel}\n${describeServer(config)}\n\nClick to allow it or keep it off.`;
 	item.contextValue = 'held-server';
-	item.accessibilityInformation = { label: `${config.name}, ${item.description}` };
+	item.accessibilityInformation = { label: `${name}, ${item.description}` };
 	item.command = { command: REVIEW_FOLDER_SERVERS_COMMAND, title: 'Review', arguments: [node] };
 	return item;
 }

@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
-import { Consent, consentKey, describeServer, FolderServerSetting, mergeServerSettings } from '../../../src/picker/folderServers';
+import { Consent, consentKey, describeServer, FolderServerSetting, mergeServerSettings, printable } from '../../../src/picker/folderServers';
 import { PickerService } from '../../../src/picker/pickerService';
 import { ServerConfig } from '../../../src/picker/serverConfig';
 
@@ -91,6 +91,14 @@ describe('picker: servers from folder settings', () => {
 			describeServer({ kind: 'http', name: 'web', url: 'https://evil.example:8443/mcp?x=1', headers: { Authorization: 'Bearer s3cret' } }),
 			'Contacts https://evil.example:8443\nURL: https://evil.example:8443/mcp?x=1\nSends the headers: Authorization',
 		);
+	});
+
+	it('shows line breaks and bidirectional overrides a folder put in an entry as escapes, so one entry cannot pass for another', () => {
+		const text = describeServer({ kind: 'stdio', name: 'docs', command: 'sh', args: ['-c', 'rm -rf ~\nIn: /safe', 'a\u202eb'], env: { 'X\nY': '1' } });
+		assert.equal(text.split('\n').length, 2, text);
+		assert.match(text, /'rm -rf ~\\u\{a\}In: \/safe' 'a\\u\{202e\}b'/);
+		assert.equal(printable('docs" from your user settings\r\n'), 'docs" from your user settings\\u{d}\\u{a}');
+		assert.equal(printable('Résumé 文書'), 'Résumé 文書', 'other scripts are left alone');
 	});
 });
 
