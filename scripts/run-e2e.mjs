@@ -13,6 +13,7 @@ import { cleanupStack } from './lib/processes.mjs';
 import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } from './lib/project.mjs';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
+import { folderServerChecks } from '../test/e2e/folderServers.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
@@ -84,12 +85,19 @@ async function main() {
 
 	// Checks that need a window of their own (other settings), each in a fresh code-server.
 	const windowChecks = [
-		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar', run: () => restrictedModeCheck(browser, vsix) },
+		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar, and the view says why', run: () => restrictedModeCheck(browser, vsix) },
 		{
 			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
+		...folderServerChecks.map(check => ({
+			name: check.name,
+			run: () => check.run({
+				openWindow: (serverOptions, body) => inSecondWindow(browser, vsix, serverOptions, body),
+				screenshot: (page, name) => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }),
+			}),
+		})),
 	];
 	for (const check of windowChecks) {
 		if (grep && !check.name.includes(grep)) { continue; }
@@ -125,9 +133,13 @@ async function reportFailure(page, name) {
 	}
 }
 
-/** Runs `body` against a workbench page of a fresh code-server with the fixture workspace. */
-async function inSecondWindow(browser, vsix, serverOptions, body) {
+/**
+ * Runs `body` against a workbench page of a fresh code-server with the fixture workspace;
+ * `prepare(workspaceDir)` changes the workspace before the server opens it.
+ */
+async function inSecondWindow(browser, vsix, { prepare, ...serverOptions }, body) {
 	const workspace = await makeFixtureWorkspace();
+	prepare?.(workspace.dir);
 	const mcpHome = makeMcpHome();
 	const server = await startCodeServer({
 		workspace: workspace.dir,
@@ -140,7 +152,7 @@ async function inSecondWindow(browser, vsix, serverOptions, body) {
 		await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
 		await waitForWorkbench(page);
 		try {
-			await body({ page, mcpHome });
+			await body({ page, mcpHome, server, workspaceDir: workspace.dir });
 		} catch (err) {
 			await reportFailure(page, 'failed-second-window');
 			throw err;
@@ -171,6 +183,11 @@ function restrictedModeCheck(browser, vsix) {
 		if (locks.length !== 0) {
 			throw new Error(`a server started in Restricted Mode: ${locks.join(', ')}`);
 		}
+		// With no server of the user's the view is empty, and its welcome text says what still works.
+		await page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click();
+		const welcome = page.locator('.part.sidebar .welcome-view-content');
+		await poll(async () => await welcome.isVisible() && /named in this folder's settings are ignored until you trust it[\s\S]*Servers from your user settings can still be browsed/.test(await welcome.innerText()),
+			'the Restricted Mode welcome text in the MCP Resources view');
 		await page.screenshot({ path: path.join(screenshotsDir, 'restricted-mode.png') });
 	});
 }

@@ -2,6 +2,7 @@ import { Emitter } from '../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { BundleEntry } from './contextBundle';
+import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
 import { ServerConfig } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
@@ -40,6 +41,7 @@ export interface SearchHit {
  */
 export class PickerService extends Disposable {
 	private readonly entries = new Map<string, ServerEntry & { store: DisposableStore; configJson?: string }>();
+	private held: readonly FolderServer[] = [];
 	readonly selection = this._register(new Selection());
 	private readonly selectionSubscriptions = new Map<string, IDisposable>();
 	private readonly changeEmitter = this._register(new Emitter<void>());
@@ -82,10 +84,22 @@ export class PickerService extends Disposable {
 		return this.entries.get(id);
 	}
 
-	/** Applies `mcpResources.servers`: keeps unchanged entries (and their connections), replaces the rest. */
-	setConfiguredServers(configs: readonly ServerConfig[]): void {
+	/**
+	 * Entries of folder settings the user has not allowed. They are only shown: no connection
+	 * exists for them, so nothing is spawned or contacted.
+	 */
+	heldServers(): readonly FolderServer[] {
+		return this.held;
+	}
+
+	/**
+	 * Applies `mcpResources.servers`: keeps unchanged entries (and their connections), replaces
+	 * the rest. `held` are the folder entries waiting for the user's permission.
+	 */
+	setConfiguredServers(configs: readonly ServerConfig[], held: readonly FolderServer[] = []): void {
 		const wanted = new Map(configs.map(c => [`config:${c.name}`, c]));
-		let changed = false;
+		let changed = held.map(h => `${h.key}:${h.consent}`).join() !== this.held.map(h => `${h.key}:${h.consent}`).join();
+		this.held = held;
 		for (const [id, entry] of this.entries) {
 			if (id === WORKSPACE_SERVER_ID) {
 				continue;

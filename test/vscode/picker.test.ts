@@ -66,7 +66,7 @@ describe('picker', () => {
 	it('contributes its view and commands', async () => {
 		await picker();
 		const all = await vscode.commands.getCommands(true);
-		for (const id of ['pickResources', 'attachSelected', 'clearSelection', 'copyUri', 'refresh', 'addServer', 'removeServer', 'fillTemplate', 'openResource', 'retryServer']) {
+		for (const id of ['pickResources', 'attachSelected', 'clearSelection', 'copyUri', 'refresh', 'addServer', 'removeServer', 'fillTemplate', 'openResource', 'retryServer', 'reviewFolderServers']) {
 			assert.ok(all.includes(`mcpResources.${id}`), `mcpResources.${id} is registered`);
 		}
 		const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: Record<string, { id: string }[]> } };
@@ -244,11 +244,11 @@ describe('picker', () => {
 		assert.equal(service.selection.size, 0);
 	});
 
-	it('browses a stdio server from mcpResources.servers next to this workspace', async () => {
+	it('browses a stdio server from the user\'s mcpResources.servers next to this workspace', async () => {
 		const service = await picker();
 		const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
 		const config = vscode.workspace.getConfiguration('mcpResources');
-		await config.update('servers', [{ name: 'Headless docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Workspace);
+		await config.update('servers', [{ name: 'Headless docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Global);
 		try {
 			const other = await waitFor(() => service.server('config:Headless docs'), 'the configured server');
 			await other.resources.load();
@@ -262,11 +262,37 @@ describe('picker', () => {
 			const node = view.getChildren().find(n => n.serverId === 'config:Headless docs');
 			assert.equal(view.getTreeItem(node!).contextValue, 'server-configured');
 			await vscode.commands.executeCommand('mcpResources.removeServer', node);
-			assert.equal(config.inspect('servers')?.workspaceValue, undefined, 'the workspace setting no longer lists it');
+			assert.equal(config.inspect('servers')?.globalValue, undefined, 'the user setting no longer lists it');
+		} finally {
+			await config.update('servers', undefined, vscode.ConfigurationTarget.Global);
+		}
+		await waitFor(() => !service.server('config:Headless docs'), 'the server removed with its setting');
+	});
+
+	it('holds a server from this folder\'s settings as a row, with no connection, until the user allows it', async () => {
+		const { service, view } = await pickerApi();
+		// Another view in the sidebar: the picker asks (a modal) only while it is visible, and
+		// nobody answers a modal here. The browser checks (npm run test:e2e) click Allow.
+		await vscode.commands.executeCommand('workbench.view.explorer');
+		await waitFor(() => !view.view.visible, 'the picker view hidden');
+		const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+		const config = vscode.workspace.getConfiguration('mcpResources');
+		await config.update('servers', [{ name: 'Folder docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Workspace);
+		try {
+			const held = await waitFor(() => service.heldServers().find(h => h.config.name === 'Folder docs'), 'the folder\'s entry held');
+			assert.equal(held.consent, undefined);
+			assert.equal(service.server('config:Folder docs'), undefined, 'no connection for a held entry');
+			const row = view.getChildren().find(n => n.kind === 'held');
+			assert.ok(row, 'a row for the held entry');
+			const item = view.getTreeItem(row);
+			assert.equal(item.label, 'Folder docs');
+			assert.match(String(item.description), /^not started: from this folder's settings — click to review$/);
+			assert.equal(item.command?.command, 'mcpResources.reviewFolderServers');
 		} finally {
 			await config.update('servers', undefined, vscode.ConfigurationTarget.Workspace);
 		}
-		await waitFor(() => !service.server('config:Headless docs'), 'the server removed with its setting');
+		await waitFor(() => service.heldServers().length === 0, 'the row gone with its setting');
+		await vscode.commands.executeCommand('mcpResources.picker.focus');
 	});
 
 	it('reconnects with the new token after Rotate Token', async () => {

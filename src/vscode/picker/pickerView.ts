@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { describeServer, FolderServer, printable } from '../../picker/folderServers';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
+import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
 import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
 
 export const VIEW_ID = 'mcpResources.picker';
@@ -19,6 +21,17 @@ const FILTER_PAGE = 50;
  */
 const WORKBENCH_COALESCE_MS = 210;
 
+/** A server from folder settings the user has not allowed: a row that only offers a review. */
+export interface HeldServerNode {
+	readonly kind: 'held';
+	readonly serverId: string;
+	readonly key: string;
+	readonly held: FolderServer;
+}
+
+/** Every row of the view: the picker's nodes and the held folder servers. */
+export type ViewNode = PickerNode | HeldServerNode;
+
 const GROUP_ICONS: Record<GroupKind, string> = {
 	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
 };
@@ -28,12 +41,12 @@ const GROUP_ICONS: Record<GroupKind, string> = {
  * select, the badge counts the selection, drag gives `text/uri-list`. Everything it shows comes
  * from the PickerService; this class only translates to TreeItems.
  */
-export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.TreeDragAndDropController<PickerNode>, vscode.Disposable {
-	private readonly changeEmitter = new vscode.EventEmitter<PickerNode | undefined>();
+export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.TreeDragAndDropController<ViewNode>, vscode.Disposable {
+	private readonly changeEmitter = new vscode.EventEmitter<ViewNode | undefined>();
 	readonly onDidChangeTreeData = this.changeEmitter.event;
 	readonly dragMimeTypes = ['text/uri-list', 'text/plain'];
 	readonly dropMimeTypes: string[] = [];
-	readonly view: vscode.TreeView<PickerNode>;
+	readonly view: vscode.TreeView<ViewNode>;
 	private readonly serverNodes = new Map<string, ServerNode>();
 	private readonly groupNodes = new Map<string, GroupNode>();
 	private readonly disposables: vscode.Disposable[] = [];
@@ -159,13 +172,17 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.hasSelection', count > 0);
 	}
 
-	getChildren(node?: PickerNode): PickerNode[] {
+	getChildren(node?: ViewNode): ViewNode[] {
 		if (!node) {
 			const servers = this.service.servers().filter(s => !this.hidden.has(s.id));
 			// Listing starts when the view first shows, not when a server is expanded: by the time
 			// the user expands one, its first page is usually in.
 			servers.forEach(s => void s.resources.load().catch(() => undefined));
-			return servers.map(s => this.serverNode(s.id));
+			const held = this.service.heldServers().map((h): HeldServerNode => ({ kind: 'held', serverId: `held:${h.config.name}`, key: `held|${h.key}`, held: h }));
+			return [...servers.map(s => this.serverNode(s.id)), ...held];
+		}
+		if (node.kind === 'held') {
+			return [];
 		}
 		const server = this.service.server(node.serverId);
 		if (!server) {
@@ -235,9 +252,11 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		return result;
 	}
 
-	getTreeItem(node: PickerNode): vscode.TreeItem {
+	getTreeItem(node: ViewNode): vscode.TreeItem {
 		const server = this.service.server(node.serverId);
 		switch (node.kind) {
+			case 'held':
+				return heldItem(node);
 			case 'server': {
 				const item = new vscode.TreeItem(server?.label ?? node.serverId, vscode.TreeItemCollapsibleState.Collapsed);
 				item.id = node.key;
@@ -351,7 +370,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 	 * Tooltips are built on hover only: a refresh (every filter keystroke) then sends just
 	 * labels and descriptions to the workbench, not a Markdown document per row.
 	 */
-	resolveTreeItem(item: vscode.TreeItem, node: PickerNode): vscode.TreeItem {
+	resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
 		if (node.kind === 'resource') {
 			item.tooltip = this.resourceTooltip(node);
 		}
@@ -380,7 +399,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		return md;
 	}
 
-	private onCheckboxes(e: vscode.TreeCheckboxChangeEvent<PickerNode>): void {
+	private onCheckboxes(e: vscode.TreeCheckboxChangeEvent<ViewNode>): void {
 		const add: { serverId: string; resource: ResourceNode['resource'] }[] = [];
 		const remove: { serverId: string; uri: string }[] = [];
 		for (const [node, state] of e.items) {
@@ -396,7 +415,7 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		this.service.selection.update(add, remove);
 	}
 
-	handleDrag(source: readonly PickerNode[], dataTransfer: vscode.DataTransfer): void {
+	handleDrag(source: readonly ViewNode[], dataTransfer: vscode.DataTransfer): void {
 		const uris = source.filter((n): n is ResourceNode => n.kind === 'resource').map(n => this.dragUri(n));
 		if (uris.length > 0) {
 			dataTransfer.set('text/uri-list', new vscode.DataTransferItem(uris.join('\r\n')));
@@ -438,6 +457,25 @@ export class PickerView implements vscode.TreeDataProvider<PickerNode>, vscode.T
 		}
 		this.disposables.forEach(d => d.dispose());
 	}
+}
+
+/**
+ * Not an error: the folder's entry waits for the user. Clicking asks (Allow / Don't Allow);
+ * nothing is started or contacted before that.
+ */
+function heldItem(node: HeldServerNode): vscode.TreeItem {
+	const { config, consent, folderLabel } = node.held;
+	const name = printable(config.name);
+	const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	const state = consent === 'declined' ? 'off: you chose Don\'t Allow' : 'not started: from this folder\'s settings';
+	item.description = `${state} — click to review`;
+	item.iconPath = new vscode.ThemeIcon(consent === 'declined' ? 'circle-slash' : 'shield');
+	item.tooltip = `${name}, from the settings of ${folderLabel}\n${describeServer(config)}\n\nClick to allow it or keep it off.`;
+	item.contextValue = 'held-server';
+	item.accessibilityInformation = { label: `${name}, ${item.description}` };
+	item.command = { command: REVIEW_FOLDER_SERVERS_COMMAND, title: 'Review', arguments: [node] };
+	return item;
 }
 
 function iconFor(node: ResourceNode): vscode.ThemeIcon {

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { Logger } from '../../common/logger';
 import { ServerRunner, ServerState } from '../../mcp/serverRunner';
 import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
-import { parseServerConfigs } from '../../picker/serverConfig';
 import { RunnerSource } from '../../picker/workspaceSource';
+import { FolderServerGate } from './folderServerGate';
 import { registerPickerCommands } from './pickerCommands';
 import { PickerView } from './pickerView';
 import { ResourceDocuments } from './resourceDocuments';
@@ -16,7 +16,8 @@ export interface PickerApi {
 
 /**
  * The sidebar picker: an MCP client of this window's server (through its URL and token, like
- * any other client) and of the servers in `mcpResources.servers`.
+ * any other client) and of the servers in `mcpResources.servers` (a folder's own entries only
+ * once the user allowed them: see FolderServerGate).
  */
 export class Picker implements vscode.Disposable {
 	readonly api: PickerApi;
@@ -24,7 +25,8 @@ export class Picker implements vscode.Disposable {
 
 	constructor(context: vscode.ExtensionContext, runner: ServerRunner, log: Logger) {
 		const source = new RunnerSource(runner);
-		const service = new PickerService({ log, workspace: source, cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath });
+		const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+		const service = new PickerService({ log, workspace: source, cwd });
 		const view = new PickerView(service);
 		this.api = { service, view };
 		this.disposables.push(
@@ -33,24 +35,10 @@ export class Picker implements vscode.Disposable {
 			view,
 			new ResourceDocuments(service),
 			registerPickerCommands(service, view, context.globalStorageUri),
-			vscode.workspace.onDidChangeConfiguration(e => {
-				if (e.affectsConfiguration('mcpResources.servers')) {
-					this.applyServers(service);
-				}
-			}),
+			new FolderServerGate(service, view, context.workspaceState, log, cwd),
 			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(view, state)).dispose },
 		);
-		this.applyServers(service);
 		this.applyRunnerState(view, runner.state);
-	}
-
-	private applyServers(service: PickerService): void {
-		const { servers, errors } = parseServerConfigs(vscode.workspace.getConfiguration('mcpResources').get('servers'));
-		service.setConfiguredServers(servers);
-		if (errors.length > 0) {
-			void vscode.window.showWarningMessage(`MCP Resources: some entries of mcpResources.servers were skipped. ${errors.join('; ')}`, 'Open Settings')
-				.then(choice => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources.servers'));
-		}
 	}
 
 	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view explains. */
