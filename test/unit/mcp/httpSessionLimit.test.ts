@@ -10,6 +10,7 @@ import { ConnectedClient, connectHttp, createTestServer, errorOf, fastTracker, i
 /** Reads of `gated:` URIs wait until `open()`: a request held in flight for as long as a test needs. */
 class GatedProvider implements ResourceProvider {
 	readonly id = 'gated';
+	readonly summary = 'gated test entries';
 	private readonly emitter = new Emitter<ResourceChange>();
 	readonly onDidChange = this.emitter.event;
 	private opened!: () => void;
