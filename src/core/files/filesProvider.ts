@@ -92,20 +92,25 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 	}
 
 	async read(uri: string): Promise<ResourceContent[]> {
-		const { absPath, realPath } = await this.resolveServed(uri);
+		const { absPath, index } = await this.locateServed(uri);
 		const mimeType = mimeTypeForName(path.basename(absPath));
 		const dirty = this.ports.documents.dirtyText(absPath);
 		if (dirty !== undefined) {
+			// The editor's buffer, not the disk: nothing is opened, so the name is checked.
+			await this.checkTarget(uri, absPath, index);
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 		}
 		const settings = this.ports.settings.get();
-		const result = await this.ports.reader.readFileUpTo(realPath, settings.maxFileSize).catch((err: NodeJS.ErrnoException) => {
+		// The file is opened first and what was opened is checked: a link renamed over the
+		// file after a check by name would otherwise be followed by the read.
+		const accept = (realPath: string) => realPath === absPath || this.isServedTarget(realPath, index);
+		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
 			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
 				throw new ResourceNotFound(uri);
 			}
 			throw err;
 		});
-		if (result.kind === 'not-a-file') {
+		if (result.kind === 'not-a-file' || result.kind === 'refused') {
 			throw new ResourceNotFound(uri);
 		}
 		if (result.kind === 'too-large') {
@@ -120,7 +125,9 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
-		await this.resolveServed(uri);
+		// A subscription serves no content, so checking the name is enough here.
+		const { absPath, index } = await this.locateServed(uri);
+		await this.checkTarget(uri, absPath, index);
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
@@ -153,11 +160,8 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		return { values, total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
 	}
 
-	/**
-	 * Resolves a client's URI to a path that may be served: inside a workspace folder by its
-	 * spelling and by its real path (symlinks resolved), and not excluded, ignored or secret.
-	 */
-	private async resolveServed(uri: string): Promise<{ absPath: string; located: Located; realPath: string }> {
+	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
+	private async locateServed(uri: string): Promise<{ absPath: string; located: Located; index: FileIndex }> {
 		const absPath = fileUriToPath(uri);
 		await this.ready();
 		const index = this.index;
@@ -165,19 +169,25 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
 			throw new ResourceNotFound(uri);
 		}
+		return { absPath, located, index };
+	}
+
+	/** Refuses a path whose real path (symlinks resolved) leaves the workspace or is not served. */
+	private async checkTarget(uri: string, absPath: string, index: FileIndex): Promise<void> {
 		let realPath: string;
 		try {
 			realPath = await this.ports.reader.realpath(absPath);
 		} catch {
 			throw new ResourceNotFound(uri);
 		}
-		if (realPath !== absPath) {
-			const target = index.roots.locateReal(realPath);
-			if (!target || !(await index.filter.isServed(target.folder, target.rel, false))) {
-				throw new ResourceNotFound(uri);
-			}
+		if (realPath !== absPath && !(await this.isServedTarget(realPath, index))) {
+			throw new ResourceNotFound(uri);
 		}
-		return { absPath, located, realPath };
+	}
+
+	private async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {
+		const target = index.roots.locateReal(realPath);
+		return !!target && await index.filter.isServed(target.folder, target.rel, false);
 	}
 
 	private rebuild(reason: string): void {
