@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		settings,
 		log,
 	});
-	const registry = store.add(new ProviderRegistry([files, ...createWorkspaceStateProviders({ folders, settings, reader, log })]));
+	const registry = store.add(new ProviderRegistry([files, ...createWorkspaceStateProviders({ folders, settings, reader, rule: files, log })]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

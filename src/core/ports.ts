@@ -91,6 +91,25 @@ export interface FileSettings {
 	readonly maxFileSizeSetting: string;
 }
 
+/**
+ * The one served-or-not decision every family asks (the files provider makes it): secrets,
+ * excludes, `.gitignore`, and links that leave the workspace. Paths are absolute, spelled
+ * under the workspace folders as the user named them.
+ */
+export interface ServedRule {
+	/** Resolves once the rules are loaded (the `.gitignore` files read). */
+	ready(): Promise<void>;
+	/**
+	 * The decision from what is loaded, for synchronous callers (lists, change events): false
+	 * until the rules are loaded, so nothing is shown before it can be judged.
+	 */
+	isServedNow(absPath: string): boolean;
+	/** The full decision: reads what is not loaded yet and resolves links. */
+	isServed(absPath: string): Promise<boolean>;
+	/** The rules changed (settings, folders, a `.gitignore`): decisions may differ. */
+	readonly onDidChangeRules: Event<void>;
+}
+
 export interface SettingsSource<T> {
 	get(): T;
 	readonly onDidChange: Event<void>;

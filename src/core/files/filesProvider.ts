@@ -4,7 +4,7 @@ import { Logger } from '../../common/logger';
 import { ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
-	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, SettingsSource,
+	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -31,10 +31,13 @@ export interface FilesProviderPorts {
  * The workspace's files as resources. Lists from an in-memory index built in the background
  * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
  */
-export class FilesProvider extends Disposable implements ResourceProvider {
+export class FilesProvider extends Disposable implements ResourceProvider, ServedRule {
 	readonly id = 'files';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
+	private readonly rulesEmitter = this._register(new Emitter<void>());
+	/** A new index (new settings, folders or `.gitignore` files) decides from now on. */
+	readonly onDidChangeRules = this.rulesEmitter.event;
 
 	private index: FileIndex | undefined;
 	private building: Promise<void> | undefined;
@@ -122,6 +125,33 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
 		}
 		return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+	}
+
+	/**
+	 * The rule by name, from the current index's loaded `.gitignore` files (every directory the
+	 * index walked): what problems, editor state and the like show synchronously.
+	 */
+	isServedNow(absPath: string): boolean {
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+	}
+
+	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
+	async isServed(absPath: string): Promise<boolean> {
+		await this.ready();
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
+			return false;
+		}
+		let realPath: string;
+		try {
+			realPath = await this.ports.reader.realpath(absPath);
+		} catch {
+			return true; // gone (a deleted file git still shows): its name decides
+		}
+		return realPath === absPath || this.isServedTarget(realPath, index);
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
@@ -224,6 +254,10 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 			next.sorted(); // sort once now, so the first list after indexing is a slice
 			const previous = this.index;
 			this.index = next;
+			if (previous) {
+				// Before the first index nothing was judged (callers wait for `ready`).
+				this.rulesEmitter.fire();
+			}
 			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));
 			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
 			if (previous) {
