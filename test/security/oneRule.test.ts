@@ -28,6 +28,7 @@ const SERVED = ['src/index.ts', 'pkg/keep.log'];
 describe('one served-or-not rule for problems and editor state', () => {
 	let fx: Fixture;
 	let files: FilesProvider;
+	let settings: FakeSettings;
 	let diagnostics: FakeDiagnostics;
 	let editor: FakeEditor;
 	let registry: ProviderRegistry;
@@ -37,7 +38,8 @@ describe('one served-or-not rule for problems and editor state', () => {
 		fx = createFixture();
 		const folders = new StaticFolders([fx.root]);
 		const reader = new NodeFileSystem();
-		files = new FilesProvider({ folders, reader, watcher: new FakeWatcher(), documents: noOpenDocuments, settings: new FakeSettings(), log: nullLogger });
+		settings = new FakeSettings();
+		files = new FilesProvider({ folders, reader, watcher: new FakeWatcher(), documents: noOpenDocuments, settings, log: nullLogger });
 		diagnostics = new FakeDiagnostics(Object.fromEntries([...HIDDEN, ...SERVED].map(rel => [fx.file(rel), [problem('error', 0, `problem in ${rel}`)]])));
 		editor = new FakeEditor();
 		const scope = new WorkspaceScope(folders, files, reader);
@@ -120,5 +122,16 @@ describe('one served-or-not rule for problems and editor state', () => {
 		assert.equal(body.tabs.length, HIDDEN.length + SERVED.length, 'every tab is still counted');
 		assert.deepEqual(body.tabs.slice(0, HIDDEN.length).map((t: { label: string; file: string | null }) => [t.label, t.file]), HIDDEN.map(() => [NOT_SERVED_LABEL, null]));
 		assert.deepEqual(body.tabs.slice(HIDDEN.length).map((t: { file: string }) => t.file), SERVED);
+	});
+
+	it('follows the rule when it changes: ignored files\' problems appear once .gitignore is not respected', async () => {
+		const problemUris = async () => (await listAll(conn.client)).map(r => r.uri).filter(u => u.startsWith('diagnostics://file/')).sort();
+		assert.ok(!(await problemUris()).includes('diagnostics://file/debug.log'));
+		const changed = conn.waitForListChanged();
+		settings.set({ respectGitignore: false });
+		await changed;
+		const uris = await problemUris();
+		assert.ok(uris.includes('diagnostics://file/debug.log') && uris.includes('diagnostics://file/build/out.js'), uris.join());
+		assert.ok(!uris.includes('diagnostics://file/.env') && !uris.includes('diagnostics://file/link-outside-file'), 'secrets and links stay hidden');
 	});
 });
