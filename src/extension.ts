@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const log = store.add(new OutputLogger('MCP Resources'));
 	const folders = store.add(new VsCodeFolders());
 	const reader = new NodeFileSystem();
-	const settings = store.add(new VsCodeFileSettings());
+	const settings = store.add(new VsCodeFileSettings(log));
 	const files = new FilesProvider({
 		folders,
 		reader,
@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		settings,
 		log,
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

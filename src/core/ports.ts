@@ -35,10 +35,12 @@ export interface FileSystemReader {
 	realpath(filePath: string): Promise<string>;
 	readFile(filePath: string): Promise<Uint8Array>;
 	/**
-	 * Reads a regular file unless it is larger than `maxBytes` (checked on the open file, so a
-	 * file that grows between stat and read cannot slip past the cap).
+	 * Opens `filePath` (following links), asks `accept` about the real path of what was opened,
+	 * and reads it only if accepted and not larger than `maxBytes`. Both checks look at the open
+	 * file, never at the name again: a link swapped in after the check cannot redirect the read,
+	 * and a file that grows between stat and read cannot slip past the cap.
 	 */
-	readFileUpTo(filePath: string, maxBytes: number): Promise<ReadResult>;
+	readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult>;
 	/**
 	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
 	 * Indexing calls it once per directory, which is far cheaper than a promise per file.
@@ -49,7 +51,9 @@ export interface FileSystemReader {
 export type ReadResult =
 	| { readonly kind: 'ok'; readonly bytes: Uint8Array }
 	| { readonly kind: 'too-large'; readonly size: number }
-	| { readonly kind: 'not-a-file' };
+	| { readonly kind: 'not-a-file' }
+	/** `accept` said no, or the opened file's real path could not be known. */
+	| { readonly kind: 'refused' };
 
 export interface FileChangeEvent {
 	readonly kind: 'created' | 'changed' | 'deleted';
@@ -85,6 +89,25 @@ export interface FileSettings {
 	readonly maxFileSize: number;
 	/** Where a user changes `maxFileSize`, named in the too-large error. */
 	readonly maxFileSizeSetting: string;
+}
+
+/**
+ * The one served-or-not decision every family asks (the files provider makes it): secrets,
+ * excludes, `.gitignore`, and links that leave the workspace. Paths are absolute, spelled
+ * under the workspace folders as the user named them.
+ */
+export interface ServedRule {
+	/** Resolves once the rules are loaded (the `.gitignore` files read). */
+	ready(): Promise<void>;
+	/**
+	 * The decision from what is loaded, for synchronous callers (lists, change events): false
+	 * until the rules are loaded, so nothing is shown before it can be judged.
+	 */
+	isServedNow(absPath: string): boolean;
+	/** The full decision: reads what is not loaded yet and resolves links. */
+	isServed(absPath: string): Promise<boolean>;
+	/** The rules changed (settings, folders, a `.gitignore`): decisions may differ. */
+	readonly onDidChangeRules: Event<void>;
 }
 
 export interface SettingsSource<T> {

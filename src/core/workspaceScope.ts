@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
-import { FileFilter } from './files/fileFilter';
-import { FileSettings, FileSystemReader, SettingsSource, WorkspaceFolder, WorkspaceFoldersSource } from './ports';
+import { FileSystemReader, ServedRule, WorkspaceFolder, WorkspaceFoldersSource } from './ports';
 import { relativeInside } from './uriGuard';
 
 /** A path inside a workspace folder that the files provider would not refuse outright. */
@@ -17,31 +16,33 @@ export interface ScopedPath {
 
 /**
  * Which absolute paths the problems, git and editor providers may mention: inside a workspace
- * folder and not refused by the files provider's rules (secrets deny-list, excludes and, for
- * the async check, .gitignore). Paths outside are never shown, so no host path leaks.
+ * folder and served by the one rule the files provider applies (secrets, excludes,
+ * `.gitignore`, links). Paths outside are never shown, so no host path leaks.
  */
 export class WorkspaceScope extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<void>());
-	/** Folders or settings changed: what is in scope may differ. */
+	/** Folders or rules changed: what is in scope may differ. */
 	readonly onDidChange = this.changeEmitter.event;
-	private filterCache: FileFilter | undefined;
 	private realFolders: Promise<readonly WorkspaceFolder[]> | undefined;
 	private knownRealFolders: readonly WorkspaceFolder[] = [];
 
 	constructor(
 		private readonly folders: WorkspaceFoldersSource,
-		private readonly settings: SettingsSource<FileSettings>,
+		private readonly rule: ServedRule,
 		private readonly reader: FileSystemReader,
 	) {
 		super();
-		const reset = () => {
-			this.filterCache = undefined;
+		this._register(folders.onDidChange(() => {
 			this.realFolders = undefined;
 			this.knownRealFolders = [];
 			this.changeEmitter.fire();
-		};
-		this._register(folders.onDidChange(reset));
-		this._register(settings.onDidChange(reset));
+		}));
+		this._register(rule.onDidChangeRules(() => this.changeEmitter.fire()));
+	}
+
+	/** Resolves once paths can be located and judged. */
+	async ready(): Promise<void> {
+		await Promise.all([this.loadRealFolders(), this.rule.ready()]);
 	}
 
 	get isMultiRoot(): boolean {
@@ -50,18 +51,22 @@ export class WorkspaceScope extends Disposable {
 
 	/**
 	 * The scoped path of `absPath` when it lies in a folder (by spelling, or by the folders'
-	 * real paths once known) and is not refused by the synchronous rules.
+	 * real paths once known) and the rule, as loaded, serves it.
 	 */
 	locate(absPath: string): ScopedPath | undefined {
-		const found = this.find(this.folders.folders(), absPath) ?? this.findReal(absPath);
-		if (!found || this.filter().isIgnored(found.folder, found.rel, false)) {
-			return undefined;
-		}
-		return found;
+		const found = this.inFolder(absPath);
+		return found && this.rule.isServedNow(found.absPath) ? found : undefined;
+	}
+
+	/** Like `locate`, with the full decision (`.gitignore` files not loaded yet, links resolved). */
+	async locateServed(absPath: string): Promise<ScopedPath | undefined> {
+		await this.loadRealFolders();
+		const found = this.inFolder(absPath);
+		return found && await this.rule.isServed(found.absPath) ? found : undefined;
 	}
 
 	/** The scoped path a client names by its display path, or undefined if out of scope. */
-	resolveDisplay(display: string): ScopedPath | undefined {
+	async resolveDisplay(display: string): Promise<ScopedPath | undefined> {
 		const segments = display.split('/');
 		if (segments.some(s => s === '' || s === '.' || s === '..' || s.includes('\0') || s.includes('\\'))) {
 			return undefined;
@@ -78,14 +83,12 @@ export class WorkspaceScope extends Disposable {
 		if (!folder || rest.length === 0) {
 			return undefined;
 		}
-		return this.locate(path.join(path.resolve(folder.path), ...rest));
+		return this.locateServed(path.join(path.resolve(folder.path), ...rest));
 	}
 
-	/** The full check the files provider makes, .gitignore files included. */
+	/** The full check the files provider makes, .gitignore files and links included. */
 	async isServed(absPath: string): Promise<boolean> {
-		await this.loadRealFolders();
-		const found = this.locate(absPath);
-		return !!found && await this.filter().isServed(found.folder, found.rel, false);
+		return (await this.locateServed(absPath)) !== undefined;
 	}
 
 	/** Resolves the folders' real paths, so paths git reports (always real) can be located. */
@@ -104,9 +107,8 @@ export class WorkspaceScope extends Disposable {
 		}
 	}
 
-	private filter(): FileFilter {
-		this.filterCache ??= new FileFilter(this.reader, this.settings.get());
-		return this.filterCache;
+	private inFolder(absPath: string): ScopedPath | undefined {
+		return this.find(this.folders.folders(), absPath) ?? this.findReal(absPath);
 	}
 
 	private findReal(absPath: string): ScopedPath | undefined {

@@ -42,7 +42,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
 	const git = new GitProvider({
 		source: new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange }),
-		scope: new WorkspaceScope(folders, settings, reader),
+		scope: new WorkspaceScope(folders, files, reader),
 		settings,
 		log: options.log,
 	});

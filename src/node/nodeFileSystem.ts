@@ -1,4 +1,4 @@
-import { closeSync, constants as fsConstants, Dirent, fstatSync, openSync, promises as fs, readSync, realpathSync, Stats, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, Dirent, fstatSync, openSync, promises as fs, readlinkSync, readSync, realpathSync, Stats, statSync } from 'node:fs';
 import { DirectoryEntry, EntryKind, FileInfo, FileSystemReader, ReadResult } from '../core/ports';
 
 function kindOf(entry: Dirent | Stats): EntryKind {
@@ -38,13 +38,22 @@ export class NodeFileSystem implements FileSystemReader {
 	readFile(filePath: string): Promise<Uint8Array> {
 		return fs.readFile(filePath);
 	}
-	async readFileUpTo(filePath: string, maxBytes: number): Promise<ReadResult> {
+	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
 		// Synchronous on purpose: files are capped (1 MB by default) and in the page cache
 		// almost always, where four awaited calls (open, fstat, read, close) cost more than
 		// the read itself. O_NONBLOCK keeps a FIFO that replaced the file from hanging us.
 		const fd = openSync(filePath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
 		try {
 			const stats = fstatSync(fd);
+			const realPath = openedPath(fd, filePath, stats);
+			if (realPath === undefined) {
+				return { kind: 'refused' };
+			}
+			const verdict = accept(realPath);
+			// Awaited only when the check needs the disk (a link's target): the common case stays synchronous.
+			if (!(typeof verdict === 'boolean' ? verdict : await verdict)) {
+				return { kind: 'refused' };
+			}
 			if (!stats.isFile()) {
 				return { kind: 'not-a-file' };
 			}
@@ -74,5 +83,38 @@ export class NodeFileSystem implements FileSystemReader {
 			const stats = statSync(p, { throwIfNoEntry: false });
 			return stats ? info(stats) : undefined;
 		});
+	}
+}
+
+const DELETED = ' (deleted)';
+
+/**
+ * The real path of the file behind an open descriptor, or undefined when it cannot be known.
+ * Linux names it (`/proc/self/fd`); elsewhere the name is resolved and accepted only if it
+ * leads to the very file that was opened (same device and inode), so a swap after the open
+ * is refused rather than trusted.
+ */
+function openedPath(fd: number, filePath: string, opened: Stats): string | undefined {
+	if (process.platform === 'linux') {
+		try {
+			const link = readlinkSync(`/proc/self/fd/${fd}`);
+			if (link.startsWith('/')) {
+				// A file replaced since the open (an editor's atomic save) keeps its last name,
+				// marked deleted: that name is where it was, and is what gets checked.
+				return opened.nlink === 0 && link.endsWith(DELETED) ? link.slice(0, -DELETED.length) : link;
+			}
+		} catch {
+			// /proc not mounted: fall through to the portable check.
+		}
+	}
+	if (opened.nlink === 0) {
+		return undefined; // no name leads to it any more
+	}
+	try {
+		const realPath = realpathSync.native(filePath);
+		const named = statSync(realPath);
+		return named.dev === opened.dev && named.ino === opened.ino ? realPath : undefined;
+	} catch {
+		return undefined;
 	}
 }

@@ -1,38 +1,57 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/event';
+import { Logger } from '../common/logger';
+import { FileSettingLayers, mergeFileSettings, SettingLayers } from '../core/files/settingLayers';
 import { FileSettings, SettingsSource } from '../core/ports';
 
 const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+const KEYS = ['files.exclude', 'mcpResources.exclude', 'mcpResources.secrets', 'mcpResources.respectGitignore', 'mcpResources.maxFileSize'];
 
-/** `files.exclude` plus the extension's `mcpResources.*` settings, read fresh on each change. */
+/**
+ * `files.exclude` plus the extension's `mcpResources.*` settings, read fresh on each change.
+ * Each scope is read apart (`inspect`) and merged by `mergeFileSettings`, so a folder's
+ * settings can only hide more; the merged `get()` would let a folder replace the user's lists.
+ */
 export class VsCodeFileSettings implements SettingsSource<FileSettings>, vscode.Disposable {
 	private readonly emitter = new Emitter<void>();
 	readonly onDidChange = this.emitter.event;
 	private cached: FileSettings | undefined;
-	private readonly subscription = vscode.workspace.onDidChangeConfiguration(e => {
-		if (['files.exclude', 'mcpResources.exclude', 'mcpResources.secrets', 'mcpResources.respectGitignore', 'mcpResources.maxFileSize']
-			.some(key => e.affectsConfiguration(key))) {
-			this.cached = undefined;
-			this.emitter.fire();
-		}
-	});
+	/** What was last reported as refused, so each refusal is logged once, not on every change. */
+	private reported = '';
+	private readonly subscriptions = [
+		vscode.workspace.onDidChangeConfiguration(e => {
+			if (KEYS.some(key => e.affectsConfiguration(key))) {
+				this.reset();
+			}
+		}),
+		// A folder added or removed brings or takes its own settings.
+		vscode.workspace.onDidChangeWorkspaceFolders(() => this.reset()),
+	];
+
+	constructor(private readonly log?: Logger) {}
 
 	get(): FileSettings {
 		if (!this.cached) {
-			// files.exclude is resource-scoped: read it per folder and serve nothing any folder
-			// excludes (patterns are relative, so one list applies to every folder).
-			const scopes = vscode.workspace.workspaceFolders?.map(f => f.uri) ?? [undefined];
-			const excludedByFiles = new Set(scopes.flatMap(scope => {
-				const patterns = vscode.workspace.getConfiguration('files', scope).get<Record<string, unknown>>('exclude') ?? {};
-				// `true` excludes; `{ when: ... }` sibling conditions are treated as excluded to be safe.
-				return Object.entries(patterns).filter(([, v]) => v === true || (typeof v === 'object' && v !== null)).map(([k]) => k);
-			}));
-			const config = vscode.workspace.getConfiguration('mcpResources');
+			const folders = vscode.workspace.workspaceFolders?.map(f => f.uri) ?? [];
+			const layers: FileSettingLayers = {
+				filesExclude: read('files', 'exclude', folders, true),
+				exclude: read('mcpResources', 'exclude', folders),
+				secrets: read('mcpResources', 'secrets', folders),
+				respectGitignore: read('mcpResources', 'respectGitignore', folders),
+				maxFileSize: read('mcpResources', 'maxFileSize', folders),
+				defaultMaxFileSize: DEFAULT_MAX_FILE_SIZE,
+			};
+			const merged = mergeFileSettings(layers);
+			const refused = merged.refused.join(', ');
+			if (refused && refused !== this.reported) {
+				this.log?.warn(`workspace settings may only hide more; ignored: ${refused} (set these in your user settings instead)`);
+			}
+			this.reported = refused;
 			this.cached = {
-				exclude: [...excludedByFiles, ...stringArray(config.get('exclude'))],
-				secrets: stringArray(config.get('secrets')),
-				respectGitignore: config.get<boolean>('respectGitignore', true),
-				maxFileSize: positive(config.get<number>('maxFileSize'), DEFAULT_MAX_FILE_SIZE),
+				exclude: merged.exclude,
+				secrets: merged.secrets,
+				respectGitignore: merged.respectGitignore,
+				maxFileSize: merged.maxFileSize,
 				maxFileSizeSetting: 'mcpResources.maxFileSize',
 			};
 		}
@@ -40,15 +59,32 @@ export class VsCodeFileSettings implements SettingsSource<FileSettings>, vscode.
 	}
 
 	dispose(): void {
-		this.subscription.dispose();
+		this.subscriptions.forEach(s => s.dispose());
 		this.emitter.dispose();
+	}
+
+	private reset(): void {
+		this.cached = undefined;
+		this.emitter.fire();
 	}
 }
 
-function stringArray(value: unknown): string[] {
-	return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+/**
+ * One setting by scope. The user layer is the user's (and machine's) value over the default;
+ * objects such as `files.exclude` are merged with their default as VS Code merges them.
+ */
+function read(section: string, key: string, folders: readonly vscode.Uri[], mergeObject = false): SettingLayers<unknown> {
+	const base = vscode.workspace.getConfiguration(section).inspect<unknown>(key);
+	const user = mergeObject && isObject(base?.defaultValue) && isObject(base?.globalValue)
+		? { ...base.defaultValue, ...base.globalValue }
+		: base?.globalValue ?? base?.defaultValue;
+	return {
+		user,
+		workspace: base?.workspaceValue,
+		folders: folders.map(uri => vscode.workspace.getConfiguration(section, uri).inspect<unknown>(key)?.workspaceFolderValue),
+	};
 }
 
-function positive(value: number | undefined, fallback: number): number {
-	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

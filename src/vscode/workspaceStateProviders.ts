@@ -2,7 +2,7 @@ import { Logger } from '../common/logger';
 import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
 import { EditorProvider } from '../core/editor/editorProvider';
 import { GitProvider } from '../core/git/gitProvider';
-import { FileSettings, FileSystemReader, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
+import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
@@ -17,9 +17,11 @@ export function createWorkspaceStateProviders(ports: {
 	folders: WorkspaceFoldersSource;
 	settings: SettingsSource<FileSettings>;
 	reader: FileSystemReader;
+	/** The files provider's rule, so every family serves exactly what files does. */
+	rule: ServedRule;
 	log: Logger;
 }): ResourceProvider[] {
-	const scope = new WorkspaceScope(ports.folders, ports.settings, ports.reader);
+	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
 	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
 	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);

@@ -44,11 +44,11 @@ describe('faults', function () {
 
 	it('an unreadable file gives a clear error and the server keeps serving', async () => {
 		class DenyingFs extends NodeFileSystem {
-			override readFileUpTo(filePath: string, maxBytes: number): Promise<ReadResult> {
+			override readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
 				if (filePath.endsWith('README.md')) {
 					return Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${filePath}'`), { code: 'EACCES' }));
 				}
-				return super.readFileUpTo(filePath, maxBytes);
+				return super.readFileUpTo(filePath, maxBytes, accept);
 			}
 		}
 		const log = new RecordingLogger();

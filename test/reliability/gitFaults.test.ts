@@ -4,14 +4,13 @@ import * as path from 'node:path';
 import { nullLogger } from '../../src/common/logger';
 import { GitProvider } from '../../src/core/git/gitProvider';
 import { ProviderRegistry } from '../../src/core/registry';
-import { WorkspaceScope } from '../../src/core/workspaceScope';
 import { GitCliSource } from '../../src/node/gitCli';
-import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeGitRepository, FakeGitSource } from '../fakes/fakeGit';
 import { FakeSettings } from '../fakes/fakeSettings';
 import { TestRepo } from '../helpers/gitRepo';
 import { connectInMemory, errorOf, fastTracker, RecordingLogger } from '../helpers/harness';
+import { scopeOver } from '../helpers/workspaceScope';
 
 class FailingRepository extends FakeGitRepository {
 	override async status(): Promise<never> {
@@ -34,7 +33,7 @@ describe('git faults', function () {
 		const folders = new StaticFolders([repo.root]);
 		const settings = new FakeSettings();
 		const source = new GitCliSource({ folders, log: nullLogger, watch: false });
-		const registry = new ProviderRegistry([new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger })], fastTracker);
+		const registry = new ProviderRegistry([new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger })], fastTracker);
 		const conn = await connectInMemory(registry);
 		try {
 			const status = await conn.client.readResource({ uri: 'git://busy/status' });
@@ -55,7 +54,7 @@ describe('git faults', function () {
 		const folders = new StaticFolders([root]);
 		const settings = new FakeSettings();
 		const log = new RecordingLogger();
-		const registry = new ProviderRegistry([new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log })], fastTracker);
+		const registry = new ProviderRegistry([new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log })], fastTracker);
 		const conn = await connectInMemory(registry, log);
 		try {
 			const listed = (await conn.client.listResources()).resources.map(r => r.uri);

@@ -55,7 +55,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	}
 
 	ready(): Promise<void> {
-		return this.scope.loadRealFolders();
+		return this.scope.ready();
 	}
 
 	handles(uri: string): boolean {
@@ -105,10 +105,11 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	}
 
 	async read(uri: string): Promise<ResourceContent[]> {
+		await this.ready(); // the rules decide what `scan` keeps; before they load it keeps nothing
 		if (uri === DIAGNOSTICS_WORKSPACE_URI) {
 			return this.readWorkspace(uri);
 		}
-		const scoped = this.resolveFileUri(uri);
+		const scoped = await this.resolveFileUri(uri);
 		const problems = [...this.source.get(scoped.absPath)].sort(byPosition);
 		const counts = countProblems(problems);
 		const body = {
@@ -121,8 +122,10 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
+		// Change events are judged by the loaded rules: load them before anyone listens.
+		await this.ready();
 		if (uri !== DIAGNOSTICS_WORKSPACE_URI) {
-			this.resolveFileUri(uri);
+			await this.resolveFileUri(uri);
 		}
 	}
 
@@ -130,6 +133,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 		if (uriTemplate !== DIAGNOSTICS_FILE_TEMPLATE || argument !== 'path') {
 			return undefined;
 		}
+		await this.ready();
 		const query = value.replace(/^\/+/, '');
 		const lower = query.toLowerCase();
 		const all = [...this.scan().keys()].sort();
@@ -162,12 +166,12 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
-	private resolveFileUri(uri: string): ScopedPath {
+	private async resolveFileUri(uri: string): Promise<ScopedPath> {
 		if (!uri.startsWith(FILE_PREFIX) || /[?#]/.test(uri)) {
 			throw new ResourceNotFound(uri);
 		}
 		const display = decodePath(uri.slice(FILE_PREFIX.length));
-		const scoped = display === undefined ? undefined : this.scope.resolveDisplay(display);
+		const scoped = display === undefined ? undefined : await this.scope.resolveDisplay(display);
 		if (!scoped) {
 			throw new ResourceNotFound(uri);
 		}

@@ -11,6 +11,8 @@ export const EDITOR_ACTIVE_URI = 'editor://active';
 export const EDITOR_SELECTION_URI = 'editor://selection';
 export const EDITOR_TABS_URI = 'editor://tabs';
 const JSON_MIME = 'application/json';
+/** The label of a tab whose file is not served (its real label is the file's name). */
+export const NOT_SERVED_LABEL = '(not served)';
 /** Most selected text returned per selection. */
 export const MAX_SELECTION_CHARS = 100_000;
 
@@ -68,7 +70,7 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 	}
 
 	ready(): Promise<void> {
-		return this.scope.loadRealFolders();
+		return this.scope.ready();
 	}
 
 	handles(uri: string): boolean {
@@ -86,9 +88,9 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		let body: unknown;
 		switch (uri) {
-			case EDITOR_ACTIVE_URI: body = this.active(true); break;
-			case EDITOR_SELECTION_URI: body = this.active(false); break;
-			case EDITOR_TABS_URI: body = this.tabs(); break;
+			case EDITOR_ACTIVE_URI: body = await this.active(true); break;
+			case EDITOR_SELECTION_URI: body = await this.active(false); break;
+			case EDITOR_TABS_URI: body = await this.tabs(); break;
 			default: throw new ResourceNotFound(uri);
 		}
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
@@ -104,17 +106,18 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 		return undefined;
 	}
 
-	private active(full: boolean): Record<string, unknown> {
+	private async active(full: boolean): Promise<Record<string, unknown>> {
 		const editor = this.source.activeEditor();
 		if (!editor) {
 			return { file: null, reason: 'no active text editor' };
 		}
-		const scoped = editor.scheme === 'file' && editor.path ? this.scope.locate(editor.path) : undefined;
+		// The full rule (.gitignore and links included), as a read of the file would apply it.
+		const scoped = editor.scheme === 'file' && editor.path ? await this.scope.locateServed(editor.path) : undefined;
 		if (!scoped) {
-			// Outside the workspace, refused (secrets, excluded) or not a file: no path, no text.
+			// Outside the workspace, refused (secrets, excluded, ignored) or not a file: no path, no text.
 			return {
 				file: null,
-				reason: editor.scheme === 'file' ? 'the active file is not served (outside the workspace or excluded)' : `the active document is not a file (${editor.scheme})`,
+				reason: editor.scheme === 'file' ? 'the active file is not served (outside the workspace, excluded or ignored)' : `the active document is not a file (${editor.scheme})`,
 				...(full ? { languageId: editor.languageId } : {}),
 			};
 		}
@@ -137,12 +140,15 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 		return { ...head, isDirty: editor.isDirty, lineCount: editor.lineCount, selections, visibleRanges: editor.visibleRanges };
 	}
 
-	private tabs(): Record<string, unknown> {
+	private async tabs(): Promise<Record<string, unknown>> {
+		const tabs = this.source.tabs();
+		const served = await Promise.all(tabs.map(tab => (tab.path ? this.scope.locateServed(tab.path) : undefined)));
 		return {
-			tabs: this.source.tabs().map(tab => {
-				const scoped = tab.path ? this.scope.locate(tab.path) : undefined;
+			tabs: tabs.map((tab, i) => {
+				const scoped = served[i];
 				return {
-					label: tab.label,
+					// A file tab's label is its file name: a secret or ignored file is not named.
+					label: tab.path && !scoped ? NOT_SERVED_LABEL : tab.label,
 					kind: tab.kind,
 					file: scoped?.display ?? null,
 					...(scoped ? { uri: fileUri(scoped.absPath) } : {}),

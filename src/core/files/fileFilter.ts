@@ -131,6 +131,10 @@ function key(folder: WorkspaceFolder, dirRel: string): string {
  * pattern without an inner slash matches a name at any depth, so those compile to one matcher
  * on the base name; the few with an inner slash (and any list using `!` negations) go through
  * `ignore` on the whole path. Callers check each ancestor directory themselves.
+ *
+ * Matching ignores case: on case-insensitive file systems (macOS, Windows) `.ENV` *is* `.env`,
+ * and elsewhere `ID_RSA` or `Server.PEM` hold the same secrets. A case-insensitive regular
+ * expression costs the same per name, so the hot path stays one test per name.
  */
 class SecretMatcher {
 	private readonly fileName: (name: string) => boolean;
@@ -141,7 +145,7 @@ class SecretMatcher {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
 		if (lines.some(p => p.startsWith('!'))) {
 			// Negations depend on order across all patterns: keep the full semantics.
-			const all = ignore().add(lines);
+			const all = ignore({ ignorecase: true }).add(lines);
 			this.fileName = () => false;
 			this.directoryName = () => false;
 			this.byPath = all;
@@ -151,10 +155,10 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = forFiles.length > 0 ? picomatch(forFiles, { dot: true }) : () => false;
-		this.directoryName = forDirectories.length > 0 ? picomatch(forDirectories, { dot: true }) : () => false;
+		this.fileName = forFiles.length > 0 ? picomatch(forFiles, { dot: true, nocase: true }) : () => false;
+		this.directoryName = forDirectories.length > 0 ? picomatch(forDirectories, { dot: true, nocase: true }) : () => false;
 		const paths = lines.filter(p => !isNamePattern(p));
-		this.byPath = paths.length > 0 ? ignore().add(paths) : undefined;
+		this.byPath = paths.length > 0 ? ignore({ ignorecase: true }).add(paths) : undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {

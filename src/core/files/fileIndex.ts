@@ -25,6 +25,8 @@ export class FileIndex {
 	/** URIs added or removed since `sortedCache` was built, patched in on the next `sorted()`. */
 	private sortedAdded = new Set<string>();
 	private sortedRemoved = new Set<string>();
+	/** URIs of symlinks refused because of where they lead (outside, or to something not served). */
+	private readonly refusedLinks = new Set<string>();
 	private cancelled = false;
 
 	constructor(
@@ -60,6 +62,23 @@ export class FileIndex {
 
 	cancel(): void {
 		this.cancelled = true;
+	}
+
+	/**
+	 * True when the path, or a directory above it, is a symlink the index refused for where it
+	 * leads: names alone cannot tell, and synchronous callers cannot resolve links.
+	 */
+	isBehindRefusedLink(absPath: string): boolean {
+		if (this.refusedLinks.size === 0) {
+			return false;
+		}
+		const uri = fileUri(absPath);
+		for (let end = uri.length; end > 'file://'.length; end = uri.lastIndexOf('/', end - 1)) {
+			if (this.refusedLinks.has(uri.slice(0, end))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	get isCancelled(): boolean {
@@ -100,6 +119,9 @@ export class FileIndex {
 			}
 			// The disk decides, not the event kind: events for one path may arrive in any order.
 			const info = await this.reader.lstat(event.path).catch(() => undefined);
+			if (!info || info.kind !== 'symlink') {
+				this.refusedLinks.delete(fileUri(event.path));
+			}
 			if (!info) {
 				const uri = fileUri(event.path);
 				if (this.entries.delete(uri)) {
@@ -290,11 +312,14 @@ export class FileIndex {
 		const absPath = path.join(located.folder.path, located.rel);
 		let stat = info;
 		if (info.kind === 'symlink') {
+			const uri = fileUri(absPath);
 			try {
 				const target = this.roots.locateReal(await this.reader.realpath(absPath));
 				if (!target || this.filter.isIgnored(target.folder, target.rel, false)) {
+					this.refusedLinks.add(uri);
 					return undefined;
 				}
+				this.refusedLinks.delete(uri);
 				stat = await this.reader.stat(absPath);
 			} catch {
 				return undefined; // dangling or looping link

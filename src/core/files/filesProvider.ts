@@ -4,7 +4,7 @@ import { Logger } from '../../common/logger';
 import { ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
-	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, SettingsSource,
+	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -31,11 +31,14 @@ export interface FilesProviderPorts {
  * The workspace's files as resources. Lists from an in-memory index built in the background
  * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
  */
-export class FilesProvider extends Disposable implements ResourceProvider {
+export class FilesProvider extends Disposable implements ResourceProvider, ServedRule {
 	readonly id = 'files';
 	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
+	private readonly rulesEmitter = this._register(new Emitter<void>());
+	/** A new index (new settings, folders or `.gitignore` files) decides from now on. */
+	readonly onDidChangeRules = this.rulesEmitter.event;
 
 	private index: FileIndex | undefined;
 	private building: Promise<void> | undefined;
@@ -93,20 +96,25 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 	}
 
 	async read(uri: string): Promise<ResourceContent[]> {
-		const { absPath, realPath } = await this.resolveServed(uri);
+		const { absPath, index } = await this.locateServed(uri);
 		const mimeType = mimeTypeForName(path.basename(absPath));
 		const dirty = this.ports.documents.dirtyText(absPath);
 		if (dirty !== undefined) {
+			// The editor's buffer, not the disk: nothing is opened, so the name is checked.
+			await this.checkTarget(uri, absPath, index);
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 		}
 		const settings = this.ports.settings.get();
-		const result = await this.ports.reader.readFileUpTo(realPath, settings.maxFileSize).catch((err: NodeJS.ErrnoException) => {
+		// The file is opened first and what was opened is checked: a link renamed over the
+		// file after a check by name would otherwise be followed by the read.
+		const accept = (realPath: string) => realPath === absPath || this.isServedTarget(realPath, index);
+		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
 			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
 				throw new ResourceNotFound(uri);
 			}
 			throw err;
 		});
-		if (result.kind === 'not-a-file') {
+		if (result.kind === 'not-a-file' || result.kind === 'refused') {
 			throw new ResourceNotFound(uri);
 		}
 		if (result.kind === 'too-large') {
@@ -120,8 +128,37 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
 	}
 
+	/**
+	 * The rule by name, from the current index's loaded `.gitignore` files (every directory the
+	 * index walked): what problems, editor state and the like show synchronously.
+	 */
+	isServedNow(absPath: string): boolean {
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+	}
+
+	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
+	async isServed(absPath: string): Promise<boolean> {
+		await this.ready();
+		const index = this.index;
+		const located = index?.roots.locate(absPath);
+		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
+			return false;
+		}
+		let realPath: string;
+		try {
+			realPath = await this.ports.reader.realpath(absPath);
+		} catch {
+			return true; // gone (a deleted file git still shows): its name decides
+		}
+		return realPath === absPath || this.isServedTarget(realPath, index);
+	}
+
 	async checkSubscribable(uri: string): Promise<void> {
-		await this.resolveServed(uri);
+		// A subscription serves no content, so checking the name is enough here.
+		const { absPath, index } = await this.locateServed(uri);
+		await this.checkTarget(uri, absPath, index);
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
@@ -154,11 +191,8 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		return { values, total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
 	}
 
-	/**
-	 * Resolves a client's URI to a path that may be served: inside a workspace folder by its
-	 * spelling and by its real path (symlinks resolved), and not excluded, ignored or secret.
-	 */
-	private async resolveServed(uri: string): Promise<{ absPath: string; located: Located; realPath: string }> {
+	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
+	private async locateServed(uri: string): Promise<{ absPath: string; located: Located; index: FileIndex }> {
 		const absPath = fileUriToPath(uri);
 		await this.ready();
 		const index = this.index;
@@ -166,19 +200,25 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
 			throw new ResourceNotFound(uri);
 		}
+		return { absPath, located, index };
+	}
+
+	/** Refuses a path whose real path (symlinks resolved) leaves the workspace or is not served. */
+	private async checkTarget(uri: string, absPath: string, index: FileIndex): Promise<void> {
 		let realPath: string;
 		try {
 			realPath = await this.ports.reader.realpath(absPath);
 		} catch {
 			throw new ResourceNotFound(uri);
 		}
-		if (realPath !== absPath) {
-			const target = index.roots.locateReal(realPath);
-			if (!target || !(await index.filter.isServed(target.folder, target.rel, false))) {
-				throw new ResourceNotFound(uri);
-			}
+		if (realPath !== absPath && !(await this.isServedTarget(realPath, index))) {
+			throw new ResourceNotFound(uri);
 		}
-		return { absPath, located, realPath };
+	}
+
+	private async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {
+		const target = index.roots.locateReal(realPath);
+		return !!target && await index.filter.isServed(target.folder, target.rel, false);
 	}
 
 	private rebuild(reason: string): void {
@@ -215,6 +255,10 @@ export class FilesProvider extends Disposable implements ResourceProvider {
 			next.sorted(); // sort once now, so the first list after indexing is a slice
 			const previous = this.index;
 			this.index = next;
+			if (previous) {
+				// Before the first index nothing was judged (callers wait for `ready`).
+				this.rulesEmitter.fire();
+			}
 			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));
 			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
 			if (previous) {

@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { DiagnosticsProvider, renderProblemsMarkdown } from '../../../src/core/diagnostics/diagnosticsProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { WorkspaceScope } from '../../../src/core/workspaceScope';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';
-import { FakeSettings } from '../../fakes/fakeSettings';
 import { readJson } from '../../helpers/readJson';
 import { connectInMemory, ConnectedClient, errorOf, fastTracker } from '../../helpers/harness';
+import { scopeOver } from '../../helpers/workspaceScope';
 
 const WS = '/ws-diag';
 
@@ -18,7 +16,7 @@ describe('diagnostics provider through an MCP client', () => {
 
 	async function start(roots = [WS], initial: ConstructorParameters<typeof FakeDiagnostics>[0] = {}) {
 		source = new FakeDiagnostics(initial);
-		const scope = new WorkspaceScope(new StaticFolders(roots), new FakeSettings(), new NodeFileSystem());
+		const { scope } = scopeOver(new StaticFolders(roots));
 		registry = new ProviderRegistry([new DiagnosticsProvider(source, scope)], fastTracker);
 		conn = await connectInMemory(registry);
 	}

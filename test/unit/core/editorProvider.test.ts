@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { EditorProvider } from '../../../src/core/editor/editorProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { WorkspaceScope } from '../../../src/core/workspaceScope';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeEditor, sel } from '../../fakes/fakeEditor';
-import { FakeSettings } from '../../fakes/fakeSettings';
 import { readJson } from '../../helpers/readJson';
 import { connectInMemory, ConnectedClient, errorOf, fastTracker } from '../../helpers/harness';
+import { scopeOver } from '../../helpers/workspaceScope';
 
 const WS = '/ws-editor';
 
@@ -18,7 +16,7 @@ describe('editor provider through an MCP client', () => {
 
 	beforeEach(async () => {
 		editor = new FakeEditor();
-		const scope = new WorkspaceScope(new StaticFolders([WS]), new FakeSettings(), new NodeFileSystem());
+		const { scope } = scopeOver(new StaticFolders([WS]));
 		registry = new ProviderRegistry([new EditorProvider(editor, scope, { throttleMs: 100 })], fastTracker);
 		conn = await connectInMemory(registry);
 	});

@@ -3,14 +3,13 @@ import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
 import { GitProvider } from '../../../src/core/git/gitProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { WorkspaceScope } from '../../../src/core/workspaceScope';
 import { GitCliSource } from '../../../src/node/gitCli';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
 import { FakeSettings } from '../../fakes/fakeSettings';
 import { TestRepo } from '../../helpers/gitRepo';
 import { connectInMemory, ConnectedClient, errorOf, fastTracker } from '../../helpers/harness';
+import { scopeOver } from '../../helpers/workspaceScope';
 
 const text = (r: { contents: unknown[] }) => (r.contents[0] as { text: string }).text;
 
@@ -29,7 +28,7 @@ describe('git provider through an MCP client (real repositories)', () => {
 		const folders = new StaticFolders([repo.root]);
 		const settings = new FakeSettings();
 		source = new GitCliSource({ folders, log: nullLogger });
-		const provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger });
+		const provider = new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger });
 		registry = new ProviderRegistry([provider], fastTracker);
 		conn = await connectInMemory(registry);
 		// Let discovery's own list_changed pass before any test subscribes.
@@ -137,7 +136,7 @@ describe('git provider following repositories (fakes)', () => {
 		source = new FakeGitSource();
 		const folders = new StaticFolders(['/w']);
 		const settings = new FakeSettings({ ...new FakeSettings().get(), maxFileSize: 2048 });
-		const provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger });
+		const provider = new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger });
 		registry = new ProviderRegistry([provider], fastTracker);
 		conn = await connectInMemory(registry);
 	});
@@ -223,7 +222,7 @@ describe('git provider memory bounds (fakes)', () => {
 		source.repos = [repo];
 		const folders = new StaticFolders(['/w']);
 		const settings = new FakeSettings({ ...new FakeSettings().get(), maxFileSize: 1024 * 1024 });
-		provider = new GitProvider({ source, scope: new WorkspaceScope(folders, settings, new NodeFileSystem()), settings, log: nullLogger, cacheBytes: 1024 * 1024 });
+		provider = new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger, cacheBytes: 1024 * 1024 });
 		registry = new ProviderRegistry([provider], fastTracker);
 		conn = await connectInMemory(registry);
 	});
