@@ -1,8 +1,8 @@
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import * as vscode from 'vscode';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
 import { PickerNode, ResourceNode } from '../../picker/treeModel';
-import { expandTemplate, templateVariables } from '../../picker/uriTemplate';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
 import { pickResources } from './pickResources';
 import { PickerView } from './pickerView';
@@ -204,15 +204,22 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		if (!server || !template) {
 			return;
 		}
+		let parsed: UriTemplate;
+		try {
+			parsed = new UriTemplate(template.uriTemplate);
+		} catch (err) {
+			void vscode.window.showErrorMessage(`The server's template ${template.uriTemplate.slice(0, 200)} is not a valid URI template: ${(err as Error).message}`);
+			return;
+		}
 		const values: Record<string, string> = {};
-		for (const variable of templateVariables(template.uriTemplate)) {
+		for (const variable of new Set(parsed.variableNames)) {
 			const value = await askVariable(server, template, variable, values);
 			if (value === undefined) {
 				return;
 			}
 			values[variable] = value;
 		}
-		const uri = expandTemplate(template.uriTemplate, values);
+		const uri = parsed.expand(values);
 		const action = await vscode.window.showQuickPick(['Open', 'Add to Selection'], { title: uri, placeHolder: 'What to do with the resource' });
 		const listed: ListedResource = server.resources.resource(uri)?.resource ?? { uri, name: uri.split('/').pop() || uri };
 		if (action === 'Open') {
