@@ -14,6 +14,8 @@ import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } 
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
+import { startHostileMcpServer } from '../test/e2e/hostileMcpServer.mjs';
+import { hostileServerCheck } from '../test/e2e/pickerHostile.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -89,6 +91,18 @@ async function main() {
 			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
+		},
+		{
+			name: 'a hostile server in the settings: its data: icons show, nothing is fetched, its repeated cursor ends the list with a row',
+			run: async () => {
+				const hostile = await startHostileMcpServer();
+				try {
+					await inSecondWindow(browser, vsix, { settings: { 'mcpResources.servers': [{ name: 'Hostile', url: hostile.url }] } },
+						({ page }) => hostileServerCheck({ page, hostile, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) }));
+				} finally {
+					await hostile.stop();
+				}
+			},
 		},
 	];
 	for (const check of windowChecks) {
