@@ -2,6 +2,7 @@
 // icons, one as a data: PNG and others pointing at a "tracker" URL; Markdown and links in its
 // descriptions; a cursor it repeats forever. The tracker counts every request it gets, so a
 // check can prove nothing was fetched.
+import { Buffer } from 'node:buffer';
 import * as http from 'node:http';
 import * as zlib from 'node:zlib';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
