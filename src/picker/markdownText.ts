@@ -80,3 +80,11 @@ export function safeMimeType(mimeType: string | undefined): string | undefined {
 	const base = mimeType?.split(';')[0].trim().toLowerCase();
 	return base && /^[a-z0-9][a-z0-9.+-]{0,126}\/[a-z0-9][a-z0-9.+-]{0,126}$/.test(base) ? base : undefined;
 }
+
+/**
+ * For labels VS Code draws with `$(name)` icon syntax (QuickPick labels, descriptions, details):
+ * a server's `$(…)` shows as text rather than as a spinner or a check mark it did not earn.
+ */
+export function escapeIconSyntax(text: string): string {
+	return text.replace(/\$\(/g, '\\$(');
+}

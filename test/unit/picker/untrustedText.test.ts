@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkIcon, IconStore, MAX_ICON_BYTES, MAX_ICONS_PER_SERVER, pickIcon } from '../../../src/picker/icons';
-import { escapeMarkdownInline, escapeMarkdownRendered, markdownCodeSpan, markdownUri, safeMimeType } from '../../../src/picker/markdownText';
+import { escapeIconSyntax, escapeMarkdownInline, escapeMarkdownRendered, markdownCodeSpan, markdownUri, safeMimeType } from '../../../src/picker/markdownText';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
 
 const png = (bytes: Buffer = PNG_BYTES) => `data:image/png;base64,${bytes.toString('base64')}`;
@@ -51,6 +51,11 @@ describe('picker: server strings in Markdown', () => {
 		assert.equal(markdownUri('x://a\n## b `c` <d>\\'), 'x://a%0A##%20b%20%60c%60%20%3Cd%3E%5C');
 		assert.equal(markdownUri('x://[id]/![p](q)'), 'x://\\[id\\]/!\\[p\\](q)');
 		assert.equal(markdownUri('x://\ud800'), 'x://%EF%BF%BD');
+	});
+
+	it('keeps $(icon) syntax in labels as text', () => {
+		assert.equal(escapeIconSyntax('$(check) done $(loading~spin)'), '\\$(check) done \\$(loading~spin)');
+		assert.equal(escapeIconSyntax('cost $5 (est.)'), 'cost $5 (est.)');
 	});
 
 	it('shows a MIME type only when it looks like one', () => {
