@@ -8,8 +8,12 @@ export interface ListingLimits {
 	readonly maxBytes: number;
 }
 
-/** Resources per server: 100,000 files list in about 15 MB here, so the caps leave room. */
-export const RESOURCE_LIMITS: ListingLimits = { maxItems: 100_000, maxBytes: 64 * 1024 * 1024 };
+/**
+ * Resources per server. 100,000 workspace files count about 50 MB here (paths of 100
+ * characters), so a real workspace reaches the item cap before the byte cap; a server with
+ * long names or descriptions reaches the byte cap first.
+ */
+export const RESOURCE_LIMITS: ListingLimits = { maxItems: 100_000, maxBytes: 96 * 1024 * 1024 };
 export const TEMPLATE_LIMITS: ListingLimits = { maxItems: 1_000, maxBytes: 4 * 1024 * 1024 };
 
 /**
