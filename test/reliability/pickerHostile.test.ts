@@ -1,15 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { RESOURCE_LIMITS } from '../../src/picker/listingGuard';
 import { ServerResources } from '../../src/picker/treeModel';
+import { heapAfterGc } from '../helpers/heap';
 import { HostileServer, someResources, startHostileServer } from '../unit/picker/hostileServer';
-
-function heapAfterGc(): number {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	assert.ok(gc, 'run with --expose-gc');
-	gc();
-	gc();
-	return process.memoryUsage().heapUsed;
-}
 
 /**
  * The attack measured in issue 17 (1,000 new items a page, forever, grew the extension host by
