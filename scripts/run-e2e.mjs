@@ -15,6 +15,8 @@ import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { folderServerChecks } from '../test/e2e/folderServers.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
+import { startHostileMcpServer } from '../test/e2e/hostileMcpServer.mjs';
+import { hostileServerCheck } from '../test/e2e/pickerHostile.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -98,6 +100,18 @@ async function main() {
 				screenshot: (page, name) => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }),
 			}),
 		})),
+		{
+			name: 'a hostile server in the settings: its data: icons show, nothing is fetched, its repeated cursor ends the list with a row',
+			run: async () => {
+				const hostile = await startHostileMcpServer();
+				try {
+					await inSecondWindow(browser, vsix, { settings: { 'mcpResources.servers': [{ name: 'Hostile', url: hostile.url }] } },
+						({ page }) => hostileServerCheck({ page, hostile, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) }));
+				} finally {
+					await hostile.stop();
+				}
+			},
+		},
 	];
 	for (const check of windowChecks) {
 		if (grep && !check.name.includes(grep)) { continue; }

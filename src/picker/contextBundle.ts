@@ -1,3 +1,4 @@
+import { escapeMarkdownInline, markdownUri, safeMimeType } from './markdownText';
 import { estimateTokens, formatSize } from './tokenEstimate';
 
 /** One content item of a `resources/read` result. */
@@ -10,6 +11,7 @@ export interface ReadContent {
 
 /** A resource to bundle: what was read, or why it could not be. */
 export interface BundleEntry {
+	/** The URI the user selected: the bundle names the resource by it, whatever the server's answer says. */
 	readonly uri: string;
 	/** The server it came from, shown when the bundle mixes servers. */
 	readonly server?: string;
@@ -74,7 +76,7 @@ const languageByExtension: Record<string, string> = {
 
 /** The Markdown fence language for a MIME type (or, failing that, the URI's extension); '' when unknown. */
 export function languageFor(mimeType: string | undefined, uri: string): string {
-	const base = mimeType?.split(';')[0].trim().toLowerCase();
+	const base = safeMimeType(mimeType);
 	if (base && languageByMime[base]) {
 		return languageByMime[base];
 	}
@@ -101,6 +103,8 @@ export function fenceFor(text: string): string {
 	return '`'.repeat(Math.max(3, longest + 1));
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
 function decodedLength(base64: string): number {
 	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
 	return Math.floor(base64.length * 3 / 4) - padding;
@@ -110,6 +114,11 @@ function decodedLength(base64: string): number {
  * Formats resources as one Markdown document: per resource a header with the URI and a fenced
  * block whose language comes from the MIME type. Binary content is noted, not dumped; images
  * are attached, inlined or noted as the target allows.
+ *
+ * Everything a server sent is data here: its text sits inside a fence it cannot close, and
+ * what is written outside fences (the URI, its MIME type, an error message, a server name) is
+ * one escaped line, so no answer can add a section or instructions of its own. The header is
+ * the URI the user selected, never the one in the server's answer.
  */
 export function buildContextBundle(entries: readonly BundleEntry[], options: BundleOptions): ContextBundle {
 	const maxImageBytes = options.maxImageBytes ?? 5 * 1024 * 1024;
@@ -117,36 +126,37 @@ export function buildContextBundle(entries: readonly BundleEntry[], options: Bun
 	const parts: string[] = [];
 	const images: BundleImage[] = [];
 	for (const entry of entries) {
-		const origin = servers.size > 1 && entry.server ? ` (from ${entry.server})` : '';
+		const origin = servers.size > 1 && entry.server ? ` (from ${escapeMarkdownInline(entry.server)})` : '';
+		const title = `## ${markdownUri(entry.uri)}${origin}`;
 		if (entry.error !== undefined) {
-			parts.push(`## ${entry.uri}${origin}\n\n_Could not read this resource: ${entry.error}_\n`);
+			parts.push(`${title}\n\n_Could not read this resource: ${escapeMarkdownInline(entry.error)}_\n`);
 			continue;
 		}
 		const contents = entry.contents ?? [];
 		if (contents.length === 0) {
-			parts.push(`## ${entry.uri}${origin}\n\n_The resource is empty._\n`);
+			parts.push(`${title}\n\n_The resource is empty._\n`);
 			continue;
 		}
-		for (const content of contents) {
+		for (const [i, content] of contents.entries()) {
 			// A resource may return several items (e.g. a folder listing); each gets its own header.
-			const uri = content.uri || entry.uri;
-			const mime = content.mimeType;
-			const header = `## ${uri}${origin}`;
-			if (content.text !== undefined) {
+			const header = contents.length > 1 ? `${title} (part ${i + 1} of ${contents.length})` : title;
+			const mime = safeMimeType(content.mimeType);
+			if (typeof content.text === 'string') {
 				const fence = fenceFor(content.text);
 				const body = content.text.endsWith('\n') ? content.text : `${content.text}\n`;
-				parts.push(`${header}\n\n${fence}${languageFor(mime, uri)}\n${body}${fence}\n`);
+				parts.push(`${header}\n\n${fence}${languageFor(mime, entry.uri)}\n${body}${fence}\n`);
 				continue;
 			}
-			const blob = content.blob ?? '';
+			const blob = typeof content.blob === 'string' ? content.blob : '';
 			const bytes = decodedLength(blob);
-			const kind = mime ?? 'application/octet-stream';
-			if (mime && ATTACHABLE_IMAGES.has(mime.toLowerCase()) && bytes <= maxImageBytes && options.images !== 'note') {
+			const kind = mime ?? (content.mimeType === undefined ? 'application/octet-stream' : 'unknown type');
+			if (mime && ATTACHABLE_IMAGES.has(mime) && bytes <= maxImageBytes && BASE64.test(blob) && options.images !== 'note') {
 				if (options.images === 'attach') {
-					images.push({ uri, mimeType: mime, data: blob });
+					images.push({ uri: entry.uri, mimeType: mime, data: blob });
 					parts.push(`${header}\n\n_Image (${kind}, ${formatSize(bytes)}), attached separately._\n`);
 				} else {
-					parts.push(`${header}\n\n![${uri.split('/').pop() ?? 'image'}](data:${mime};base64,${blob})\n`);
+					const name = escapeMarkdownInline(entry.uri.split(/[?#]/)[0].split('/').pop() || 'image', 200);
+					parts.push(`${header}\n\n![${name}](data:${mime};base64,${blob})\n`);
 				}
 				continue;
 			}

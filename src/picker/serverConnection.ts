@@ -3,13 +3,19 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-	ErrorCode, McpError, type Resource, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
+	ErrorCode, McpError, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '../common/event';
 import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { VERSION } from '../version';
 import { ReadContent } from './contextBundle';
+import { IconStore, SafeIcon } from './icons';
+import { ListedResource, ListedTemplate, toListedResource, toListedTemplate } from './listedItems';
+import { ListingGuard, TEMPLATE_LIMITS } from './listingGuard';
+import { formatSize } from './tokenEstimate';
+
+export type { ListedResource, ListedTemplate } from './listedItems';
 
 export type ConnectionTarget =
 	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
@@ -32,15 +38,17 @@ export type ConnectionState =
 	| { readonly kind: 'unavailable'; readonly message: string }
 	| { readonly kind: 'error'; readonly message: string; readonly retryAt?: number };
 
-/** One entry of `resources/list`, as the SDK client returns it. */
-export type ListedResource = Resource;
+/**
+ * Largest read result the picker takes from a server (text characters plus decoded binary
+ * bytes): a bundle is pasted into a chat or an editor, and no one pastes more than this.
+ */
+export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-export interface ListedTemplate {
-	readonly uriTemplate: string;
-	readonly name: string;
-	readonly title?: string;
-	readonly description?: string;
-	readonly mimeType?: string;
+/** A read result over MAX_READ_BYTES: refused whole rather than cut, so nothing half-read is pasted. */
+export class ReadTooLarge extends Error {
+	constructor(readonly bytes: number) {
+		super(`the server returned ${formatSize(bytes)}, more than the picker's ${formatSize(MAX_READ_BYTES)} limit for one resource, so it was not pasted`);
+	}
 }
 
 export interface ServerConnectionOptions {
@@ -68,6 +76,8 @@ export class ServerConnection extends Disposable {
 	private readonly subscriptions = new Map<string, number>();
 	/** The last subscribe request per URI, so callers can wait until the server has it. */
 	private readonly subscribing = new Map<string, Promise<void>>();
+	private readonly icons = new IconStore();
+	private serverIconValue: SafeIcon | undefined;
 
 	private readonly stateEmitter = this._register(new Emitter<ConnectionState>());
 	readonly onDidChangeState = this.stateEmitter.event;
@@ -100,6 +110,11 @@ export class ServerConnection extends Disposable {
 		return this.current;
 	}
 
+	/** The server's own icon (`serverInfo.icons`), when it sent an acceptable one. */
+	get serverIcon(): SafeIcon | undefined {
+		return this.serverIconValue;
+	}
+
 	/** Connects if needed; resolves when connected, rejects with the reason otherwise. */
 	async connect(): Promise<void> {
 		await this.ensureClient();
@@ -116,28 +131,46 @@ export class ServerConnection extends Disposable {
 		await this.ensureClient().catch(() => undefined);
 	}
 
+	/** One page of `resources/list`, each entry reduced to what the picker keeps. */
 	async listPage(cursor?: string): Promise<{ resources: ListedResource[]; nextCursor?: string }> {
 		const page = await this.request(c => c.listResources(cursor ? { cursor } : {}));
-		return { resources: page.resources as ListedResource[], nextCursor: page.nextCursor };
+		return { resources: page.resources.map(r => toListedResource(r, this.icons)), nextCursor: page.nextCursor };
 	}
 
-	async listTemplates(): Promise<ListedTemplate[]> {
+	/** Every template, page by page, within TEMPLATE_LIMITS; `notice` says why it stopped early. */
+	async listTemplates(): Promise<{ templates: ListedTemplate[]; notice?: string }> {
 		const capabilities = await this.request(async c => c.getServerCapabilities());
 		if (!capabilities?.resources) {
-			return [];
+			return { templates: [] };
 		}
-		const all: ListedTemplate[] = [];
+		const guard = new ListingGuard(TEMPLATE_LIMITS, 'templates');
+		const byTemplate = new Map<string, ListedTemplate>();
 		let cursor: string | undefined;
 		do {
 			const page = await this.request(c => c.listResourceTemplates(cursor ? { cursor } : {}));
-			all.push(...page.resourceTemplates);
-			cursor = page.nextCursor;
-		} while (cursor && all.length < 10_000);
-		return all;
+			const before = byTemplate.size;
+			for (const template of guard.admit(page.resourceTemplates.map(t => toListedTemplate(t, this.icons)))) {
+				if (!byTemplate.has(template.uriTemplate)) {
+					byTemplate.set(template.uriTemplate, template);
+				}
+			}
+			cursor = guard.next(page.nextCursor, page.resourceTemplates.length, byTemplate.size - before) ? page.nextCursor : undefined;
+		} while (cursor);
+		return { templates: [...byTemplate.values()], ...(guard.notice ? { notice: guard.notice } : {}) };
 	}
 
+	/** The contents of `uri`; rejects with ReadTooLarge past MAX_READ_BYTES. */
 	async read(uri: string): Promise<ReadContent[]> {
 		const result = await this.request(c => c.readResource({ uri }));
+		let bytes = 0;
+		for (const content of result.contents) {
+			const text = (content as { text?: unknown }).text;
+			const blob = (content as { blob?: unknown }).blob;
+			bytes += typeof text === 'string' ? text.length : typeof blob === 'string' ? Math.floor(blob.length * 3 / 4) : 0;
+		}
+		if (bytes > MAX_READ_BYTES) {
+			throw new ReadTooLarge(bytes);
+		}
 		return result.contents as ReadContent[];
 	}
 
@@ -266,6 +299,7 @@ export class ServerConnection extends Disposable {
 			}
 		};
 		this.client = client;
+		this.serverIconValue = this.icons.icon(client.getServerVersion()?.icons);
 		this.attempt = 0;
 		this.setState({ kind: 'connected' });
 		this.options.log.info(`picker: connected to ${this.label}`);

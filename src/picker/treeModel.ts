@@ -1,6 +1,7 @@
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { FilterIndex } from './filter';
+import { ListingGuard, ListingLimits, RESOURCE_LIMITS } from './listingGuard';
 import { ListedResource, ListedTemplate, ServerConnection } from './serverConnection';
 
 export type GroupKind = 'files' | 'problems' | 'git' | 'editor' | 'other' | 'templates';
@@ -76,7 +77,8 @@ export interface StatusNode {
 	readonly kind: 'status';
 	readonly serverId: string;
 	readonly key: string;
-	readonly status: 'loading' | 'error' | 'empty' | 'info';
+	/** `notice`: the list is incomplete on purpose (a cap was reached, or the server's paging was broken). */
+	readonly status: 'loading' | 'error' | 'empty' | 'info' | 'notice';
 	readonly message: string;
 }
 
@@ -85,12 +87,15 @@ export type PickerNode = ServerNode | GroupNode | FolderNode | ResourceNode | Te
 export type LoadState =
 	| { readonly kind: 'idle' }
 	| { readonly kind: 'loading'; readonly loaded: number }
-	| { readonly kind: 'complete'; readonly loaded: number }
+	/** `notice`: why the listing stopped before the server's last page (a cap, or paging that would never end). */
+	| { readonly kind: 'complete'; readonly loaded: number; readonly notice?: string }
 	| { readonly kind: 'error'; readonly message: string; readonly loaded: number };
 
 export interface ServerResourcesOptions {
 	/** Children shown per folder or group before a "Load more…" node. */
 	readonly childLimit?: number;
+	/** Caps on what is kept of the server's list (tests lower them). */
+	readonly limits?: ListingLimits;
 }
 
 export const DEFAULT_CHILD_LIMIT = 500;
@@ -130,16 +135,19 @@ export class ServerResources extends Disposable {
 	private flat = new Map<GroupKind, ResourceNode[]>();
 	private index = new FilterIndex<ResourceNode>();
 	private templateList: ListedTemplate[] = [];
+	private templateNotice: string | undefined;
 	private current: LoadState = { kind: 'idle' };
 	private loading: Promise<void> | undefined;
 	private reloadWanted = false;
-	private readonly limits = new Map<string, number>();
+	private readonly shownLimits = new Map<string, number>();
 	private readonly folderIndex = new Map<string, FolderNode>();
 	private readonly childLimit: number;
+	private readonly limits: ListingLimits;
 
 	constructor(readonly connection: ServerConnection, options: ServerResourcesOptions = {}) {
 		super();
 		this.childLimit = options.childLimit ?? DEFAULT_CHILD_LIMIT;
+		this.limits = options.limits ?? RESOURCE_LIMITS;
 		this.root = this.newFolder('', '');
 		this._register(connection.onDidChangeList(() => void this.requestReload()));
 		let sessions = 0;
@@ -165,6 +173,11 @@ export class ServerResources extends Disposable {
 
 	get templates(): readonly ListedTemplate[] {
 		return this.templateList;
+	}
+
+	/** Why the template list is incomplete, when it is. */
+	get templatesNotice(): string | undefined {
+		return this.templateNotice;
 	}
 
 	get filesRoot(): FolderNode {
@@ -220,7 +233,7 @@ export class ServerResources extends Disposable {
 
 	/** Raises the number of children shown under `parentKey` by one page. */
 	showMore(parentKey: string): void {
-		this.limits.set(parentKey, (this.limits.get(parentKey) ?? this.childLimit) + this.childLimit);
+		this.shownLimits.set(parentKey, (this.shownLimits.get(parentKey) ?? this.childLimit) + this.childLimit);
 		this.changeEmitter.fire();
 	}
 
@@ -231,9 +244,13 @@ export class ServerResources extends Disposable {
 	/** The children of a group or folder, capped, with a "Load more…" node when capped. */
 	children(node: GroupNode | FolderNode): PickerNode[] {
 		if (node.kind === 'group' && node.group === 'templates') {
-			return this.templateList.map(template => ({
+			const templates: PickerNode[] = this.templateList.map(template => ({
 				kind: 'template', serverId: this.serverId, key: `${this.serverId}|t|${template.uriTemplate}`, template,
 			}));
+			if (this.templateNotice) {
+				templates.push({ kind: 'status', serverId: this.serverId, key: `${node.key}|notice`, status: 'notice', message: this.templateNotice });
+			}
+			return templates;
 		}
 		const folder = node.kind === 'folder' ? node : node.group === 'files' ? this.root : undefined;
 		let all: PickerNode[];
@@ -247,7 +264,7 @@ export class ServerResources extends Disposable {
 		} else {
 			all = this.flat.get((node as GroupNode).group) ?? [];
 		}
-		const limit = this.limits.get(node.key) ?? this.childLimit;
+		const limit = this.shownLimits.get(node.key) ?? this.childLimit;
 		const shown = all.length > limit ? all.slice(0, limit) : all;
 		const out = shown === all ? [...all] : shown;
 		if (all.length > limit) {
@@ -267,26 +284,30 @@ export class ServerResources extends Disposable {
 		const target = reload ? this.fresh() : undefined;
 		let count = 0;
 		try {
-			const templates = this.connection.listTemplates().catch(() => [] as ListedTemplate[]);
+			const templates = this.connection.listTemplates().catch(() => ({ templates: [] as ListedTemplate[], notice: undefined }));
+			const guard = new ListingGuard(this.limits, 'resources');
 			let cursor: string | undefined;
 			let pages = 0;
-			do {
+			for (;;) {
 				const page = await this.connection.listPage(cursor);
 				if (this.isDisposed) {
 					return;
 				}
-				this.addPage(page.resources, target);
-				count += page.resources.length;
-				cursor = page.nextCursor;
+				const added = this.addPage(guard.admit(page.resources), target);
+				count += added;
 				pages++;
 				if (!target) {
 					this.current = { kind: 'loading', loaded: count };
 					this.changeEmitter.fire();
 				}
 				if (pages === 1) {
-					this.templateList = await templates;
+					this.setTemplates(await templates);
 				}
-			} while (cursor && pages < 100_000);
+				if (!guard.next(page.nextCursor, page.resources.length, added)) {
+					break;
+				}
+				cursor = page.nextCursor;
+			}
 			if (target) {
 				this.byUri = target.byUri;
 				this.root = target.root;
@@ -296,9 +317,9 @@ export class ServerResources extends Disposable {
 				for (const [k, v] of target.folders) {
 					this.folderIndex.set(k, v);
 				}
-				this.templateList = await templates;
+				this.setTemplates(await templates);
 			}
-			this.current = { kind: 'complete', loaded: this.byUri.size };
+			this.current = { kind: 'complete', loaded: this.byUri.size, ...(guard.notice ? { notice: guard.notice } : {}) };
 		} catch (err) {
 			this.current = { kind: 'error', message: (err as Error).message, loaded: this.byUri.size };
 		} finally {
@@ -313,18 +334,25 @@ export class ServerResources extends Disposable {
 		}
 	}
 
+	private setTemplates(list: { templates: ListedTemplate[]; notice?: string }): void {
+		this.templateList = list.templates;
+		this.templateNotice = list.notice;
+	}
+
 	private fresh(): Built {
 		const folders = new Map<string, FolderNode>();
 		const root = this.newFolder('', '', folders);
 		return { byUri: new Map(), root, flat: new Map(), index: new FilterIndex(), folders };
 	}
 
-	private addPage(resources: readonly ListedResource[], target?: Built): void {
+	/** Merges a page into the tree (or the one being built); returns how many resources were new. */
+	private addPage(resources: readonly ListedResource[], target?: Built): number {
 		const byUri = target?.byUri ?? this.byUri;
 		const root = target?.root ?? this.root;
 		const flat = target?.flat ?? this.flat;
 		const index = target?.index ?? this.index;
 		const folders = target?.folders ?? this.folderIndex;
+		const before = byUri.size;
 		for (const resource of resources) {
 			if (byUri.has(resource.uri)) {
 				continue; // a server paging while its list changes may repeat an item
@@ -363,6 +391,7 @@ export class ServerResources extends Disposable {
 			folder.files.push(node);
 			folder.sorted = false;
 		}
+		return byUri.size - before;
 	}
 
 	private newFolder(name: string, path: string, folders: Map<string, FolderNode> = this.folderIndex): FolderNode {

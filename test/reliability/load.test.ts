@@ -4,18 +4,11 @@ import { fileUri } from '../../src/core/uriGuard';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { connectHttp, createTestServer, TestServer } from '../helpers/harness';
+import { heapAfterGc } from '../helpers/heap';
 
 const SESSIONS = 20;
 const READS_PER_SESSION = Number(process.env.LOAD_READS ?? 1000);
 const CYCLES = Number(process.env.LOAD_CYCLES ?? 1000);
-
-function heapAfterGc(): number {
-	const gc = (globalThis as { gc?: () => void }).gc;
-	assert.ok(gc, 'run with --expose-gc');
-	gc();
-	gc();
-	return process.memoryUsage().heapUsed;
-}
 
 function timers(): number {
 	return process.getActiveResourcesInfo().filter(r => r === 'Timeout').length;

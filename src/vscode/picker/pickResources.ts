@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { escapeIconSyntax } from '../../picker/markdownText';
 import { PickerService } from '../../picker/pickerService';
 import { selectionKey } from '../../picker/selection';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
@@ -37,9 +38,9 @@ export function pickResources(service: PickerService): Promise<number | undefine
 			const size = node.resource.size !== undefined ? `${formatSize(node.resource.size)} · ${formatTokens(estimateTokens(node.resource.size))}` : '';
 			item = {
 				key, node, alwaysShow: true,
-				label: `$(${node.group === 'files' ? 'file' : 'symbol-file'}) ${node.label}`,
-				description: [folder, size].filter(Boolean).join('  '),
-				detail: node.group === 'files' ? undefined : node.resource.uri,
+				label: `$(${node.group === 'files' ? 'file' : 'symbol-file'}) ${escapeIconSyntax(node.label)}`,
+				description: escapeIconSyntax([folder, size].filter(Boolean).join('  ')),
+				detail: node.group === 'files' ? undefined : escapeIconSyntax(node.resource.uri),
 			};
 			items.set(key, item);
 		}
@@ -69,7 +70,7 @@ export function pickResources(service: PickerService): Promise<number | undefine
 			for (const group of GROUP_ORDER) {
 				const inGroup = shown.filter(i => i.node.serverId === server.id && i.node.group === group);
 				if (inGroup.length > 0) {
-					out.push({ label: `${server.label} · ${GROUP_LABELS[group]}`, kind: vscode.QuickPickItemKind.Separator });
+					out.push({ label: `${escapeIconSyntax(server.label)} · ${GROUP_LABELS[group]}`, kind: vscode.QuickPickItemKind.Separator });
 					out.push(...inGroup);
 					inGroup.forEach(i => seen.add(i.key));
 				}

@@ -1,8 +1,9 @@
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import * as vscode from 'vscode';
+import { escapeIconSyntax } from '../../picker/markdownText';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
 import { PickerNode, ResourceNode } from '../../picker/treeModel';
-import { expandTemplate, templateVariables } from '../../picker/uriTemplate';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
 import { pickResources } from './pickResources';
 import { PickerView } from './pickerView';
@@ -191,7 +192,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		} else {
 			await service.loadAll();
 			const choices = service.servers().flatMap(s => s.resources.templates.map(t => ({
-				label: t.title ?? t.name, description: t.uriTemplate, detail: s.label, server: s, template: t,
+				label: escapeIconSyntax(t.title ?? t.name), description: escapeIconSyntax(t.uriTemplate), detail: escapeIconSyntax(s.label), server: s, template: t,
 			})));
 			if (choices.length === 0) {
 				void vscode.window.showInformationMessage('No connected server offers resource templates.');
@@ -204,15 +205,22 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		if (!server || !template) {
 			return;
 		}
+		let parsed: UriTemplate;
+		try {
+			parsed = new UriTemplate(template.uriTemplate);
+		} catch (err) {
+			void vscode.window.showErrorMessage(`The server's template ${template.uriTemplate.slice(0, 200)} is not a valid URI template: ${(err as Error).message}`);
+			return;
+		}
 		const values: Record<string, string> = {};
-		for (const variable of templateVariables(template.uriTemplate)) {
+		for (const variable of new Set(parsed.variableNames)) {
 			const value = await askVariable(server, template, variable, values);
 			if (value === undefined) {
 				return;
 			}
 			values[variable] = value;
 		}
-		const uri = expandTemplate(template.uriTemplate, values);
+		const uri = parsed.expand(values);
 		const action = await vscode.window.showQuickPick(['Open', 'Add to Selection'], { title: uri, placeHolder: 'What to do with the resource' });
 		const listed: ListedResource = server.resources.resource(uri)?.resource ?? { uri, name: uri.split('/').pop() || uri };
 		if (action === 'Open') {
@@ -249,7 +257,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 
 /** Asks for one template variable, suggesting values from `completion/complete` as the user types. */
 function askVariable(server: ServerEntry, template: ListedTemplate, variable: string, context: Record<string, string>): Promise<string | undefined> {
-	const qp = vscode.window.createQuickPick();
+	const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
 	qp.title = `${template.uriTemplate}: ${variable}`;
 	qp.placeholder = `Value for "${variable}" (suggestions from the server)`;
 	let request = 0;
@@ -261,15 +269,16 @@ function askVariable(server: ServerEntry, template: ListedTemplate, variable: st
 			return;
 		}
 		qp.busy = false;
-		const typed = value && !values.includes(value) ? [{ label: value, description: 'as typed', alwaysShow: true }] : [];
-		qp.items = [...typed, ...values.map(v => ({ label: v, alwaysShow: true }))];
+		// Labels are escaped for display; `value` is what the server (or the user) wrote.
+		const typed = value && !values.includes(value) ? [{ label: escapeIconSyntax(value), value, description: 'as typed', alwaysShow: true }] : [];
+		qp.items = [...typed, ...values.map(v => ({ label: escapeIconSyntax(v), value: v, alwaysShow: true }))];
 	};
 	return new Promise(resolve => {
 		let done = false;
 		qp.onDidChangeValue(v => void suggest(v));
 		qp.onDidAccept(() => {
 			done = true;
-			resolve(qp.selectedItems[0]?.label ?? qp.value);
+			resolve(qp.selectedItems[0]?.value ?? qp.value);
 			qp.hide();
 		});
 		qp.onDidHide(() => {

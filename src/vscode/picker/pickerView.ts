@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { describeServer, FolderServer, printable } from '../../picker/folderServers';
+import { SafeIcon } from '../../picker/icons';
+import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownText';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
 import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
@@ -227,9 +229,10 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 			} else if (total > matches.length) {
 				out.push({ kind: 'more', serverId: server.id, key: `${server.id}|filter|more`, parentKey: filterMoreKey(server.id), remaining: total - matches.length });
 			}
-			return out;
+			return [...out, ...noticeRow(server)];
 		}
-		return resources.groups().map(g => this.groupNode(server.id, g));
+		const groups: PickerNode[] = resources.groups().map(g => this.groupNode(server.id, g));
+		return [...groups, ...noticeRow(server)];
 	}
 
 	/** "Load more…" under a folder or group, or "More matches…" under a filtered server. */
@@ -275,9 +278,11 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 					item.iconPath = new vscode.ThemeIcon('circle-slash');
 					item.description = state.message;
 				} else {
-					item.iconPath = new vscode.ThemeIcon(node.serverId === 'workspace' ? 'root-folder' : 'server');
+					const icon = server?.connection.serverIcon;
+					item.iconPath = icon ? iconUris(icon) : new vscode.ThemeIcon(node.serverId === 'workspace' ? 'root-folder' : 'server');
 					const count = server?.resources.size ?? 0;
-					item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resource${count === 1 ? '' : 's'}` : state?.kind === 'connected' ? 'connected' : '';
+					const capped = load?.kind === 'complete' && load.notice ? ' (incomplete)' : '';
+					item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resource${count === 1 ? '' : 's'}${capped}` : state?.kind === 'connected' ? 'connected' : '';
 				}
 				if (server?.config) {
 					item.tooltip = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
@@ -309,8 +314,15 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 				const item = new vscode.TreeItem(node.template.title ?? node.template.name, vscode.TreeItemCollapsibleState.None);
 				item.id = node.key;
 				item.description = node.template.uriTemplate;
-				item.tooltip = new vscode.MarkdownString(`**${node.template.name}**\n\n\`${node.template.uriTemplate}\`\n\n${node.template.description ?? ''}\n\nClick to fill in the variables.`);
-				item.iconPath = new vscode.ThemeIcon('symbol-parameter');
+				const t = node.template;
+				const md = untrustedMarkdown();
+				md.appendMarkdown(`**${escapeMarkdownRendered(t.name)}**\n\n${markdownCodeSpan(t.uriTemplate)}\n\n`);
+				if (t.description) {
+					md.appendMarkdown(`${escapeMarkdownRendered(t.description)}\n\n`);
+				}
+				md.appendMarkdown('Click to fill in the variables.');
+				item.tooltip = md;
+				item.iconPath = t.icon ? iconUris(t.icon) : new vscode.ThemeIcon('symbol-parameter');
 				item.contextValue = 'template';
 				item.command = { command: 'mcpResources.fillTemplate', title: 'Fill Template...', arguments: [node] };
 				return item;
@@ -327,7 +339,10 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 			case 'status': {
 				const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
 				item.id = node.key;
-				item.iconPath = new vscode.ThemeIcon(node.status === 'loading' ? 'loading~spin' : node.status === 'error' ? 'error' : 'info');
+				item.iconPath = new vscode.ThemeIcon(node.status === 'loading' ? 'loading~spin' : node.status === 'error' ? 'error' : node.status === 'notice' ? 'warning' : 'info');
+				if (node.status === 'notice') {
+					item.tooltip = `${node.message} Refresh lists the server again.`;
+				}
 				if (node.status === 'error') {
 					item.command = { command: 'mcpResources.retryServer', title: 'Retry', arguments: [node] };
 				}
@@ -355,7 +370,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		}
 		item.description = parts.join('  ');
 		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-		item.iconPath = iconFor(node);
+		item.iconPath = r.icon ? iconUris(r.icon) : iconFor(node);
 		// The icon theme picks an icon by the resourceUri's file name, file decorations (git,
 		// problems) follow it, and VS Code puts it in the drag data that editors and chat read,
 		// so it must be what opening the item shows: the file itself, or its read-only document.
@@ -377,21 +392,23 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		return item;
 	}
 
+	/** Every string in it comes from the server: escaped, in a Markdown string that runs no command and no HTML. */
 	private resourceTooltip(node: ResourceNode): vscode.MarkdownString {
 		const r = node.resource;
 		const selected = this.service.selection.get(node.serverId, r.uri);
-		const md = new vscode.MarkdownString(undefined, true);
-		md.appendMarkdown(`**${escapeMd(r.title ?? node.label)}**\n\n`);
+		const md = untrustedMarkdown();
+		md.appendMarkdown(`**${escapeMarkdownRendered(r.title ?? node.label)}**\n\n`);
 		if (r.description) {
-			md.appendMarkdown(`${escapeMd(r.description)}\n\n`);
+			md.appendMarkdown(`${escapeMarkdownRendered(r.description)}\n\n`);
 		}
-		md.appendMarkdown(`- URI: \`${r.uri.replace(/`/g, '')}\`\n`);
-		md.appendMarkdown(`- MIME type: ${r.mimeType ?? 'unknown'}\n`);
+		md.appendMarkdown(`- URI: ${markdownCodeSpan(r.uri)}\n`);
+		md.appendMarkdown(`- MIME type: ${r.mimeType ? escapeMarkdownRendered(r.mimeType, 200) : 'unknown'}\n`);
 		if (r.size !== undefined) {
 			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${formatTokens(estimateTokens(r.size))})\n`);
 		}
-		if (r.annotations?.lastModified) {
-			md.appendMarkdown(`- Last modified: ${new Date(r.annotations.lastModified).toLocaleString()}\n`);
+		const modified = r.annotations?.lastModified ? new Date(r.annotations.lastModified) : undefined;
+		if (modified && !Number.isNaN(modified.getTime())) {
+			md.appendMarkdown(`- Last modified: ${modified.toLocaleString()}\n`);
 		}
 		if (selected?.changedAt !== undefined) {
 			md.appendMarkdown(`- Changed since you selected it (${new Date(selected.changedAt).toLocaleTimeString()})\n`);
@@ -488,8 +505,28 @@ function iconFor(node: ResourceNode): vscode.ThemeIcon {
 	}
 }
 
-function escapeMd(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+/** A Markdown string for text that includes a server's strings: no command links, no HTML, no theme icons. */
+function untrustedMarkdown(): vscode.MarkdownString {
+	const md = new vscode.MarkdownString('', false);
+	md.isTrusted = false;
+	md.supportHtml = false;
+	return md;
+}
+
+/**
+ * A validated icon (only `data:` URIs of checked PNG, JPEG, WebP or GIF bytes reach here, see
+ * picker/icons.ts), so showing it fetches nothing.
+ */
+function iconUris(icon: SafeIcon): vscode.Uri | { light: vscode.Uri; dark: vscode.Uri } {
+	return icon.light === icon.dark ? vscode.Uri.parse(icon.light) : { light: vscode.Uri.parse(icon.light), dark: vscode.Uri.parse(icon.dark) };
+}
+
+/** The row saying why a server's list stopped early, when it did. */
+function noticeRow(server: ServerEntry): StatusNode[] {
+	const load = server.resources.state;
+	return load.kind === 'complete' && load.notice
+		? [{ kind: 'status', serverId: server.id, key: `${server.id}|notice`, status: 'notice', message: load.notice }]
+		: [];
 }
 
 /** The `parentKey` of the "More matches…" row under a server while the tree is filtered. */

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
 import { parseServerConfigs } from '../../../src/picker/serverConfig';
 import { estimateTokens, formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
-import { expandTemplate, templateVariables } from '../../../src/picker/uriTemplate';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
 
 describe('picker: context bundle', () => {
@@ -106,10 +106,10 @@ describe('picker: server settings', () => {
 
 describe('picker: URI templates', () => {
 	it('finds variables and expands simple and reserved forms', () => {
-		assert.deepEqual(templateVariables('git://{repo}/show/{ref}'), ['repo', 'ref']);
-		assert.deepEqual(templateVariables('file:///{+path}'), ['path']);
-		assert.equal(expandTemplate('file:///{+path}', { path: 'src/a b.ts' }), 'file:///src/a%20b.ts');
-		assert.equal(expandTemplate('git://{repo}/show/{ref}', { repo: 'r', ref: 'a/b' }), 'git://r/show/a%2Fb');
-		assert.equal(expandTemplate('x://q{?a,b}', { a: '1', b: '2 3' }), 'x://q?a=1&b=2%203');
+		assert.deepEqual(new UriTemplate('git://{repo}/show/{ref}').variableNames, ['repo', 'ref']);
+		assert.deepEqual(new UriTemplate('file:///{+path}').variableNames, ['path']);
+		assert.equal(new UriTemplate('file:///{+path}').expand({ path: 'src/a b.ts' }), 'file:///src/a%20b.ts');
+		assert.equal(new UriTemplate('git://{repo}/show/{ref}').expand({ repo: 'r', ref: 'a/b' }), 'git://r/show/a%2Fb');
+		assert.equal(new UriTemplate('x://q{?a,b}').expand({ a: '1', b: '2 3' }), 'x://q?a=1&b=2%203');
 	});
 });
