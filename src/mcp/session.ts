@@ -11,6 +11,7 @@ import { InvalidParams } from '../core/errors';
 import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
 import { SERVER_NAME, VERSION } from '../version';
 import { toMcpError } from './errors';
+import { SERVER_ICONS, withResourceIcons, withTemplateIcons } from './icons';
 import { SessionSubscriptions, subscribedAmong } from './subscriptions';
 
 export interface SessionOptions {
@@ -40,7 +41,7 @@ export class McpSession extends Disposable {
 	constructor(private readonly options: SessionOptions) {
 		super();
 		this.server = new McpServer(
-			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION },
+			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
 			{
 				capabilities: { resources: { subscribe: true, listChanged: true }, completions: {} },
 				instructions: INSTRUCTIONS,
@@ -77,10 +78,11 @@ export class McpSession extends Disposable {
 
 		this.handle(ListResourcesRequestSchema, 'List resources', async params => {
 			const page = await registry.list(params?.cursor, pageSize);
-			return page.nextCursor ? { resources: page.resources, nextCursor: page.nextCursor } : { resources: page.resources };
+			const resources = page.resources.map(withResourceIcons);
+			return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
 		});
 		this.handle(ListResourceTemplatesRequestSchema, 'List resource templates', async () => ({
-			resourceTemplates: registry.templates(),
+			resourceTemplates: registry.templates().map(withTemplateIcons),
 		}));
 		this.handle(ReadResourceRequestSchema, 'Read resource', async params => ({
 			contents: await registry.read(params.uri),
