@@ -14,6 +14,7 @@ import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } 
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
+import { mcpIconsCheck } from '../test/e2e/mcpIcons.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -89,6 +90,11 @@ async function main() {
 			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
+		},
+		{
+			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page }) => mcpIconsCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
 	];
 	for (const check of windowChecks) {
