@@ -17,6 +17,7 @@ import { folderServerChecks } from '../test/e2e/folderServers.mjs';
 import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { startHostileMcpServer } from '../test/e2e/hostileMcpServer.mjs';
 import { hostileServerCheck } from '../test/e2e/pickerHostile.mjs';
+import { mcpIconsCheck } from '../test/e2e/mcpIcons.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -111,6 +112,10 @@ async function main() {
 					await hostile.stop();
 				}
 			},
+		{
+			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page }) => mcpIconsCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
 	];
 	for (const check of windowChecks) {

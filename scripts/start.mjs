@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureDependencies } from './lib/dependencies.mjs';
 import { ensureProvisioned, ProvisionError } from './lib/vscodeEnv.mjs';
 import { startCodeServer } from './lib/codeServer.mjs';
 import { descendants, onInterrupt } from './lib/processes.mjs';
@@ -45,6 +46,7 @@ async function main() {
 	const folder = fs.realpathSync(path.resolve(callerCwd, options.folder ?? '.'));
 	if (!fs.statSync(folder).isDirectory()) { throw new Error(`${folder} is not a folder`); }
 
+	ensureDependencies();
 	ensureProvisioned();
 	const vsix = await packageExtension();
 

@@ -3,6 +3,7 @@
 // does not stop the others, so one run shows everything; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { ensureDependencies } from './lib/dependencies.mjs';
 
 const parts = [
 	{ name: 'lint', command: 'npm run --silent lint && npm run --silent typecheck', summary: () => 'eslint and tsc clean' },
@@ -46,6 +47,13 @@ function run(command) {
 		});
 		child.on('close', code => resolve({ code: code ?? 1, out }));
 	});
+}
+
+try {
+	ensureDependencies();
+} catch (err) {
+	console.error(`[deps] FAILED: ${err?.message ?? err}`);
+	process.exit(1);
 }
 
 const results = [];

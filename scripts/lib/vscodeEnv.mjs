@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { withoutNpmConfig } from './dependencies.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** `.cache/vscode-env` in the repository; MCP_VSCODE_ENV_DIR moves it (e.g. a cache shared by clones). */
@@ -46,12 +47,21 @@ export function loadPlaywright() {
 	return require('playwright-core');
 }
 
+/**
+ * node-gyp's own variable for its `nodedir` option: the headers of the Node that will load the
+ * native module, so nothing is downloaded. npm 11 warns about `npm_config_nodedir` (not an npm
+ * config), in every npm call of the provisioning; node-gyp reads both, this one first.
+ */
+function nodeGypNodedir(dir) {
+	return { npm_package_config_node_gyp_nodedir: dir };
+}
+
 /** Environment for running code-server and npm with Node 24 first on PATH. */
 export function node24Env(base = process.env) {
 	return {
 		...base,
 		PATH: `${path.dirname(node24Bin)}${path.delimiter}${base.PATH ?? ''}`,
-		npm_config_nodedir: node24Dir,
+		...nodeGypNodedir(node24Dir),
 	};
 }
 
@@ -154,11 +164,10 @@ export function ensureProvisioned({ force = false } = {}) {
 		// Under `npm test` the outer npm exports npm_config_* (user_agent says node/v20), and
 		// the inner npm treats them as its own config: code-server's postinstall then reads
 		// node v20 from npm_config_user_agent and refuses. Start from a clean npm environment.
-		const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 		const env = {
-			...cleanEnv,
+			...withoutNpmConfig(),
 			PATH: `${path.join(bootstrapNodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-			npm_config_nodedir: bootstrapNodeDir,
+			...nodeGypNodedir(bootstrapNodeDir),
 			npm_config_omit_lockfile_registry_resolved: 'false',
 			npm_config_fund: 'false',
 			npm_config_audit: 'false',

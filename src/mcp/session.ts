@@ -13,6 +13,7 @@ import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
 import { ResourceProvider } from '../core/resource';
 import { SERVER_NAME, VERSION } from '../version';
 import { toMcpError } from './errors';
+import { SERVER_ICONS, withResourceIcons, withTemplateIcons } from './icons';
 import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from './subscriptions';
 import { checkUriLength } from './uriLimit';
 
@@ -50,7 +51,7 @@ export class McpSession extends Disposable {
 	constructor(private readonly options: SessionOptions) {
 		super();
 		this.server = new McpServer(
-			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION },
+			{ name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
 			{
 				// tools and prompts are declared (with empty lists) because some clients call
 				// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
@@ -94,10 +95,11 @@ export class McpSession extends Disposable {
 			if (params?.cursor === undefined && this.firstListedVersion < 0) {
 				this.firstListedVersion = registry.listVersion;
 			}
-			return page.nextCursor ? { resources: page.resources, nextCursor: page.nextCursor } : { resources: page.resources };
+			const resources = page.resources.map(withResourceIcons);
+			return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
 		});
 		this.handle(ListResourceTemplatesRequestSchema, 'List resource templates', async () => ({
-			resourceTemplates: registry.templates(),
+			resourceTemplates: registry.templates().map(withTemplateIcons),
 		}));
 		this.handle(ReadResourceRequestSchema, 'Read resource', async params => {
 			checkUriLength(params.uri);
