@@ -112,6 +112,7 @@ async function main() {
 					await hostile.stop();
 				}
 			},
+		},
 		{
 			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },

@@ -58,10 +58,10 @@ describe('icons (SEP-973) through an MCP client', () => {
 		repo.commitAll('initial');
 		const folders = new StaticFolders([repo.root]);
 		const settings = new FakeSettings();
-		const scope = new WorkspaceScope(folders, settings, new NodeFileSystem());
 		const files = new FilesProvider({
 			folders, reader: new NodeFileSystem(), watcher: new FakeWatcher(), documents: noOpenDocuments, settings, log: nullLogger,
 		});
+		const scope = new WorkspaceScope(folders, files, new NodeFileSystem());
 		registry = new ProviderRegistry([
 			files,
 			new DiagnosticsProvider(new FakeDiagnostics({ [`${repo.root}/src/a.ts`]: [problem('error', 0, 'bad')] }), scope),
