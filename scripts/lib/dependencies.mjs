@@ -12,9 +12,11 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /**
  * The environment without the `npm_*` variables an outer `npm run` exports: the inner npm would
  * read them as its own config (and warn about any it does not know, such as a user's `nodedir`).
+ * npm writes them in lower case; upper-case `NPM_CONFIG_*` (a CI's registry, say) are the
+ * user's own and stay.
  */
 export function withoutNpmConfig(env = process.env) {
-	return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key)));
+	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('npm_')));
 }
 
 function readJson(file) {
