@@ -18,7 +18,9 @@
 // other Host/Origin (the DNS-rebinding scenario's evil.example.com) reaches the host unchanged,
 // so the host's own checks decide.
 //
-// Usage: node scripts/run-outside-checks.mjs [--verbose]
+// Usage: node scripts/run-outside-checks.mjs [--verbose] [--client=claude|codex|gemini]
+//   --verbose prints each command a real client ran and every request its stand-in saw;
+//   --client runs one real client only (the Inspector and conformance checks run regardless).
 // Prints per-tool results and `outside: <passed> passed, <failed> failed (<seconds>s)`; exits 1 on failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +49,7 @@ const INSPECTOR = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'ins
 const CONFORMANCE = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const TOOL_TIMEOUT_MS = 120_000;
 const verbose = process.argv.includes('--verbose');
+const onlyClient = process.argv.find(arg => arg.startsWith('--client='))?.slice('--client='.length);
 
 const started = performance.now();
 const results = [];
@@ -356,7 +359,7 @@ async function main() {
 		};
 		await stage('inspector', () => inspectorChecks(host, fixture, home));
 		await stage('conformance', () => conformanceChecks(`http://localhost:${proxy.address().port}/mcp`));
-		await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose }));
+		await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose, only: onlyClient }));
 	} finally {
 		proxy.close();
 		proxy.closeAllConnections();

@@ -1,6 +1,7 @@
 // A stand-in for the Anthropic Messages API (streaming), enough for Claude Code: it answers each
 // main-loop request with the script's next resource tool call, or the final text.
-import { resultText, sendEvents, startStandIn } from './script.mjs';
+import { resultText } from './script.mjs';
+import { sendEvents, startStandIn } from './standInServer.mjs';
 
 const TOOLS = { list: 'ListMcpResourcesTool', read: 'ReadMcpResourceTool' };
 

@@ -1,7 +1,8 @@
 // A stand-in for the Gemini API (generateContent / streamGenerateContent), enough for Gemini CLI:
 // it answers each main-loop request with the script's next resource tool call, or the final text.
 // The CLI's side requests (next-speaker check, model routing) get a short JSON or text answer.
-import { resultText, sendEvents, startStandIn } from './script.mjs';
+import { resultText } from './script.mjs';
+import { sendEvents, startStandIn } from './standInServer.mjs';
 
 const TOOLS = { list: 'list_mcp_resources', read: 'read_mcp_resource' };
 

@@ -1,6 +1,7 @@
 // A stand-in for the OpenAI Responses API (streaming), enough for Codex CLI: it answers each
 // main-loop request with the script's next resource tool call, or the final text.
-import { resultText, sendEvents, startStandIn } from './script.mjs';
+import { resultText } from './script.mjs';
+import { sendEvents, startStandIn } from './standInServer.mjs';
 
 const TOOLS = { list: 'list_mcp_resources', read: 'read_mcp_resource' };
 
