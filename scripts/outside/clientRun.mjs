@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { spawnGroup } from '../lib/processes.mjs';
 import { createScript } from './script.mjs';
 
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = 120_000;
 
 /** Runs a client to completion or RUN_TIMEOUT_MS, then stops its whole process group. */
 export async function runBounded([command, ...args], { cwd, env, verbose = false }) {
