@@ -8,7 +8,7 @@ import { startGeminiStandIn } from './geminiStandIn.mjs';
 
 /** settings.json: API-key auth (so the stand-in URL is used), telemetry, statistics and updates off. */
 const SETTINGS = {
-	security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+	security: { auth: { selectedType: 'gemini-api-key' } },
 	telemetry: { enabled: false },
 	privacy: { usageStatisticsEnabled: false },
 	general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
@@ -27,6 +27,9 @@ function conversation(ctx, transport, addArgs, { healthCheck = false } = {}) {
 		prepare: env => {
 			mkdirSync(path.join(env.HOME, '.gemini'), { recursive: true });
 			writeFileSync(path.join(env.HOME, '.gemini', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
+			// Gemini CLI disables every MCP server, user-level ones too, in a folder it does not trust:
+			// trust the run's folder (its cwd) as a user does by answering the trust prompt.
+			writeFileSync(path.join(env.HOME, '.gemini', 'trustedFolders.json'), JSON.stringify({ [path.dirname(env.HOME)]: 'TRUST_FOLDER' }, null, 2));
 		},
 		add: [...gemini, 'mcp', 'add', ...addArgs],
 		addLabel: `gemini mcp add ${addArgs.slice(0, addArgs.indexOf(ctx.serverName) + 1).join(' ')}`,
