@@ -46,7 +46,8 @@ function conversation(ctx, transport, addArgs) {
 	const codex = [process.execPath, ctx.clients.codex];
 	return converse(ctx, {
 		tool: `codex ${transport}`,
-		steps: conversationSteps(ctx.fixture),
+		// Codex CLI also has a tool for resources/templates/list.
+		steps: [...conversationSteps(ctx.fixture), { label: 'lists resource templates', kind: 'templates', expect: ['git://{repo}/show/{ref}', 'file:///{+path}'] }],
 		startStandIn: script => startOpenAiStandIn(script, ctx.serverName),
 		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', [TOKEN_VARIABLE]: ctx.lock.token }),
 		prepare: (env, standIn) => {

@@ -3,7 +3,7 @@
 import { resultText } from './script.mjs';
 import { sendEvents, startStandIn } from './standInServer.mjs';
 
-const TOOLS = { list: 'list_mcp_resources', read: 'read_mcp_resource' };
+const TOOLS = { list: 'list_mcp_resources', read: 'read_mcp_resource', templates: 'list_mcp_resource_templates' };
 
 /** Resource tool results in order, from the input items (function calls matched by call_id). */
 function resourceResults(input) {
@@ -47,7 +47,7 @@ export async function startOpenAiStandIn(script, serverName) {
 			reply(res, { type: 'message', role: 'assistant', id: `msg_${calls}`, status: 'completed', content: [{ type: 'output_text', text: next.final, annotations: [] }] });
 			return;
 		}
-		const args = next.call.kind === 'list' ? { server: serverName } : { server: serverName, uri: next.call.uri };
+		const args = next.call.kind === 'read' ? { server: serverName, uri: next.call.uri } : { server: serverName };
 		reply(res, { type: 'function_call', id: `fc_${calls}`, call_id: `call_${calls}`, name: TOOLS[next.call.kind], arguments: JSON.stringify(args), status: 'completed' });
 	});
 	return standIn;

@@ -4,7 +4,7 @@
 // the client's side requests (titles, quota checks, retries) cannot push the script off course.
 
 /**
- * `steps`: [{ label, kind: 'list' | 'read', uri?, expect: string[] }], every `expect` string
+ * `steps`: [{ label, kind: 'list' | 'read' | 'templates', uri?, expect: string[] }], every `expect` string
  * required in the step's tool result. Returns the script with `outcomes` (one per step: ok,
  * detail) and `next(results)`, which takes the texts of the resource tool results so far, in
  * order, and says what the model does now.
