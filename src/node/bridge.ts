@@ -13,6 +13,7 @@ import {
 	SubscribeRequestSchema, UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../common/logger';
+import { SERVER_ICONS } from '../mcp/icons';
 import { discoveryHome, LockFileContent } from '../mcp/lockFile';
 import { pickLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
 import { answerInvalidLines } from '../mcp/stdioFraming';
@@ -80,7 +81,7 @@ export class Bridge {
 
 		const capabilities = mirrorCapabilities(upstream.client.getServerCapabilities());
 		const server = new Server(
-			{ name: `${SERVER_NAME}-bridge`, title: 'MCP Workspace Resources', version: VERSION },
+			{ name: `${SERVER_NAME}-bridge`, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
 			{ capabilities, instructions: upstream.client.getInstructions() },
 		);
 		this.server = server;

@@ -14,6 +14,7 @@ import { Logger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
 import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
+import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
@@ -237,6 +238,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 				assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['git://{repo}/diff/{+path}', 'git://{repo}/show/{ref}', 'file:///{+path}']);
 				assert.deepEqual(conn.client.getServerCapabilities()?.resources, { subscribe: true, listChanged: true });
 				assert.ok(conn.client.getInstructions()?.includes('resources/list'));
+				assert.deepEqual(conn.client.getServerVersion()?.icons, [...SERVER_ICONS], 'the bridge shows the same icon as the window');
 				const completion = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'READ' } });
 				assert.ok(Array.isArray(completion.completion.values));
 				await conn.client.ping();
