@@ -52,33 +52,25 @@ describe('picker: connection to this window\'s server', () => {
 		assert.ok(workspace().resources.resource(fileUri(fx.file('README.md'))), 'lists the workspace');
 	});
 
-	it('reconnects after a restart at the same address and token, and reloads the tree', async () => {
-		await runner.start();
-		await workspace().resources.load();
-		const first = runner.connectionInfo!;
-		await runner.restart();
-		assert.deepEqual(runner.connectionInfo, first);
-		const added = fx.write('after-restart.txt', 'x\n');
-		server.watcher.fire({ kind: 'created', path: added });
-		await until(service.onDidChange, () => workspace().connection.state.kind === 'connected' && workspace().resources.resource(fileUri(added)) !== undefined,
-			'the tree reloaded through a new session');
-		const text = await workspace().connection.read(fileUri(fx.file('README.md')));
-		assert.equal(text[0].text, '# Fixture\n');
-	});
-
-	it('reconnects with the new token after Rotate Token and reloads the tree', async () => {
-		await runner.start();
-		await workspace().resources.load();
-		const firstToken = runner.connectionInfo!.token;
-		await runner.rotateToken();
-		assert.notEqual(runner.connectionInfo!.token, firstToken);
-		const added = fx.write('after-restart.txt', 'x\n');
-		server.watcher.fire({ kind: 'created', path: added });
-		await until(service.onDidChange, () => workspace().connection.state.kind === 'connected' && workspace().resources.resource(fileUri(added)) !== undefined,
-			'the tree reloaded through a new session');
-		const text = await workspace().connection.read(fileUri(fx.file('README.md')));
-		assert.equal(text[0].text, '# Fixture\n');
-	});
+	const restarts: { name: string; restart: () => Promise<void>; sameToken: boolean }[] = [
+		{ name: 'a restart at the same address and token', restart: () => runner.restart(), sameToken: true },
+		{ name: 'Rotate Token, with the new token', restart: () => runner.rotateToken(), sameToken: false },
+	];
+	for (const { name, restart, sameToken } of restarts) {
+		it(`reconnects after ${name}, and reloads the tree`, async () => {
+			await runner.start();
+			await workspace().resources.load();
+			const first = runner.connectionInfo!;
+			await restart();
+			assert.equal(runner.connectionInfo!.token === first.token, sameToken);
+			const added = fx.write('after-restart.txt', 'x\n');
+			server.watcher.fire({ kind: 'created', path: added });
+			await until(service.onDidChange, () => workspace().connection.state.kind === 'connected' && workspace().resources.resource(fileUri(added)) !== undefined,
+				'the tree reloaded through a new session');
+			const text = await workspace().connection.read(fileUri(fx.file('README.md')));
+			assert.equal(text[0].text, '# Fixture\n');
+		});
+	}
 
 	it('logs each connection, and a server whose listing fails, so the log says what the tree shows', async () => {
 		await runner.start();
