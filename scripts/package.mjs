@@ -19,9 +19,9 @@ try {
 	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 	if (!manifest.repository) {
 		// vsce needs absolute image URLs (it derives them from `repository`). Until the project
-		// has a published repository, the packaged README goes without the screenshots.
+		// has a published repository, the packaged README goes without the screenshots (list items' indented ones too).
 		const readme = path.join(stage, 'README.md');
-		writeFileSync(readme, readFileSync(readme, 'utf8').replace(/^!\[[^\]]*\]\(media\/[^)]+\)\n\n?/gm, ''));
+		writeFileSync(readme, readFileSync(readme, 'utf8').replace(/^[ \t]*!\[[^\]]*\]\(media\/[^)]+\)\n\n?/gm, ''));
 	}
 	const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 	execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: stage, stdio: 'inherit' });
