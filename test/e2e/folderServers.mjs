@@ -58,8 +58,20 @@ function writeFolderSettings(workspaceDir, servers) {
 	fs.writeFileSync(path.join(workspaceDir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpResources.servers': servers }, null, '\t'));
 }
 
+/**
+ * Shows the MCP Resources view. A click on the activity bar icon toggles, and after a reload the
+ * workbench may be restoring the view as we look, so click only while the sidebar's title is not
+ * ours, and check again after each click.
+ */
 async function openView(page) {
-	await page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click();
+	const title = page.locator('.part.sidebar .composite.title .title-label', { hasText: /MCP Resources/i });
+	await poll(async () => {
+		if (await title.isVisible().catch(() => false)) {
+			return true;
+		}
+		await page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click();
+		return title.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false);
+	}, 'the MCP Resources view shown', 30_000, 0);
 }
 
 function dialog(page) {
@@ -150,9 +162,7 @@ export const folderServerChecks = [
 					// A new window on the same folder: the answers hold, nothing is asked again.
 					await page.reload({ waitUntil: 'domcontentloaded' });
 					await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
-					if (!(await treeItem(page, /^Folder docs/).isVisible().catch(() => false))) {
-						await openView(page);
-					}
+					await openView(page);
 					await expand(page, /^Folder docs/);
 					await treeItem(page, /^guide/).waitFor({ state: 'visible', timeout: 30_000 });
 					await treeItem(page, /^Folder web, off/).waitFor({ state: 'visible', timeout: 10_000 });
