@@ -55,10 +55,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		workspaceFolders: () => folders.folders().map(f => f.path),
 		hostKind: 'vscode',
 	}));
-	const controller = store.add(new ServerController(runner, files));
+	const mcpDefinitions = store.add(registerMcpDefinitionProvider(runner, log, context.extension.id));
+	const controller = store.add(new ServerController(runner, files, mcpDefinitions));
 	store.add(new ServerStatusBar(runner));
 	store.add(registerCommands(runner, controller, log));
-	const mcpDefinitions = store.add(registerMcpDefinitionProvider(runner, log));
 	store.add(registerConnectClient(runner, context.extensionPath));
 	const picker = store.add(new Picker(context, runner, log)).api;
 	// Start after activation returns: the editor never waits for the server or the index.

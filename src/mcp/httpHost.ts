@@ -73,6 +73,11 @@ export class HttpHost extends Disposable {
 		return this.sessions.size;
 	}
 
+	/** The names connected clients gave in `initialize`, one per session. */
+	clientNames(): string[] {
+		return [...this.sessions.values()].flatMap(h => h.session.clientName ?? []);
+	}
+
 	/** Open TCP connections (diagnostics and tests). */
 	connectionCount(): Promise<number> {
 		const server = this.server;

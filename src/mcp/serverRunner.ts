@@ -47,6 +47,11 @@ export class ServerRunner extends Disposable {
 		return this.current;
 	}
 
+	/** The names the clients of the running server gave in `initialize`. */
+	clientNames(): readonly string[] {
+		return this.host?.clientNames() ?? [];
+	}
+
 	get connectionInfo(): ConnectionInfo | undefined {
 		return this.current.kind === 'running' ? this.current.info : undefined;
 	}

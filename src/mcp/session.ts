@@ -67,6 +67,11 @@ export class McpSession extends Disposable {
 		}));
 	}
 
+	/** The name the client gave in `initialize` (undefined before it). */
+	get clientName(): string | undefined {
+		return this.server.server.getClientVersion()?.name;
+	}
+
 	connect(transport: Transport): Promise<void> {
 		return this.server.connect(transport);
 	}

@@ -20,7 +20,7 @@ export class WorkspaceServerDefinitionProvider implements vscode.McpServerDefini
 	private published: string | undefined;
 	private isRegistered = false;
 
-	constructor(private readonly runner: ServerRunner) {
+	constructor(private readonly runner: ServerRunner, private readonly log: Logger, private readonly extensionId: string) {
 		this.published = key(runner.connectionInfo);
 		this.owned.push(this.changed, runner.onDidChangeState(state => {
 			if (state.kind === 'starting') {
@@ -43,6 +43,21 @@ export class WorkspaceServerDefinitionProvider implements vscode.McpServerDefini
 	own(registration: vscode.Disposable): void {
 		this.isRegistered = true;
 		this.owned.push(registration);
+	}
+
+	/**
+	 * Makes VS Code's client open a new session with the restarted server, through the
+	 * workbench's own MCP commands. The id is how VS Code names a provided server definition:
+	 * the extension id in lower case, a slash, and the label.
+	 */
+	async reconnectEditorClient(): Promise<void> {
+		const id = `${this.extensionId.toLowerCase()}/${MCP_SERVER_LABEL}`;
+		try {
+			await vscode.commands.executeCommand('workbench.mcp.stopServer', id);
+			await vscode.commands.executeCommand('workbench.mcp.startServer', id);
+		} catch (err) {
+			this.log.warn(`could not reconnect VS Code's MCP client after the restart: ${String(err)}`);
+		}
 	}
 
 	provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
@@ -91,8 +106,8 @@ function key(info: ConnectionInfo | undefined): string | undefined {
 }
 
 /** Registers the provider with VS Code's MCP registry; a no-op (logged) where the API is missing. */
-export function registerMcpDefinitionProvider(runner: ServerRunner, log: Logger): WorkspaceServerDefinitionProvider {
-	const provider = new WorkspaceServerDefinitionProvider(runner);
+export function registerMcpDefinitionProvider(runner: ServerRunner, log: Logger, extensionId: string): WorkspaceServerDefinitionProvider {
+	const provider = new WorkspaceServerDefinitionProvider(runner, log, extensionId);
 	if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
 		log.info('this editor has no MCP server registry (lm.registerMcpServerDefinitionProvider); connect clients with "Connect a Client..."');
 		return provider;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FilesProvider } from '../core/files/filesProvider';
 import { ServerRunner } from '../mcp/serverRunner';
+import { WorkspaceServerDefinitionProvider } from './mcpDefinitionProvider';
 
 /**
  * Decides when the server runs: only in a trusted workspace with `mcpResources.enabled`;
@@ -9,14 +10,18 @@ import { ServerRunner } from '../mcp/serverRunner';
 export class ServerController implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
 
-	constructor(private readonly runner: ServerRunner, private readonly files: FilesProvider) {
+	constructor(
+		private readonly runner: ServerRunner,
+		private readonly files: FilesProvider,
+		private readonly definitions: WorkspaceServerDefinitionProvider,
+	) {
 		this.subscriptions.push(
 			vscode.workspace.onDidGrantWorkspaceTrust(() => void this.apply()),
 			vscode.workspace.onDidChangeConfiguration(e => {
 				if (e.affectsConfiguration('mcpResources.enabled')) {
 					void this.apply();
 				} else if (e.affectsConfiguration('mcpResources.port') && this.runner.state.kind === 'running') {
-					void this.runner.restart();
+					void this.restartKeepingEditorClient(() => this.runner.restart());
 				}
 			}),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => void this.runner.refreshLockFile()),
@@ -50,7 +55,7 @@ export class ServerController implements vscode.Disposable {
 			await this.apply();
 			return;
 		}
-		await this.runner.restart();
+		await this.restartKeepingEditorClient(() => this.runner.restart());
 	}
 
 	async rotateToken(): Promise<void> {
@@ -58,7 +63,21 @@ export class ServerController implements vscode.Disposable {
 			await this.apply();
 			return;
 		}
-		await this.runner.rotateToken();
+		await this.restartKeepingEditorClient(() => this.runner.rotateToken());
+	}
+
+	/**
+	 * A restart ends every session. Other clients are told so (404) and start a new one; VS
+	 * Code's own client instead stays "Running" without a session until something asks it for
+	 * more, and an open resource stops hearing about changes. So when it was connected, it is
+	 * restarted here through VS Code's MCP commands, and its watches subscribe again.
+	 */
+	private async restartKeepingEditorClient(restart: () => Promise<void>): Promise<void> {
+		const editorClientConnected = this.runner.clientNames().includes(vscode.env.appName);
+		await restart();
+		if (editorClientConnected && this.runner.state.kind === 'running') {
+			await this.definitions.reconnectEditorClient();
+		}
 	}
 
 	dispose(): void {

@@ -36,7 +36,7 @@ function rows(page) {
 }
 
 /** Opens "MCP: Browse Resources", offered once VS Code knows a server with resources. */
-async function openBrowseResources(page) {
+export async function openBrowseResources(page) {
 	const input = quickInput(page).locator('input');
 	await poll(async () => {
 		await closeQuickInput(page);

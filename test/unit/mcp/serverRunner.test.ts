@@ -42,6 +42,7 @@ describe('ServerRunner', () => {
 		assert.equal(lock.version, '0.1.0');
 		const conn = await connectHttp(info.url, info.token);
 		assert.equal(runner.state.kind === 'running' && runner.state.sessions, 1);
+		assert.deepEqual(runner.clientNames(), ['test-http'], 'the name each client gave, so the editor can tell its own client apart');
 		await conn.close();
 		await runner.stop();
 		assert.equal(existsSync(lockPath()), false);
