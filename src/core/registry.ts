@@ -36,8 +36,8 @@ export class ProviderRegistry extends Disposable {
 
 	/**
 	 * Counts changes to the set of listed resources, as providers report them (before the
-	 * tracker coalesces them): a session that listed at the current version has nothing new to
-	 * announce when the coalesced list_changed arrives.
+	 * tracker coalesces them): a session whose first listing already showed the current version
+	 * has nothing to announce when the coalesced list_changed arrives.
 	 */
 	get listVersion(): number {
 		return this.setVersion;

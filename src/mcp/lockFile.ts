@@ -33,12 +33,17 @@ export function lockFilePath(pid: number, home = discoveryHome()): string {
 	return path.join(serversDirectory(home), `${pid}.json`);
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether the process of a lock file runs, by signal 0 (which checks without signalling). EPERM
+ * is a live process of another user: the writer's own file is not stale, but a reader must not
+ * believe it (the pid may have been reused).
+ */
+export function processState(pid: number): 'ours' | 'gone' | 'other-user' {
 	try {
 		process.kill(pid, 0);
-		return true;
+		return 'ours';
 	} catch (err) {
-		return (err as NodeJS.ErrnoException).code === 'EPERM';
+		return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'other-user' : 'gone';
 	}
 }
 
@@ -79,7 +84,7 @@ export async function cleanStaleLockFiles(log: Logger, home = discoveryHome()): 
 			return;
 		}
 		const pid = Number(match[1]);
-		if (pid !== process.pid && !isAlive(pid)) {
+		if (pid !== process.pid && processState(pid) === 'gone') {
 			await fs.rm(path.join(dir, name), { force: true });
 			log.info(`removed stale lock file of process ${pid}`);
 		}

@@ -2,7 +2,7 @@ import { constants, promises as fs, realpathSync, Stats } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import * as path from 'node:path';
 import { array, literal, number, object, string, union } from 'zod';
-import { discoveryHome, LockFileContent, serversDirectory } from './lockFile';
+import { discoveryHome, LockFileContent, processState, serversDirectory } from './lockFile';
 
 /**
  * Reading lock files as a client (the bridge) must: the token in a lock file is sent to the
@@ -164,16 +164,6 @@ export function loopbackUrlProblem(url: string): string | undefined {
 	const host = parsed.hostname.toLowerCase();
 	const loopback = host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
 	return loopback ? undefined : `url is not on this machine (${host}); only 127.0.0.0/8, ::1 and localhost are used`;
-}
-
-/** Signal 0 checks without signalling: EPERM is a live process of another user (a reused pid). */
-function processState(pid: number): 'ours' | 'gone' | 'other-user' {
-	try {
-		process.kill(pid, 0);
-		return 'ours';
-	} catch (err) {
-		return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'other-user' : 'gone';
-	}
 }
 
 /**

@@ -49,7 +49,7 @@ export class ListingGuard {
 				return entries.slice(0, i);
 			}
 			if (this.bytes > this.limits.maxBytes) {
-				this.stop = `Showing the first ${this.count(this.kept + i)}: the server's list passed the picker's ${formatSize(this.limits.maxBytes)} limit.`;
+				this.stop = this.overBytes(this.kept + i);
 				return entries.slice(0, i);
 			}
 		}
@@ -72,10 +72,14 @@ export class ListingGuard {
 		} else if (added === 0) {
 			this.stop = `Stopped at ${this.count(this.kept)}: the server sent a page with nothing new.`;
 		} else if ((this.bytes += nextCursor.length) > this.limits.maxBytes) {
-			this.stop = `Showing the first ${this.count(this.kept)}: the server's list passed the picker's ${formatSize(this.limits.maxBytes)} limit.`;
+			this.stop = this.overBytes(this.kept);
 		}
 		this.cursors.add(nextCursor);
 		return this.stop === undefined;
+	}
+
+	private overBytes(kept: number): string {
+		return `Showing the first ${this.count(kept)}: the server's list passed the picker's ${formatSize(this.limits.maxBytes)} limit.`;
 	}
 
 	private count(n: number): string {

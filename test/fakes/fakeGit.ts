@@ -16,6 +16,8 @@ export class FakeGitRepository implements GitRepository {
 	statusCalls = 0;
 	diffCalls = 0;
 	patchCalls = 0;
+	/** Times a ref was resolved to a commit (a `git` call in the real hosts). */
+	commitCalls = 0;
 
 	constructor(readonly root: string) {}
 
@@ -42,6 +44,7 @@ export class FakeGitRepository implements GitRepository {
 		return this.refList;
 	}
 	async commit(ref: string): Promise<GitCommit | undefined> {
+		this.commitCalls++;
 		const hash = this.aliases.get(ref) ?? ref;
 		return this.commits.find(c => c.hash.startsWith(hash));
 	}

@@ -12,7 +12,7 @@ import { fileUri, fileUriToPath } from '../uriGuard';
 import { searchSorted } from '../pager';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
-import { Located, WorkspaceRoots } from './workspaceRoots';
+import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
@@ -140,19 +140,9 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
 	async isServed(absPath: string): Promise<boolean> {
-		await this.ready();
-		const index = this.index;
-		const located = index?.roots.locate(absPath);
-		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
-			return false;
-		}
-		let realPath: string;
-		try {
-			realPath = await this.ports.reader.realpath(absPath);
-		} catch {
-			return true; // gone (a deleted file git still shows): its name decides
-		}
-		return realPath === absPath || this.isServedTarget(realPath, index);
+		const index = await this.servedByName(absPath);
+		// A path that is gone (a deleted file git still shows) is judged by its name alone.
+		return !!index && await this.leadsToServed(absPath, index, true);
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
@@ -192,28 +182,39 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	}
 
 	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
-	private async locateServed(uri: string): Promise<{ absPath: string; located: Located; index: FileIndex }> {
+	private async locateServed(uri: string): Promise<{ absPath: string; index: FileIndex }> {
 		const absPath = fileUriToPath(uri);
+		const index = await this.servedByName(absPath);
+		if (!index) {
+			throw new ResourceNotFound(uri);
+		}
+		return { absPath, index };
+	}
+
+	/** The index that judged `absPath` served by its spelling (`.gitignore` files loaded), if it did. */
+	private async servedByName(absPath: string): Promise<FileIndex | undefined> {
 		await this.ready();
 		const index = this.index;
 		const located = index?.roots.locate(absPath);
-		if (!index || !located || !(await index.filter.isServed(located.folder, located.rel, false))) {
-			throw new ResourceNotFound(uri);
-		}
-		return { absPath, located, index };
+		return index && located && await index.filter.isServed(located.folder, located.rel, false) ? index : undefined;
 	}
 
 	/** Refuses a path whose real path (symlinks resolved) leaves the workspace or is not served. */
 	private async checkTarget(uri: string, absPath: string, index: FileIndex): Promise<void> {
+		if (!(await this.leadsToServed(absPath, index, false))) {
+			throw new ResourceNotFound(uri);
+		}
+	}
+
+	/** Whether `absPath`, links resolved, is itself or lands on a served file; `ifGone` when it does not exist. */
+	private async leadsToServed(absPath: string, index: FileIndex, ifGone: boolean): Promise<boolean> {
 		let realPath: string;
 		try {
 			realPath = await this.ports.reader.realpath(absPath);
 		} catch {
-			throw new ResourceNotFound(uri);
+			return ifGone;
 		}
-		if (realPath !== absPath && !(await this.isServedTarget(realPath, index))) {
-			throw new ResourceNotFound(uri);
-		}
+		return realPath === absPath || this.isServedTarget(realPath, index);
 	}
 
 	private async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {

@@ -23,6 +23,8 @@ const MAX_COMPLETIONS = 100;
 const MAX_WATCHED = 500;
 /** A ref as a client may name it: no options, no ranges, no `ref:path`. */
 const REF_PATTERN = /^(?![-.])(?!.*\.\.)[A-Za-z0-9._/@{}~^+-]{1,200}$/;
+/** A commit named by its whole id (SHA-1 or SHA-256), which no branch move can change. */
+const FULL_COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 /** Bytes of answers kept between changes; least recently read go first. */
 export const GIT_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -128,12 +130,20 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			this.watch(uri);
 		}
 		if (route.kind === 'show') {
-			// Resolved on every read: a branch or tag may move, a commit id never does.
+			// A full commit id never moves: a cached answer needs no git call. Any other ref (a
+			// branch or tag may move) is resolved on every read.
+			const showKey = (hash: string) => `git://${encodePath(entry.name)}/show/${hash}`;
+			if (FULL_COMMIT_ID.test(route.ref)) {
+				const hit = this.cache.get(showKey(route.ref.toLowerCase()));
+				if (hit) {
+					return (await hit.value).map(c => ({ ...c, uri }));
+				}
+			}
 			const commit = await entry.repo.commit(route.ref);
 			if (!commit) {
 				throw new ResourceNotFound(uri);
 			}
-			const canonical = `git://${encodePath(entry.name)}/show/${commit.hash}`;
+			const canonical = showKey(commit.hash);
 			const contents = await this.cached(canonical, false, () => this.showCommit(canonical, entry, commit));
 			return contents.map(c => ({ ...c, uri }));
 		}

@@ -265,6 +265,16 @@ describe('git provider memory bounds (fakes)', () => {
 		assert.equal(repo.patchCalls, 41);
 	});
 
+	it('answers a commit named by its full id from the cache, with no git call to resolve it', async () => {
+		const uri = `git://app/show/${hash}`;
+		const first = text(await conn.client.readResource({ uri }));
+		const calls = repo.commitCalls;
+		assert.equal(text(await conn.client.readResource({ uri })), first);
+		assert.equal(text(await conn.client.readResource({ uri: `git://app/show/${hash.toUpperCase()}` })), first);
+		assert.equal(repo.commitCalls, calls, 'a commit id never moves: nothing to resolve');
+		assert.equal(repo.patchCalls, 1);
+	});
+
 	it('resolves a moving ref on every read: a branch that moves shows its new commit', async () => {
 		const second = 'b'.repeat(40);
 		repo.commits = [{ hash, parents: [], message: 'one\n' }, { hash: second, parents: [hash], message: 'two\n' }];
