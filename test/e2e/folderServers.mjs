@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { expand, poll, runFromPalette, treeItem } from './workbench.mjs';
+import { clickUntil, expand, poll, runFromPalette, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -118,7 +118,7 @@ export const folderServerChecks = [
 					await page.locator('.workspace-trust-editor').getByRole('button', { name: /^Trust$/ }).first().click();
 					const prompt = dialog(page).filter({ hasText: 'Allow the MCP server "Folder docs"' });
 					await prompt.waitFor({ state: 'visible', timeout: 30_000 });
-					await prompt.getByRole('button', { name: 'Cancel', exact: true }).click();
+					await clickUntil(prompt.getByRole('button', { name: 'Cancel', exact: true }), async () => !(await prompt.isVisible()), 'the prompt dismissed');
 					await treeItem(page, /^Folder docs, not started: from this folder's settings — click to review/).waitFor({ state: 'visible', timeout: 30_000 });
 					assert.equal(fs.existsSync(b.folderMarker), false, 'the folder\'s command did not run after trust without an answer');
 				});
@@ -136,8 +136,10 @@ export const folderServerChecks = [
 					prepare: workspaceDir => writeFolderSettings(workspaceDir, b.folderEntries(workspaceDir)),
 				}, async ({ page }) => {
 					await openView(page);
-					const prompt = dialog(page);
-					await prompt.filter({ hasText: 'Allow the MCP server "Folder docs"' }).waitFor({ state: 'visible', timeout: 60_000 });
+					// Each prompt is addressed by its own text: while one dialog closes and the next
+					// opens, both are in the page, and a click must not land on the one going away.
+					const prompt = dialog(page).filter({ hasText: 'Allow the MCP server "Folder docs"' });
+					await prompt.waitFor({ state: 'visible', timeout: 60_000 });
 					const text = await prompt.innerText();
 					assert.match(text, /from the settings of the folder "fixture-workspace"/, text);
 					assert.match(text, /Runs: sh -c 'touch "\$1" && exec/, text);
@@ -146,12 +148,13 @@ export const folderServerChecks = [
 					assert.equal(b.requests.folder, 0, 'nothing was contacted before the answer');
 					await screenshot(page, 'folder-server-consent');
 					fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'folder-server-consent.png'), path.join(repoRoot, 'media', 'screenshot-folder-server-consent.png'));
-					await prompt.getByRole('button', { name: 'Allow', exact: true }).click();
+					// A click landing while the dialog animates in is dropped: click until it closes.
+					await clickUntil(prompt.getByRole('button', { name: 'Allow', exact: true }), async () => !(await prompt.isVisible()), 'the Folder docs prompt answered');
 
-					await prompt.filter({ hasText: 'Allow the MCP server "Folder web"' }).waitFor({ state: 'visible', timeout: 30_000 });
-					assert.match(await prompt.innerText(), /Contacts http:\/\/127\.0\.0\.1:\d+\nURL: .*\/folder\/mcp\nSends the headers: Authorization/);
-					await prompt.getByRole('button', { name: 'Don\'t Allow', exact: true }).click();
-					await prompt.waitFor({ state: 'hidden', timeout: 10_000 });
+					const webPrompt = dialog(page).filter({ hasText: 'Allow the MCP server "Folder web"' });
+					await webPrompt.waitFor({ state: 'visible', timeout: 30_000 });
+					assert.match(await webPrompt.innerText(), /Contacts http:\/\/127\.0\.0\.1:\d+\nURL: .*\/folder\/mcp\nSends the headers: Authorization/);
+					await clickUntil(webPrompt.getByRole('button', { name: 'Don\'t Allow', exact: true }), async () => !(await webPrompt.isVisible()), 'the Folder web prompt answered');
 
 					await poll(() => fs.existsSync(b.folderMarker), 'the allowed command to run', 30_000);
 					await expand(page, /^Folder docs/);

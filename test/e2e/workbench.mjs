@@ -79,7 +79,7 @@ export function selectionBadge(page) {
  * workbench. `done` is checked before every click, so a click that took effect late is never
  * undone by the next one (which would untick a row or collapse it again).
  */
-async function clickUntil(target, done, what) {
+export async function clickUntil(target, done, what) {
 	for (let clicks = 0; !(await done()); clicks++) {
 		if (clicks === 3) {
 			throw new Error(`no ${what} after ${clicks} clicks`);
