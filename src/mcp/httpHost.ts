@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
-import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
@@ -193,8 +193,10 @@ export class HttpHost extends Disposable {
 			return this.handlePost(req, res);
 		}
 		if (req.method === 'GET' || req.method === 'DELETE') {
-			if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, undefined))) {
-				return; // 2026-07-28 is POST-only: the SDK answered 405
+			if (req.headers['mcp-session-id'] === undefined && isModernVersion(req.headers['mcp-protocol-version'])) {
+				// 2026-07-28 is POST-only (the SDK classifies every body-less request as 2025).
+				res.setHeader('Allow', 'POST');
+				return sendJsonRpcError(res, 405, -32000, 'Method not allowed: protocol revision 2026-07-28 is POST only');
 			}
 			const hosted = this.sessionFor(req, res);
 			if (hosted) {
@@ -385,6 +387,11 @@ function isAllowedHost(host: string | undefined, port: number): boolean {
 function isAllowedOrigin(origin: string, port: number): boolean {
 	const lower = origin.toLowerCase();
 	return lower === `http://${LOOPBACK}:${port}` || lower === `http://localhost:${port}`;
+}
+
+/** A protocol-version header naming a revision newer than every 2025 one this server speaks. */
+function isModernVersion(header: string | string[] | undefined): boolean {
+	return typeof header === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header) && header > SUPPORTED_PROTOCOL_VERSIONS[0];
 }
 
 function isInitialize(message: unknown): boolean {
