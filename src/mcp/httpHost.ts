@@ -247,8 +247,14 @@ export class HttpHost extends Disposable {
 	 * here, on the stateless leg, and false is returned.
 	 */
 	private async isLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
+		// abort it when the client goes away, not after a response that was sent in full.
 		const abort = new AbortController();
-		res.once('close', () => abort.abort());
+		res.once('close', () => {
+			if (!res.writableFinished) {
+				abort.abort();
+			}
+		});
 		const request = await toWebRequest(req, message, { signal: abort.signal });
 		if (await isLegacyRequest(request, message)) {
 			return true;
