@@ -27,11 +27,11 @@ export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
 	private readonly interest = new ListenInterest();
 
-	constructor(private readonly options: SessionOptions) {
+	constructor(private readonly options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
 		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
 			legacy: 'reject',
-			maxSubscriptions: MAX_LISTEN_STREAMS,
+			maxSubscriptions: maxListenStreams,
 			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
 		});
 		this._register(options.registry.onDidChange(change => {
