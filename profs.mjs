@@ -1,0 +1,11 @@
+import { Client as V2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+const [root, mode, cli = 'dist/cli.js'] = process.argv.slice(2);
+const t = new StdioClientTransport({ command: 'node', args: ['--cpu-prof', '--cpu-prof-dir=/tmp/profs-' + mode, cli, 'serve', '--root', root, '--stdio', '--log-level', 'warn'] });
+const c = new V2({ name: 'b', version: '1' }, { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : 'legacy' } });
+await c.connect(t);
+const s = performance.now();
+for (let i = 0; i < 3000; i++) await c.readResource({ uri: `file://${root}/a.txt` });
+console.log(mode, Math.round(3000 / ((performance.now() - s) / 1000)));
+await c.close();
+await new Promise(r => setTimeout(r, 1500));
