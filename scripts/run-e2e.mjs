@@ -18,7 +18,7 @@ import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { startHostileMcpServer } from '../test/e2e/hostileMcpServer.mjs';
 import { hostileServerCheck } from '../test/e2e/pickerHostile.mjs';
 import { mcpIconsCheck } from '../test/e2e/mcpIcons.mjs';
-import { vscodeClientRestartCheck } from '../test/e2e/vscodeClient.mjs';
+import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../test/e2e/vscodeClient.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const startedAt = Date.now();
@@ -120,9 +120,9 @@ async function main() {
 				({ page }) => mcpIconsCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
 		{
-			name: 'VS Code\'s own MCP client is connected again after Restart Server, by itself',
-			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
-				({ page }) => vscodeClientRestartCheck({ page, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
+			name: 'VS Code\'s own MCP client: an open mcp-resource: editor keeps updating across Restart Server',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false }, prepare: prepareVscodeClientWorkspace },
+				({ page, mcpHome, workspaceDir }) => vscodeClientRestartCheck({ page, mcpHome, workspaceDir, screenshot: name => page.screenshot({ path: path.join(screenshotsDir, `${name}.png`) }) })),
 		},
 	];
 	for (const check of windowChecks) {
