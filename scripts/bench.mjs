@@ -19,7 +19,10 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './lib/bench-contenders.mjs';
-import { OursModernHttp, OursModernStdio, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras, resolvePreviousCli } from './lib/bench-eras.mjs';
+import {
+	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
+	resolvePreviousCli, serverCpuMs,
+} from './lib/bench-eras.mjs';
 import { measureBurst, measureUpdatedLatency } from './lib/bench-notify.mjs';
 import {
 	createRng, filterMaxListenersWarnings, installExitHooks, median, now, onExitCleanup, readProcMemory,
@@ -358,7 +361,9 @@ async function runOurs(ctx, kind, variant = {}) {
 			r.ping = await measurePing(contender);
 		}
 		phase = 'reads';
+		const cpuBefore = serverCpuMs(contender.pid);
 		r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => contender.read(p), ctx.expected);
+		r.serverCpuPerReadUs = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length + Math.min(100, ctx.sample.length));
 		r.read8 = await measureTextReads('reads 8 at a time (1 session)', ctx.sample, 8, p => contender.read(p), ctx.expected);
 		if (isHttp) {
 			phase = 'reads (8 sessions)';

@@ -10,7 +10,7 @@
 //   - previous build: the legacy contenders against another build's dist/cli.js (`--previous REF`
 //     builds a git ref into .cache/bench/previous/<sha>, once; `--previous PATH` takes a cli.js).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -202,6 +202,23 @@ export async function measureUpdatedLatencyListen({ contender, root, targets, ti
 	};
 }
 
+/** User + system CPU time of a live process in ms (Linux /proc, 10 ms ticks), or null. */
+export function serverCpuMs(pid) {
+	try {
+		// Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return null;
+	}
+}
+
+/** Server CPU per read in µs between two serverCpuMs samples, or null. */
+export function cpuPerReadUs(beforeMs, afterMs, reads) {
+	return beforeMs === null || afterMs === null || reads <= 0 ? null : round(((afterMs - beforeMs) * 1000) / reads, 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The eras table
 
@@ -233,6 +250,7 @@ export function eraRows(results) {
 	metric('reads/s, 8 in flight', 'reads/s', 'higher', r => r.read8?.readsPerSec);
 	metric('reads/s, 8 clients x 1 (http)', 'reads/s', 'higher', r => r.read8Sessions?.readsPerSec);
 	metric('read p50, 1 at a time', 'ms', 'lower', r => r.readSeq?.latency?.p50);
+	metric('server CPU per read, 1 at a time', 'µs', 'lower', r => r.serverCpuPerReadUs);
 	metric('enumerate all (median)', 'ms', 'lower', r => r.enumerate?.medianMs);
 	metric('first list page once indexed', 'ms', 'lower', r => r.warmFirstPageMs, (v, key) => notPrevious(key) ? { text: '<= 20 ms', met: v <= 20 } : null);
 	metric('first list page after spawn (cold)', 'ms', 'lower', r => r.coldFirstPageMs);
