@@ -11,13 +11,14 @@
 // Flags: --files N (20000) --reads N (2000) --top N (25) --era legacy|modern|both (both) --cli PATH
 // legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
 import { execFileSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OursHttp, runReads } from './lib/bench-contenders.mjs';
 import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './lib/bench-eras.mjs';
-import { installExitHooks } from './lib/bench-util.mjs';
+import { filterMaxListenersWarnings, installExitHooks } from './lib/bench-util.mjs';
 import { ensureWorkspace } from './lib/bench-workspace.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,6 +68,11 @@ const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 function selfTimes(profileFile, fromUs, toUs, root) {
 	const profile = JSON.parse(readFileSync(profileFile, 'utf8'));
 	const byId = new Map(profile.nodes.map(n => [n.id, n]));
+	const parentOf = new Map();
+	for (const n of profile.nodes) {
+		for (const child of n.children ?? []) parentOf.set(child, n);
+	}
+	const where = frame => (frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(root, '.')}:${frame.lineNumber + 1}` : '');
 	const frames = new Map();
 	const packages = new Map();
 	let t = profile.startTime;
@@ -75,12 +81,17 @@ function selfTimes(profileFile, fromUs, toUs, root) {
 		t += profile.timeDeltas[i];
 		if (t < fromUs || t > toUs) continue;
 		const dt = profile.timeDeltas[i + 1] ?? 0; // a sample stands for the time until the next one
-		const { functionName, url, lineNumber } = byId.get(profile.samples[i]).callFrame;
+		const node = byId.get(profile.samples[i]);
+		const { functionName } = node.callFrame;
 		if (functionName === '(idle)') continue; // waiting for the next request is not CPU
-		const where = url ? url.replace(/^file:\/\//, '').replace(root, '.') : '';
-		const key = `${functionName || '(anonymous)'} ${where}${where ? `:${lineNumber + 1}` : ''}`;
+		// A native frame (no script) is named with its nearest caller outside Node's own code, so
+		// writeUtf8String says whether an SSE event, an HTTP header or a log line was written.
+		let caller = node;
+		while (caller && (!caller.callFrame.url || caller.callFrame.url.startsWith('node:')) && parentOf.has(caller.id)) caller = parentOf.get(caller.id);
+		const at = where(node.callFrame);
+		const key = `${functionName || '(anonymous)'} ${at || (caller !== node && caller?.callFrame.url ? `<- ${caller.callFrame.functionName || '(anonymous)'} ${where(caller.callFrame)}` : '')}`;
 		frames.set(key, (frames.get(key) ?? 0) + dt);
-		const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1] ?? (where.startsWith('node:') ? 'node:internal' : where ? 'ours' : functionName.startsWith('(') ? functionName : 'native');
+		const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(at)?.[1] ?? (at.startsWith('node:') ? 'node:internal' : at ? 'ours' : functionName.startsWith('(') ? functionName : 'native');
 		packages.set(pkg, (packages.get(pkg) ?? 0) + dt);
 		total += dt;
 	}
@@ -129,6 +140,8 @@ function report(r, reads, top) {
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	installExitHooks();
+	setMaxListeners(0); // the SDK v1 HTTP client hangs many listeners on one AbortSignal
+	filterMaxListenersWarnings();
 	const cacheDir = path.join(repoRoot, '.cache', 'bench');
 	mkdirSync(cacheDir, { recursive: true });
 	// The bench's own workspace (same files, binaries and seed), so a cached one is reused.
