@@ -8,8 +8,9 @@
 // scenario name (resources-list, dns-rebinding-protection, ...) runs in both eras and must be
 // judged per era. A per-check entry (`scenario:check-id`) is accepted here only while every failing
 // occurrence of that check says "Not testable: ..." (conformance's own words for a check that needs
-// a tool the server does not have); any real failure of a baselined check is counted as a known
-// failure, and a baselined check that passes fails the run (conformance exits 1: stale entry).
+// a tool the server does not have): a real failure of an excused check id still fails the run. A
+// whole-scenario entry counts the scenario as a known failure. A baselined check that passes fails
+// the run (conformance exits 1: stale entry).
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -84,25 +85,40 @@ async function runScenario(ctx, { era, scenario, baselineFile, entries }) {
 		args.push('--expected-failures', baselineFile);
 	}
 	const result = await ctx.run(ctx.node22, args, { cwd: ctx.tmp });
-	const checks = collectChecks(outDir);
+	const verdict = judgeScenario({ checks: collectChecks(outDir), entries, exitCode: result.code, baselineName: path.basename(baselineFile) });
+	const exit = verdict.checks === 0 ? `; exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '';
+	return { specVersion: era.specVersion, scenario, ok: verdict.ok, detail: verdict.detail + exit, stdout: result.stdout };
+}
+
+/**
+ * One scenario's verdict from the checks conformance wrote, the baseline entries for that scenario
+ * and conformance's exit code: `ok` is true, false, or 'known' (a baselined real failure).
+ */
+export function judgeScenario({ checks, entries, exitCode, baselineName }) {
 	const failed = checks.filter(c => c.status === 'FAILURE');
+	const warnings = checks.filter(c => c.status === 'WARNING');
 	const wholesale = entries.some(e => !e.check);
 	const excused = new Set(entries.filter(e => e.check).map(e => e.check));
 	const untestable = failed.filter(c => excused.has(c.id) && /^Not testable:/.test(c.errorMessage ?? ''));
 	const knownReal = failed.filter(c => (wholesale || excused.has(c.id)) && !untestable.includes(c));
 	const unexpected = failed.filter(c => !wholesale && !excused.has(c.id));
+	// A per-check entry excuses "Not testable" only: a real failure of an excused check id (another
+	// case sharing the id) fails the scenario, unless the whole scenario is baselined.
+	const realUnderCheckEntry = wholesale ? [] : knownReal;
 	// conformance exits 0 when every failure is baselined and 1 on a regression or a stale entry.
-	const ok = result.code !== 0 || checks.length === 0 || unexpected.length > 0 ? false : knownReal.length > 0 ? 'known' : true;
+	const ok = exitCode !== 0 || checks.length === 0 || unexpected.length > 0 || realUnderCheckEntry.length > 0 ? false : knownReal.length > 0 ? 'known' : true;
 	const describe = list => list.map(c => `${c.id}: ${(c.errorMessage ?? '').split('\n')[0].slice(0, 240)}`).join('; ');
 	const detail = [
 		`${checks.filter(c => c.status === 'SUCCESS').length} checks passed`,
 		untestable.length ? `not testable on a server without tools (baselined): ${[...new Set(untestable.map(c => c.id))].join(', ')}` : '',
-		knownReal.length ? `known failures: ${describe(knownReal)}` : '',
+		knownReal.length ? `${wholesale ? 'known failures' : 'failed (baselined only as not testable)'}: ${describe(knownReal)}` : '',
 		unexpected.length ? `failed: ${describe(unexpected)}` : '',
-		result.code !== 0 && unexpected.length === 0 && checks.length > 0 ? `stale baseline entry: ${scenario} passes a check ${path.basename(baselineFile)} excuses; remove it` : '',
-		checks.length === 0 ? `exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '',
+		// Under --expected-failures conformance also fails a run on a warning it was not told about.
+		warnings.length ? `warnings${entries.length ? ' (fail the run under a baseline)' : ''}: ${describe(warnings)}` : '',
+		exitCode !== 0 && failed.length === 0 && warnings.length === 0 && checks.length > 0 ? `stale baseline entry: every check passes, remove it from ${baselineName}` : '',
+		checks.length === 0 ? 'no checks written' : '',
 	].filter(Boolean).join('; ');
-	return { specVersion: era.specVersion, scenario, ok, detail, stdout: result.stdout };
+	return { ok, detail, checks: checks.length };
 }
 
 /** The checks conformance wrote (checks.json somewhere under the output folder). */
