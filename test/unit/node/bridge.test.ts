@@ -247,7 +247,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 				const direct = await connectHttp(hosts[0].url, hosts[0].token);
 				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(fx.file('.env')) })).finally(() => direct.close());
 				assert.deepEqual(refused, refusedDirectly, 'the error reaches the client exactly as the window sent it');
-				assert.equal(refused.code, -32002);
+				assert.equal(refused.code, -32602);
 				assert.deepEqual(refused.data, { uri: fileUri(fx.file('.env')) });
 
 				const readme = fileUri(fx.file('README.md'));
