@@ -3,10 +3,12 @@
 // resources/templates/list over Streamable HTTP (with the bearer token), over stdio
 // (`cli.js serve --stdio`) and through the bridge (`cli.js bridge`).
 //
-// Which era answered is visible in the result: 2026-07-28 results carry the caching hints
-// (`ttlMs`, `cacheScope`), 2025 results never do. So `modern` (pinned, no fallback) and `auto`
-// (probes server/discover first; our server offers 2026-07-28, so auto must land there) must show
-// them, and `legacy` must not.
+// Which era answered is visible in a read: 2026-07-28 results carry the caching hints (`ttlMs`,
+// `cacheScope`), 2025 results never do, and the Inspector prints a read's result as it came. So a
+// read in `modern` (pinned: no fallback) and in `auto` (probes server/discover first; our server
+// offers 2026-07-28, so auto must land there) must show them, and one in `legacy` must not. The
+// Inspector prints lists as its SDK aggregates them, hints dropped, so lists prove the era only
+// through `modern` connecting at all.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -84,7 +86,7 @@ async function call(ctx, { label, era, target, method, extra, check }) {
 	const output = ctx.readJson(out);
 	let problem = result.code !== 0 ? `exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '';
 	if (!problem) {
-		problem = output ? check(output) || eraProblem(era, output) : 'no output file';
+		problem = output ? check(output) || (method === 'resources/read' ? eraProblem(era, output) : '') : 'no output file';
 	}
 	if (ctx.verbose || problem) {
 		console.log(`    inspector ${label} ${method}: ${JSON.stringify(output ?? result.stdout).slice(0, 400)}`);
