@@ -74,6 +74,7 @@ function selfTimes(profileFile, fromUs, toUs, root) {
 	}
 	const where = frame => (frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(root, '.')}:${frame.lineNumber + 1}` : '');
 	const frames = new Map();
+	const callers = new Map();
 	const packages = new Map();
 	let t = profile.startTime;
 	let total = 0;
@@ -91,12 +92,20 @@ function selfTimes(profileFile, fromUs, toUs, root) {
 		const at = where(node.callFrame);
 		const key = `${functionName || '(anonymous)'} ${at || (caller !== node && caller?.callFrame.url ? `<- ${caller.callFrame.functionName || '(anonymous)'} ${where(caller.callFrame)}` : '')}`;
 		frames.set(key, (frames.get(key) ?? 0) + dt);
+		// Who called it: the three nearest frames outside Node's own code above the caller.
+		const chain = [];
+		for (let up = parentOf.get(caller.id); up && chain.length < 3; up = parentOf.get(up.id)) {
+			if (up.callFrame.url && !up.callFrame.url.startsWith('node:')) chain.push(`${up.callFrame.functionName || '(anonymous)'}:${up.callFrame.lineNumber + 1}`);
+		}
+		const perCaller = callers.get(key) ?? new Map();
+		callers.set(key, perCaller);
+		perCaller.set(chain.join(' <- '), (perCaller.get(chain.join(' <- ')) ?? 0) + dt);
 		const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(at)?.[1] ?? (at.startsWith('node:') ? 'node:internal' : at ? 'ours' : functionName.startsWith('(') ? functionName : 'native');
 		packages.set(pkg, (packages.get(pkg) ?? 0) + dt);
 		total += dt;
 	}
 	const sorted = map => [...map.entries()].sort((a, b) => b[1] - a[1]);
-	return { totalMs: total / 1000, frames: sorted(frames), packages: sorted(packages) };
+	return { totalMs: total / 1000, frames: sorted(frames), packages: sorted(packages), callers: new Map([...callers].map(([k, v]) => [k, sorted(v)])) };
 }
 
 async function profileEra(era, ctx) {
@@ -132,7 +141,11 @@ function report(r, reads, top) {
 		'  by package:',
 		...r.packages.slice(0, 12).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
 		`  top ${top} frames by self time:`,
-		...r.frames.slice(0, top).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
+		...r.frames.slice(0, top).flatMap(([name, us], i) => [
+			`    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`,
+			// The ten heaviest frames also show their main callers.
+			...(i < 10 ? r.callers.get(name).slice(0, 2).filter(([chain]) => chain).map(([chain, cus]) => `${' '.repeat(24)}${pct(cus / 1000).padStart(6)} from ${chain}`) : []),
+		]),
 	];
 	return lines.join('\n');
 }
