@@ -29,6 +29,8 @@ export interface HttpHostOptions {
 	readonly requestTimeoutMs?: number;
 	/** Open connections beyond this are refused (a flood stops by itself). */
 	readonly maxConnections?: number;
+	/** Open 2026-07-28 `subscriptions/listen` streams, over every client. */
+	readonly maxListenStreams?: number;
 }
 
 export interface ConnectionInfo {
@@ -115,7 +117,7 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
-		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
+		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, this.options.maxListenStreams);
 		const port = (server.address() as AddressInfo).port;
 		this.info = { url: `http://${LOOPBACK}:${port}${MCP_PATH}`, token, port };
 		const idleMs = this.options.sessionIdleMs ?? 30 * 60_000;
@@ -247,8 +249,14 @@ export class HttpHost extends Disposable {
 	 * here, on the stateless leg, and false is returned.
 	 */
 	private async isLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
+		// abort it when the client goes away, not after a response that was sent in full.
 		const abort = new AbortController();
-		res.once('close', () => abort.abort());
+		res.once('close', () => {
+			if (!res.writableFinished) {
+				abort.abort();
+			}
+		});
 		const request = await toWebRequest(req, message, { signal: abort.signal });
 		if (await isLegacyRequest(request, message)) {
 			return true;

@@ -198,6 +198,31 @@ describe('both protocol eras on one HTTP endpoint', () => {
 		assert.equal(body.id, 1);
 	});
 
+	it('bounds the listen streams the endpoint holds: a newcomer over the cap is refused, open ones keep hearing', async () => {
+		await host.stop();
+		host.dispose();
+		host = new HttpHost({ registry: server.registry, log: server.log, maxListenStreams: 2 });
+		({ url, token } = await host.start());
+		const clients = await Promise.all([0, 1, 2].map(() => modernClient(url, token)));
+		try {
+			const first = await clients[0].listen({ resourcesListChanged: true });
+			await clients[1].listen({ resourcesListChanged: true });
+			const refused = await errorOf(clients[2].listen({ resourcesListChanged: true }));
+			assert.match(refused.message, /limit/i);
+			let heard: () => void = () => undefined;
+			const listChanged = new Promise<void>(resolve => { heard = resolve; });
+			clients[0].setNotificationHandler('notifications/resources/list_changed', () => heard());
+			server.watcher.fire({ kind: 'created', path: fx.write('new-file.txt', 'new\n') });
+			await listChanged;
+			await first.close();
+			// A closed stream frees its place.
+			const again = await clients[2].listen({ resourcesListChanged: true });
+			assert.equal(again.honoredFilter.resourcesListChanged, true);
+		} finally {
+			await Promise.all(clients.map(c => c.close()));
+		}
+	});
+
 	it('ends open listen streams with the graceful result when the server stops', async () => {
 		const modern = await modernClient(url, token);
 		const subscription = await modern.listen({ resourcesListChanged: true });

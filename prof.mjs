@@ -1,0 +1,11 @@
+import { spawn } from 'node:child_process';
+import { Client as V2 , StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+const root = process.argv[2]; const mode = process.argv[3];
+const child = spawn('node', ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-' + mode, 'dist/cli.js', 'serve', '--root', root, '--http', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const { url, token } = JSON.parse(await new Promise(r => child.stdout.once('data', d => r(String(d)))));
+const c = new V2({ name: 'b', version: '1' }, mode === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+const t = performance.now();
+for (let i = 0; i < 1500; i++) await c.readResource({ uri: `file://${root}/a.txt` });
+console.log(mode, Math.round(1500 / ((performance.now() - t) / 1000)), '/s');
+await c.close(); child.kill('SIGINT'); await new Promise(r => child.on('exit', r));
