@@ -114,8 +114,8 @@ async function writeResponse(response: Response, res: http.ServerResponse): Prom
 	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
 		// A whole body (JSON, or none) goes out in one write with its length: streaming it
 		// chunked costs a system call per piece on every request.
-		const body = Buffer.from(await response.arrayBuffer());
-		headers['content-length'] = String(body.length);
+		const body = await response.text(); // cheaper than arrayBuffer() on undici's Response
+		headers['content-length'] = String(Buffer.byteLength(body));
 		res.writeHead(response.status, headers);
 		res.end(body);
 		return;
