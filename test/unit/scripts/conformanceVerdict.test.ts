@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface Check { id: string; status: string; errorMessage?: string }
+interface Entry { scenario: string; check?: string }
+interface ConformanceModule {
+	readBaseline(file: string): Entry[];
+	judgeScenario(input: { checks: Check[]; entries: Entry[]; exitCode: number; baselineName: string }): { ok: boolean | 'known'; detail: string };
+}
+
+// scripts/outside/conformance.mjs decides whether a conformance scenario passes `npm run
+// test:outside`. A per-check baseline entry may only excuse what conformance itself calls
+// "Not testable"; a real failure under the same check id must still fail the run.
+describe('scripts: judging a conformance scenario', () => {
+	let conformance: ConformanceModule;
+	const untestable: Check = { id: 'sep-x', status: 'FAILURE', errorMessage: 'Not testable: server lists no tools' };
+	const judge = (checks: Check[], entries: Entry[], exitCode = 0) => conformance.judgeScenario({ checks, entries, exitCode, baselineName: 'b.yml' });
+
+	before(async () => {
+		const file = path.join(__dirname, '../../../../scripts/outside/conformance.mjs');
+		conformance = await import(pathToFileURL(file).href) as ConformanceModule;
+	});
+
+	it('passes a scenario whose only failures are excused "Not testable" checks', () => {
+		const verdict = judge([{ id: 'ok', status: 'SUCCESS' }, untestable], [{ scenario: 's', check: 'sep-x' }]);
+		assert.equal(verdict.ok, true);
+		assert.match(verdict.detail, /not testable on a server without tools \(baselined\): sep-x/);
+	});
+
+	it('fails a real failure that shares an excused check id', () => {
+		const real: Check = { id: 'sep-x', status: 'FAILURE', errorMessage: 'Expected HTTP 400, got 200' };
+		assert.equal(judge([untestable, real], [{ scenario: 's', check: 'sep-x' }]).ok, false);
+	});
+
+	it('fails a failure nobody excused, and a run conformance itself failed', () => {
+		assert.equal(judge([{ id: 'other', status: 'FAILURE', errorMessage: 'Not testable: x' }], [{ scenario: 's', check: 'sep-x' }], 1).ok, false);
+		assert.equal(judge([{ id: 'ok', status: 'SUCCESS' }], [{ scenario: 's', check: 'sep-x' }], 1).ok, false);
+		assert.equal(judge([], []).ok, false);
+	});
+
+	it('counts a whole-scenario entry as a known failure, apart from passes', () => {
+		assert.equal(judge([{ id: 'sep-y', status: 'FAILURE', errorMessage: 'broken' }], [{ scenario: 's' }]).ok, 'known');
+	});
+
+	it('reads whole-scenario and per-check entries from a baseline file', () => {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'mwr-baseline-'));
+		try {
+			const file = path.join(dir, 'b.yml');
+			writeFileSync(file, '# comment\nserver:\n  - whole # why\n  - stateless:sep-2575-a\nclient:\n  - not-ours\n');
+			assert.deepEqual(conformance.readBaseline(file), [{ scenario: 'whole' }, { scenario: 'stateless', check: 'sep-2575-a' }]);
+			writeFileSync(file, 'server: []\n');
+			assert.deepEqual(conformance.readBaseline(file), []);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});
