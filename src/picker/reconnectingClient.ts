@@ -1,0 +1,635 @@
+import { setMaxListeners } from 'node:events';
+import {
+	Client, ListResourcesResult, McpSubscription, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport,
+	SubscriptionFilter,
+} from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Emitter, Event } from '../common/event';
+import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
+import { Logger } from '../common/logger';
+import { VERSION } from '../version';
+
+export type ConnectionTarget =
+	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+	| { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string };
+
+/** Thrown by a source that has no server to offer right now (not an error to retry at once). */
+export class SourceUnavailable extends Error {}
+
+/**
+ * Where a connection's server is. `resolve` may wait; `onDidChange` asks for a reconnect. A
+ * source without `onDidChange` (the bridge's lock files) is asked again on the backoff schedule.
+ */
+export interface ConnectionSource {
+	resolve(): Promise<ConnectionTarget>;
+	readonly onDidChange?: Event<void>;
+}
+
+export type ConnectionState =
+	| { readonly kind: 'idle' }
+	| { readonly kind: 'connecting' }
+	| { readonly kind: 'connected' }
+	/** No server to reach (e.g. this window's server is stopped); waits for the source to change. */
+	| { readonly kind: 'unavailable'; readonly message: string }
+	| { readonly kind: 'error'; readonly message: string; readonly retryAt?: number };
+
+/** The protocol era a connection landed on: 2026-07-28 (`modern`) or 2025 (`legacy`). */
+export type ProtocolEra = 'modern' | 'legacy';
+
+/** What became of a watched URI on the current connection. */
+export interface WatchOutcome {
+	/** The server agreed to send `resources/updated` for it (listen acknowledgement or subscribe result). */
+	readonly honoured: boolean;
+	/** The server's error answer to a 2025 `resources/subscribe`, when it refused one. */
+	readonly error?: unknown;
+}
+
+export interface ReconnectingClientOptions {
+	readonly log: Logger;
+	/** Names the connection in log lines. */
+	readonly label: string;
+	/** Prefix of every log line, e.g. `picker` or `bridge`. */
+	readonly logPrefix: string;
+	/** `clientInfo.name` sent to the server. */
+	readonly clientName: string;
+	/** Delays between reconnect attempts after a failure; the last one repeats. */
+	readonly backoffMs?: readonly number[];
+}
+
+const DEFAULT_BACKOFF = [500, 1000, 2000, 5000, 10_000, 30_000];
+/** A listen stream that lived this long was healthy: its end restarts the backoff. */
+const HEALTHY_STREAM_MS = 10_000;
+const UNWATCHED: WatchOutcome = { honoured: false };
+
+/**
+ * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
+ * as the bearer token on every request) or stdio, negotiating the era itself (2026-07-28 where the
+ * server offers it, 2025 otherwise). It connects on first use, reconnects with backoff after a
+ * failure and at once when the source changes, and keeps the watched URIs (reference counted) live
+ * in either era: one `subscriptions/listen` stream on 2026-07-28 (closed and opened again when the
+ * set changes or the stream drops), `resources/subscribe` per URI on 2025. The picker and the
+ * bridge both reach servers through it.
+ */
+export class ReconnectingClient extends Disposable {
+	private client: Client | undefined;
+	private connecting: Promise<Client> | undefined;
+	private current: ConnectionState = { kind: 'idle' };
+	private attempt = 0;
+	private retryTimer: NodeJS.Timeout | undefined;
+	private generation = 0;
+	private stderrTail = '';
+
+	private readonly watched = new Map<string, number>();
+	/** The outcome of the latest watch request per URI, so callers can wait until the server has it. */
+	private readonly watching = new Map<string, Promise<WatchOutcome>>();
+	private readonly honouredUris = new Set<string>();
+
+	private listenStream: McpSubscription | undefined;
+	private listenRound: Promise<void> | undefined;
+	private listenDirty = false;
+	private listenDrops = 0;
+
+	private readonly stateEmitter = this._register(new Emitter<ConnectionState>());
+	readonly onDidChangeState = this.stateEmitter.event;
+	private readonly connectedEmitter = this._register(new Emitter<void>());
+	/** Fires after every successful (re)connect: lists may differ, reload them. */
+	readonly onDidConnect = this.connectedEmitter.event;
+	private readonly listChangedEmitter = this._register(new Emitter<void>());
+	readonly onDidChangeList = this.listChangedEmitter.event;
+	private readonly updatedEmitter = this._register(new Emitter<string>());
+	/** A watched resource changed (or may have: its stream dropped and came back). */
+	readonly onDidUpdateResource = this.updatedEmitter.event;
+
+	constructor(private readonly source: ConnectionSource, private readonly options: ReconnectingClientOptions) {
+		super();
+		if (source.onDidChange) {
+			this._register(source.onDidChange(() => void this.reconnect('the server changed')));
+		}
+		this._register(toDisposable(() => {
+			this.clearRetry();
+			void this.closeClient();
+		}));
+	}
+
+	get state(): ConnectionState {
+		return this.current;
+	}
+
+	/** The connected client, if any; use `request` to run calls that should survive a restart. */
+	get connected(): Client | undefined {
+		return this.client;
+	}
+
+	/** The era of the current connection. */
+	get era(): ProtocolEra | undefined {
+		return this.client?.getProtocolEra();
+	}
+
+	/** Connects if needed; resolves when connected, rejects with the reason otherwise. */
+	async connect(): Promise<Client> {
+		return this.ensureClient();
+	}
+
+	/** Drops the connection and connects again now, forgetting the backoff. */
+	async reconnect(reason = 'retry'): Promise<void> {
+		this.options.log.info(`${this.options.logPrefix}: reconnecting to ${this.options.label} (${reason})`);
+		this.clearRetry();
+		this.attempt = 0;
+		this.generation++;
+		await this.closeClient();
+		this.connecting = undefined;
+		await this.ensureClient().catch(() => undefined);
+	}
+
+	/**
+	 * Resolves with the client once connected, waiting up to `waitMs` for a (re)connect that is
+	 * under way or scheduled; rejects on timeout, on `signal`, or when this is disposed.
+	 */
+	whenConnected(waitMs: number, signal?: AbortSignal): Promise<Client> {
+		if (this.client) {
+			return Promise.resolve(this.client);
+		}
+		void this.ensureClient().catch(() => undefined);
+		return new Promise((resolve, reject) => {
+			const subscriptions: IDisposable[] = [];
+			const done = (err?: Error) => {
+				clearTimeout(timer);
+				signal?.removeEventListener('abort', onAbort);
+				subscriptions.forEach(s => s.dispose());
+				if (err) {
+					reject(err);
+				} else {
+					resolve(this.client!);
+				}
+			};
+			const onAbort = () => done(new Error('cancelled'));
+			const timer = setTimeout(() => done(new ConnectTimeout(waitMs)), waitMs);
+			subscriptions.push(this.onDidChangeState(() => {
+				if (this.isDisposed) {
+					done(new Error('the connection is closed'));
+				} else if (this.client) {
+					done();
+				}
+			}));
+			signal?.addEventListener('abort', onAbort);
+			if (this.client) {
+				done();
+			}
+		});
+	}
+
+	/** Runs a call on the connected client; a transport failure (not an error answer) starts a reconnect. */
+	async request<T>(call: (client: Client) => Promise<T>, client?: Client): Promise<T> {
+		const target = client ?? await this.ensureClient();
+		try {
+			return await call(target);
+		} catch (err) {
+			if (isTransportFailure(err) && this.client === target) {
+				this.fail(err, target);
+			}
+			throw err;
+		}
+	}
+
+	/**
+	 * One page of `resources/list` from one request. (The SDK's `listResources()` without a
+	 * cursor walks every page; a huge workspace must not be listed whole to show its first page.)
+	 */
+	listPage(cursor?: string, client?: Client): Promise<ListResourcesResult> {
+		return this.request(c => c.request({ method: 'resources/list', params: cursor ? { cursor } : {} }), client);
+	}
+
+	/** Watches `uri` for `resources/updated` (once however many holders); dispose the result to release. */
+	watch(uri: string): IDisposable {
+		const count = this.watched.get(uri) ?? 0;
+		this.watched.set(uri, count + 1);
+		if (count === 0) {
+			this.watching.set(uri, this.client ? this.startWatching(this.client, uri) : Promise.resolve(UNWATCHED));
+		}
+		let released = false;
+		return toDisposable(() => {
+			if (released) {
+				return;
+			}
+			released = true;
+			const left = (this.watched.get(uri) ?? 1) - 1;
+			if (left > 0) {
+				this.watched.set(uri, left);
+				return;
+			}
+			this.watched.delete(uri);
+			this.watching.delete(uri);
+			this.stopWatching(uri);
+		});
+	}
+
+	/** Resolves once the server answered the latest watch request for `uri` (or it failed). */
+	whenWatched(uri: string): Promise<WatchOutcome> {
+		return this.watching.get(uri) ?? Promise.resolve(UNWATCHED);
+	}
+
+	get watchedUris(): string[] {
+		return [...this.watched.keys()];
+	}
+
+	private startWatching(client: Client, uri: string): Promise<WatchOutcome> {
+		if (client.getProtocolEra() === 'modern') {
+			return this.scheduleListen(client).then(() => ({ honoured: this.honouredUris.has(uri) }));
+		}
+		return this.subscribe(client, uri);
+	}
+
+	private stopWatching(uri: string): void {
+		const client = this.client;
+		const wasHonoured = this.honouredUris.delete(uri);
+		if (!client) {
+			return;
+		}
+		if (client.getProtocolEra() === 'modern') {
+			void this.scheduleListen(client);
+		} else if (wasHonoured) {
+			void client.unsubscribeResource({ uri }).catch(() => undefined);
+		}
+	}
+
+	private async subscribe(client: Client, uri: string): Promise<WatchOutcome> {
+		if (!client.getServerCapabilities()?.resources?.subscribe) {
+			return UNWATCHED;
+		}
+		try {
+			await client.subscribeResource({ uri });
+			if (this.client === client && this.watched.has(uri)) {
+				this.honouredUris.add(uri);
+			}
+			return { honoured: true };
+		} catch (err) {
+			this.options.log.warn(`${this.options.logPrefix}: could not subscribe to ${uri} on ${this.options.label}: ${shortMessage(err)}`);
+			if (isTransportFailure(err) && this.client === client) {
+				this.fail(err, client);
+			}
+			return { honoured: false, error: err };
+		}
+	}
+
+	/**
+	 * Opens the listen stream again for the current set (coalesced: many watch changes at once
+	 * make one round). The new stream is acknowledged before the old one closes, so no update
+	 * falls between them.
+	 */
+	private scheduleListen(client: Client): Promise<void> {
+		this.listenDirty = true;
+		this.listenRound ??= this.runListen(client).finally(() => {
+			this.listenRound = undefined;
+		});
+		return this.listenRound;
+	}
+
+	private async runListen(client: Client): Promise<void> {
+		while (this.listenDirty && this.client === client) {
+			this.listenDirty = false;
+			const filter = this.listenFilter(client);
+			const previous = this.listenStream;
+			if (!filter) {
+				this.listenStream = undefined;
+				this.honouredUris.clear();
+				await previous?.close().catch(() => undefined);
+				continue;
+			}
+			let stream: McpSubscription;
+			try {
+				stream = await client.listen(filter);
+			} catch (err) {
+				this.options.log.warn(`${this.options.logPrefix}: could not listen on ${this.options.label}: ${shortMessage(err)}`);
+				if (isTransportFailure(err) && this.client === client) {
+					this.fail(err, client);
+				}
+				return;
+			}
+			if (this.client !== client) {
+				await stream.close().catch(() => undefined);
+				return;
+			}
+			this.listenStream = stream;
+			this.honouredUris.clear();
+			for (const uri of stream.honoredFilter.resourceSubscriptions ?? []) {
+				if (this.watched.has(uri)) {
+					this.honouredUris.add(uri);
+				}
+			}
+			this.watchStream(client, stream);
+			await previous?.close().catch(() => undefined);
+		}
+	}
+
+	private listenFilter(client: Client): SubscriptionFilter | undefined {
+		const resources = client.getServerCapabilities()?.resources;
+		const uris = resources?.subscribe ? [...this.watched.keys()] : [];
+		const filter: SubscriptionFilter = {
+			...(resources?.listChanged ? { resourcesListChanged: true } : {}),
+			...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
+		};
+		return Object.keys(filter).length > 0 ? filter : undefined;
+	}
+
+	/**
+	 * A stream that ends by itself (the server restarted or shut down) is opened again; whatever
+	 * changed meanwhile was missed, so holders hear that the list and their resources changed.
+	 * A failing re-listen is a lost connection and goes to the reconnect path.
+	 */
+	private watchStream(client: Client, stream: McpSubscription): void {
+		const openedAt = Date.now();
+		void stream.closed.then(reason => {
+			if (reason === 'local' || this.listenStream !== stream || this.client !== client) {
+				return;
+			}
+			this.listenStream = undefined;
+			this.listenDrops = Date.now() - openedAt > HEALTHY_STREAM_MS ? 0 : this.listenDrops + 1;
+			this.options.log.debug(`${this.options.logPrefix}: the listen stream on ${this.options.label} ended (${reason})`);
+			const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF;
+			const delay = this.listenDrops <= 1 ? 0 : backoff[Math.min(this.listenDrops - 2, backoff.length - 1)];
+			const timer = setTimeout(() => {
+				if (this.client !== client) {
+					return;
+				}
+				void this.scheduleListen(client).then(() => {
+					if (this.client === client && this.listenStream) {
+						this.announceMissed();
+					}
+				});
+			}, delay);
+			timer.unref?.();
+		});
+	}
+
+	/** Tells holders that anything may have changed while no stream was open. */
+	private announceMissed(): void {
+		this.listChangedEmitter.fire();
+		for (const uri of this.honouredUris) {
+			this.updatedEmitter.fire(uri);
+		}
+	}
+
+	private ensureClient(): Promise<Client> {
+		if (this.isDisposed) {
+			return Promise.reject(new Error('The connection is closed'));
+		}
+		if (this.client) {
+			return Promise.resolve(this.client);
+		}
+		if (!this.connecting) {
+			const generation = this.generation;
+			this.connecting = this.open(generation).finally(() => {
+				if (this.generation === generation) {
+					this.connecting = undefined;
+				}
+			});
+		}
+		return this.connecting;
+	}
+
+	private async open(generation: number): Promise<Client> {
+		this.clearRetry();
+		this.setState({ kind: 'connecting' });
+		let target: ConnectionTarget;
+		try {
+			target = await this.source.resolve();
+		} catch (err) {
+			if (err instanceof SourceUnavailable) {
+				if (generation === this.generation) {
+					this.setState({ kind: 'unavailable', message: err.message });
+					if (!this.source.onDidChange) {
+						this.scheduleRetry(err.message, { kind: 'unavailable', message: err.message });
+					}
+				}
+				throw err;
+			}
+			throw this.failOpen(err, generation);
+		}
+		if (generation !== this.generation || this.isDisposed) {
+			throw new Error('superseded');
+		}
+		const client = new Client(
+			{ name: this.options.clientName, version: VERSION },
+			{ capabilities: {}, versionNegotiation: { mode: 'auto' } },
+		);
+		client.setNotificationHandler('notifications/resources/list_changed', () => this.listChangedEmitter.fire());
+		client.setNotificationHandler('notifications/resources/updated', n => {
+			if (this.watched.has(n.params.uri)) {
+				this.updatedEmitter.fire(n.params.uri);
+			}
+		});
+		client.onerror = err => {
+			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${err.message}`);
+			// On 2025 HTTP the standalone SSE stream carries notifications; when it ends the server is gone or restarting.
+			if (this.client === client && isConnectionLoss(err)) {
+				this.fail(err, client);
+			}
+		};
+		try {
+			await client.connect(this.createTransport(target));
+		} catch (err) {
+			await client.close().catch(() => undefined);
+			throw this.failOpen(err, generation);
+		}
+		if (generation !== this.generation || this.isDisposed) {
+			await client.close().catch(() => undefined);
+			throw new Error('superseded');
+		}
+		client.onclose = () => {
+			if (this.client === client) {
+				this.fail(new Error('the connection closed'), client);
+			}
+		};
+		this.client = client;
+		this.attempt = 0;
+		this.listenDrops = 0;
+		this.honouredUris.clear();
+		this.setState({ kind: 'connected' });
+		this.options.log.info(`${this.options.logPrefix}: connected to ${this.options.label}`);
+		this.options.log.debug(`${this.options.logPrefix}: ${this.options.label} speaks the ${client.getProtocolEra() === 'modern' ? '2026-07-28' : '2025'} protocol`);
+		for (const uri of this.watched.keys()) {
+			this.watching.set(uri, this.startWatching(client, uri));
+		}
+		if (client.getProtocolEra() === 'modern' && this.watched.size === 0) {
+			void this.scheduleListen(client); // list_changed alone
+		}
+		this.connectedEmitter.fire();
+		return client;
+	}
+
+	private createTransport(target: ConnectionTarget): StreamableHTTPClientTransport | StdioClientTransport {
+		if (target.kind === 'http') {
+			return new StreamableHTTPClientTransport(new URL(target.url), {
+				requestInit: { headers: { ...target.headers } },
+				// This layer reconnects itself (a restarted server may have a new port and token): the
+				// transport's own retries would only delay noticing.
+				reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+				fetch: fetchWithoutListenerWarnings,
+			});
+		}
+		this.stderrTail = '';
+		const transport = new StdioClientTransport({
+			command: target.command,
+			args: [...target.args],
+			env: { ...getDefaultEnvironment(), ...target.env },
+			cwd: target.cwd,
+			stderr: 'pipe',
+		});
+		transport.stderr?.on('data', (chunk: Buffer) => {
+			this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+		});
+		return transport;
+	}
+
+	/** Schedules the retry, and says why in the error the caller gets (a 401 reads as unauthorized). */
+	private failOpen(err: unknown, generation: number): Error {
+		const error = err instanceof Error ? err : new Error(String(err));
+		const message = describeFailure(error, this.stderrTail);
+		if (generation === this.generation) {
+			this.scheduleRetry(message);
+		}
+		return new Error(message, { cause: error });
+	}
+
+	private fail(err: unknown, client: Client): void {
+		if (this.client !== client) {
+			return;
+		}
+		this.client = undefined;
+		this.generation++;
+		this.connecting = undefined;
+		this.dropListen();
+		client.onclose = undefined;
+		client.onerror = undefined;
+		void client.close().catch(() => undefined);
+		this.scheduleRetry(describeFailure(err instanceof Error ? err : new Error(String(err)), this.stderrTail));
+	}
+
+	private scheduleRetry(message: string, state?: ConnectionState): void {
+		if (this.isDisposed) {
+			return;
+		}
+		const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF;
+		const delay = backoff[Math.min(this.attempt, backoff.length - 1)];
+		this.attempt++;
+		this.clearRetry();
+		if (state) {
+			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${message}; looking again in ${delay} ms`);
+			this.setState(state);
+		} else {
+			this.options.log.warn(`${this.options.logPrefix}: ${this.options.label}: ${message}; retrying in ${delay} ms`);
+			this.setState({ kind: 'error', message, retryAt: Date.now() + delay });
+		}
+		this.retryTimer = setTimeout(() => {
+			this.retryTimer = undefined;
+			void this.ensureClient().catch(() => undefined);
+		}, delay);
+		this.retryTimer.unref?.();
+	}
+
+	private clearRetry(): void {
+		if (this.retryTimer) {
+			clearTimeout(this.retryTimer);
+			this.retryTimer = undefined;
+		}
+	}
+
+	private dropListen(): void {
+		const stream = this.listenStream;
+		this.listenStream = undefined;
+		this.listenDirty = false;
+		this.honouredUris.clear();
+		void stream?.close().catch(() => undefined);
+	}
+
+	private async closeClient(): Promise<void> {
+		const client = this.client;
+		this.client = undefined;
+		if (client) {
+			client.onclose = undefined;
+			client.onerror = undefined;
+			this.dropListen();
+			const transport = client.transport;
+			if (transport instanceof StreamableHTTPClientTransport) {
+				await transport.terminateSession().catch(() => undefined);
+			}
+			await client.close().catch(() => undefined);
+		}
+	}
+
+	private setState(state: ConnectionState): void {
+		this.current = state;
+		this.stateEmitter.fire(state);
+	}
+}
+
+/** `whenConnected` waited its time out. */
+export class ConnectTimeout extends Error {
+	constructor(readonly waitedMs: number) {
+		super(`not connected after ${Math.round(waitedMs / 1000)} s`);
+	}
+}
+
+/** SDK errors about a result or a method, not the connection: the connection is still good. */
+const ANSWER_PROBLEMS = new Set<string>([
+	SdkErrorCode.InvalidResult, SdkErrorCode.UnsupportedResultType, SdkErrorCode.ListPaginationExceeded,
+	SdkErrorCode.CapabilityNotSupported, SdkErrorCode.MethodNotSupportedByProtocolVersion,
+]);
+
+/** An error answer from the server (as opposed to a lost connection or a timeout). */
+export function isRemoteError(err: unknown): err is ProtocolError {
+	return err instanceof ProtocolError;
+}
+
+/** True for failures of the connection itself, as opposed to an answer the server gave. */
+export function isTransportFailure(err: unknown): boolean {
+	if (err instanceof ProtocolError) {
+		return false;
+	}
+	if (err instanceof SdkError) {
+		return !ANSWER_PROBLEMS.has(err.code);
+	}
+	return true;
+}
+
+function isConnectionLoss(err: Error): boolean {
+	const status = (err as { code?: unknown; data?: { status?: unknown } }).data?.status ?? (err as { code?: unknown }).code;
+	if (status === 404 || status === 401) {
+		return true; // session gone (server restarted) or token changed
+	}
+	return /SSE stream disconnected|Maximum reconnection attempts|Failed to (re)?open SSE stream|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|terminated/i.test(err.message);
+}
+
+export function shortMessage(err: unknown): string {
+	const message = err instanceof Error ? err.message : String(err);
+	return message.split('\n')[0].slice(0, 300);
+}
+
+function describeFailure(err: Error, stderr: string): string {
+	const cause = (err as { cause?: { code?: string } }).cause;
+	let message = err.message;
+	if (cause?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
+		message = 'connection refused (is the server running?)';
+	} else if (/\b401\b|Unauthorized/i.test(message) || (err as { data?: { status?: unknown } }).data?.status === 401) {
+		message = 'unauthorized: check the Authorization header';
+	}
+	const lastLine = stderr.trim().split('\n').pop();
+	return lastLine ? `${message} (stderr: ${lastLine.slice(0, 200)})` : message;
+}
+
+const widened = new WeakSet<AbortSignal>();
+
+/**
+ * The SDK's 2025-era HTTP client passes one long-lived AbortSignal to every fetch; each fetch in
+ * flight adds an abort listener to it, and past ten Node prints MaxListenersExceededWarning on
+ * every request. The listeners are legitimate (removed when each fetch settles), so lift the
+ * limit on that one signal instead of silencing warnings process-wide.
+ */
+function fetchWithoutListenerWarnings(url: string | URL, init?: RequestInit): Promise<Response> {
+	const signal = init?.signal;
+	if (signal && !widened.has(signal)) {
+		widened.add(signal);
+		setMaxListeners(0, signal);
+	}
+	return fetch(url, init);
+}
