@@ -228,6 +228,13 @@ export class ReconnectingClient extends Disposable {
 		return this.watching.get(uri) ?? Promise.resolve(UNWATCHED);
 	}
 
+	/** Resolves once the listen stream (2026-07-28) is open for the current set of watched URIs. */
+	async whenListening(): Promise<void> {
+		while (this.listenRound) {
+			await this.listenRound;
+		}
+	}
+
 	get watchedUris(): string[] {
 		return [...this.watched.keys()];
 	}
