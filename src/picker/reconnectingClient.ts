@@ -59,6 +59,8 @@ export interface ReconnectingClientOptions {
 const DEFAULT_BACKOFF = [500, 1000, 2000, 5000, 10_000, 30_000];
 /** A listen stream that lived this long was healthy: its end restarts the backoff. */
 const HEALTHY_STREAM_MS = 10_000;
+const STDIO_PROBE_MS = 5_000;
+const HTTP_PROBE_MS = 15_000;
 const UNWATCHED: WatchOutcome = { honoured: false };
 
 /**
@@ -417,7 +419,9 @@ export class ReconnectingClient extends Disposable {
 		}
 		const client = new Client(
 			{ name: this.options.clientName, version: VERSION },
-			{ capabilities: {}, versionNegotiation: { mode: 'auto' } },
+			// The probe's wait: on stdio a silent server is a 2025 one (the SDK then falls back), so
+			// don't make the user wait the SDK's default minute for it; on HTTP silence is an outage.
+			{ capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? STDIO_PROBE_MS : HTTP_PROBE_MS } } },
 		);
 		client.setNotificationHandler('notifications/resources/list_changed', () => this.listChangedEmitter.fire());
 		client.setNotificationHandler('notifications/resources/updated', n => {
