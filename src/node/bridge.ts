@@ -101,7 +101,7 @@ export class Bridge {
 			// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
 			?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
 		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
-			transport: new ListenFilteringTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message)),
+			transport: new ListenFilteringTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
 			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),
 		});
 	}
@@ -128,13 +128,9 @@ export class Bridge {
 			{ name: `${SERVER_NAME}-bridge`, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
 			{ capabilities, instructions },
 		);
-		// The factory also builds a throwaway instance for a `server/discover` probe; the last one built serves.
+		// The factory also builds a throwaway instance for a `server/discover` probe; the last one
+		// built serves. (So an instance closing says nothing about the client: the wire does.)
 		this.server = { instance, era };
-		instance.onclose = () => {
-			if (this.server?.instance === instance) {
-				void this.close();
-			}
-		};
 		if (capabilities.resources) {
 			instance.setRequestHandler('resources/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
 			instance.setRequestHandler('resources/read', (req, ctx) => this.relay(c => c.request({ method: 'resources/read', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));

@@ -30,11 +30,14 @@ export class ListenFilteringTransport implements Transport {
 		private readonly inner: Transport,
 		private readonly honour: (uris: readonly string[]) => Promise<Honoured>,
 		private readonly report: (message: string) => void,
+		/** The client side went away (the wire closed). */
+		private readonly onDidClose: () => void = () => undefined,
 	) {
 		inner.onmessage = (message, extra) => this.inbound(message, extra);
 		inner.onclose = () => {
 			this.releaseAll();
 			this.onclose?.();
+			this.onDidClose();
 		};
 		inner.onerror = error => this.onerror?.(error);
 	}

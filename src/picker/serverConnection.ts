@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/client';
+import { Client, ListResourcesResult } from '@modelcontextprotocol/client';
 import { Disposable, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ReadContent } from './contextBundle';
@@ -100,7 +100,8 @@ export class ServerConnection extends Disposable {
 
 	/** One page of `resources/list` (one request), each entry reduced to what the picker keeps. */
 	async listPage(cursor?: string): Promise<{ resources: ListedResource[]; nextCursor?: string }> {
-		const page = await this.request(c => this.client.listPage(cursor, c));
+		// A server of tools only has nothing to list, which is not an error.
+		const page: ListResourcesResult = await this.request(async c => c.getServerCapabilities()?.resources ? this.client.listPage(cursor, c) : { resources: [] });
 		return { resources: page.resources.map(r => toListedResource(r, this.icons)), nextCursor: page.nextCursor };
 	}
 
