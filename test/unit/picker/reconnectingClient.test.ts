@@ -193,6 +193,22 @@ describe('client layer: 2025 server (this project\'s server today)', () => {
 		b.dispose();
 	});
 
+	it('runs 60 requests at once without a MaxListenersExceededWarning', async () => {
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning.name);
+		process.on('warning', onWarning);
+		try {
+			await client.connect();
+			const uri = fileUri(fx.file('README.md'));
+			const reads = await Promise.all(Array.from({ length: 60 }, () => client.request(c => c.readResource({ uri }, { cacheMode: 'bypass' }))));
+			assert.equal(reads.length, 60);
+			await new Promise(resolve => setImmediate(resolve)); // warnings are emitted on the next tick
+			assert.deepEqual(warnings.filter(name => name === 'MaxListenersExceededWarning'), []);
+		} finally {
+			process.off('warning', onWarning);
+		}
+	});
+
 	it('reconnects after the server restarts with a new token and subscribes again', async () => {
 		await client.connect();
 		const events = record(client);
