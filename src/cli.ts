@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { StreamLogger } from './common/logger';
 import { HttpHost } from './mcp/httpHost';
 import { removeLockFile, writeLockFile } from './mcp/lockFile';
-import { McpSession } from './mcp/session';
+import { serveStdioEras } from './mcp/stdioHost';
 import { answerInvalidLines } from './mcp/stdioFraming';
 import { Bridge, installWarningFilter, NoServerError, RateLimitedLogger } from './node/bridge';
 import { createHeadlessRegistry, DEFAULT_MAX_FILE_SIZE } from './node/headless';
@@ -147,12 +147,10 @@ async function serve(args: ServeArgs): Promise<void> {
 	process.on('SIGTERM', () => void stop(0));
 
 	if (args.mode === 'stdio') {
-		const session = new McpSession({ registry, log });
-		const transport = new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
-		transport.onclose = () => void stop(0);
+		const wire = new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
 		process.stdin.on('end', () => void stop(0));
-		cleanups.push(() => session.dispose());
-		await session.connect(transport);
+		const stdio = serveStdioEras({ registry, log }, wire);
+		cleanups.push(() => stdio.close());
 		log.info(`serving ${args.roots.join(', ')} over stdio`);
 		return;
 	}

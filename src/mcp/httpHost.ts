@@ -1,12 +1,13 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
+import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
+import { ModernHttpLeg } from './modernHttp';
 import { McpSession } from './session';
 
 export interface HttpHostOptions {
@@ -38,7 +39,7 @@ export interface ConnectionInfo {
 
 interface HostedSession {
 	readonly session: McpSession;
-	readonly transport: StreamableHTTPServerTransport;
+	readonly transport: NodeStreamableHTTPServerTransport;
 	lastSeen: number;
 	/** Open responses (SSE streams, requests in flight): a listening client is not idle. */
 	open: number;
@@ -56,6 +57,8 @@ export class HttpHost extends Disposable {
 	private info: ConnectionInfo | undefined;
 	private tokenDigest: Buffer | undefined;
 	private readonly sessions = new Map<string, HostedSession>();
+	/** The stateless 2026-07-28 leg; one per start, closed (ending its listen streams) on stop. */
+	private modern: ModernHttpLeg | undefined;
 	private reaper: NodeJS.Timeout | undefined;
 	private readonly sessionsEmitter = this._register(new Emitter<number>());
 	/** Fires the number of open sessions when it changes. */
@@ -112,6 +115,7 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
+		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
 		const port = (server.address() as AddressInfo).port;
 		this.info = { url: `http://${LOOPBACK}:${port}${MCP_PATH}`, token, port };
 		const idleMs = this.options.sessionIdleMs ?? 30 * 60_000;
@@ -132,6 +136,12 @@ export class HttpHost extends Disposable {
 		}
 		for (const id of [...this.sessions.keys()]) {
 			this.closeSession(id);
+		}
+		const modern = this.modern;
+		this.modern = undefined;
+		if (modern) {
+			await modern.close();
+			modern.dispose();
 		}
 		if (server) {
 			await new Promise<void>(resolve => {
@@ -183,6 +193,9 @@ export class HttpHost extends Disposable {
 			return this.handlePost(req, res);
 		}
 		if (req.method === 'GET' || req.method === 'DELETE') {
+			if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, undefined))) {
+				return; // 2026-07-28 is POST-only: the SDK answered 405
+			}
 			const hosted = this.sessionFor(req, res);
 			if (hosted) {
 				await hosted.transport.handleRequest(req, res);
@@ -213,6 +226,11 @@ export class HttpHost extends Disposable {
 		} catch {
 			return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
 		}
+		// A request in a 2025 session stays there; anything else is classified by the SDK's own
+		// rule (a per-request `_meta` envelope means 2026-07-28), so the two legs never disagree.
+		if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, message))) {
+			return;
+		}
 		if (req.headers['mcp-session-id'] === undefined && isInitialize(message)) {
 			return this.startSession(req, res, message);
 		}
@@ -220,6 +238,29 @@ export class HttpHost extends Disposable {
 		if (hosted) {
 			await hosted.transport.handleRequest(req, res, message);
 		}
+	}
+
+	/**
+	 * True for 2025 traffic (the caller serves it from a session). 2026-07-28 traffic is served
+	 * here, on the stateless leg, and false is returned.
+	 */
+	private async isLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		const abort = new AbortController();
+		res.once('close', () => abort.abort());
+		const request = await toWebRequest(req, message, { signal: abort.signal });
+		if (await isLegacyRequest(request, message)) {
+			return true;
+		}
+		const modern = this.modern;
+		if (!modern) {
+			sendJsonRpcError(res, 503, -32000, 'Server is stopping');
+			return false;
+		}
+		const refusal = await modern.serve(request, message, res);
+		if (refusal) {
+			sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, requestId(message));
+		}
+		return false;
 	}
 
 	private async startSession(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
@@ -234,7 +275,7 @@ export class HttpHost extends Disposable {
 				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
 		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
-		const transport = new StreamableHTTPServerTransport({
+		const transport = new NodeStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {
 				this.sessions.set(id, { session, transport, lastSeen: Date.now(), open: 0 });
@@ -395,12 +436,18 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 't
 	});
 }
 
-function sendJsonRpcError(res: http.ServerResponse, status: number, code: number, message: string): void {
+/** The id of a single request, echoed in an error answered before the SDK saw it. */
+function requestId(message: unknown): string | number | null {
+	const id = message !== null && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
+	return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function sendJsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
 	if (res.headersSent) {
 		res.end();
 		return;
 	}
-	const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+	const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
 	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
 	res.end(body);
 }

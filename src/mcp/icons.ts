@@ -1,4 +1,4 @@
-import type { Icon } from '@modelcontextprotocol/sdk/types.js';
+import type { Icon } from '@modelcontextprotocol/server';
 import type { ResourceEntry, TemplateEntry } from '../core/resource';
 import { ICON_PNG } from './iconData';
 

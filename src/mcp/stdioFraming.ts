@@ -1,6 +1,6 @@
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * Sits between stdin and the SDK's StdioServerTransport. The SDK drops a line it cannot
@@ -26,7 +26,7 @@ export function answerInvalidLines(input: Readable, output: Writable): Readable 
 			reply(null, -32700, 'Parse error: the line is not valid JSON');
 			return;
 		}
-		if (JSONRPCMessageSchema.safeParse(parsed).success) {
+		if (isJsonRpcMessage(parsed)) {
 			valid.write(line + '\n');
 			return;
 		}
@@ -46,4 +46,13 @@ export function answerInvalidLines(input: Readable, output: Writable): Readable 
 	});
 	lines.on('close', () => valid.end());
 	return valid;
+}
+
+function isJsonRpcMessage(value: unknown): boolean {
+	try {
+		parseJSONRPCMessage(value);
+		return true;
+	} catch {
+		return false;
+	}
 }

@@ -37,7 +37,7 @@ describe('faults', function () {
 		assert.equal(((await conn.client.readResource({ uri: readme.uri })).contents[0] as { text: string }).text, 'new content\n');
 		unlinkSync(fx.file('README.md'));
 		const err = await errorOf(conn.client.readResource({ uri: readme.uri }));
-		assert.equal(err.code, -32002);
+		assert.equal(err.code, -32602);
 		await conn.close();
 		assert.deepEqual(server.log.errors, []);
 	});
@@ -103,7 +103,7 @@ describe('faults', function () {
 			const names = (await listAll(conn.client)).map(r => r.name);
 			for (const name of ['loop-a', 'loop-b', 'src/loop-to-root', 'pipe']) {
 				assert.ok(!names.some(n => n === name || n.startsWith(`${name}/`)), name);
-				assert.equal((await errorOf(conn.client.readResource({ uri: fileUri(fx.file(name)) }))).code, -32002, name);
+				assert.equal((await errorOf(conn.client.readResource({ uri: fileUri(fx.file(name)) }))).code, -32602, name);
 			}
 			// A directory link that stays inside the workspace is not walked (no loops), but a
 			// file reached through it is a served workspace file and may be read.

@@ -61,8 +61,8 @@ describe('one served-or-not rule for problems and editor state', () => {
 	it('refuses to read or subscribe to problems of hidden files, and leaves them out of the workspace resource', async () => {
 		for (const rel of HIDDEN) {
 			const uri = `diagnostics://file/${rel}`;
-			assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32002, `read ${rel}`);
-			assert.equal((await errorOf(conn.client.subscribeResource({ uri }))).code, -32002, `subscribe ${rel}`);
+			assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32602, `read ${rel}`);
+			assert.equal((await errorOf(conn.client.subscribeResource({ uri }))).code, -32602, `subscribe ${rel}`);
 		}
 		const all = JSON.stringify(await readJson(conn, 'diagnostics://workspace'));
 		for (const rel of HIDDEN) {

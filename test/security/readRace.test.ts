@@ -77,7 +77,7 @@ describe('read race: a file swapped for a link to outside', function () {
 					assert.fail(`read ${i} served ${JSON.stringify(text)} (outcomes so far ${JSON.stringify(outcomes)})`);
 				}
 			} catch (err) {
-				if ((err as { code?: number }).code !== -32002) {
+				if ((err as { code?: number }).code !== -32602) {
 					throw err;
 				}
 				outcomes.notFound++;

@@ -45,7 +45,7 @@ describe('secret patterns ignore case', () => {
 	for (const rel of SHOUTED_SECRETS) {
 		it(`refuses to read ${rel}`, async () => {
 			const err = await errorOf(conn.client.readResource({ uri: fileUri(fx.file(rel)) }));
-			assert.equal(err.code, -32002);
+			assert.equal(err.code, -32602);
 			assert.doesNotMatch(err.message, /secret of/);
 		});
 	}

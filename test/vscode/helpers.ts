@@ -16,7 +16,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 export const EXTENSION_ID = 'mcp-workspace-resources.mcp-workspace-resources';
-export const RESOURCE_NOT_FOUND = -32002;
+/** Not found is -32602 with data.uri on every revision (SDK v2; the 2026-07-28 revision requires it). */
+export const RESOURCE_NOT_FOUND = -32602;
 
 export interface LockFile {
 	url: string;

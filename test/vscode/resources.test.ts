@@ -66,7 +66,7 @@ describe('resources', () => {
 			`templates: ${resourceTemplates.map(t => t.uriTemplate).join(', ')}`);
 	});
 
-	it('refuses unknown, hidden and outside URIs with -32002', async () => {
+	it('refuses unknown, hidden and outside URIs with -32602', async () => {
 		await assertMcpError(client.client.readResource({ uri: resourceUri('no/such/file.txt') }), RESOURCE_NOT_FOUND, 'missing file');
 		await assertMcpError(client.client.readResource({ uri: resourceUri('.env') }), RESOURCE_NOT_FOUND, 'secret .env');
 		await assertMcpError(client.client.readResource({ uri: resourceUri('ignored.log') }), RESOURCE_NOT_FOUND, 'git-ignored file');

@@ -69,7 +69,7 @@ describe('diagnostics provider through an MCP client', () => {
 		assert.deepEqual(body.problems, []);
 		for (const uri of ['diagnostics://file/.env', 'diagnostics://file/src/../../etc/passwd', 'diagnostics://file/%2e%2e/x', 'diagnostics://file/', 'diagnostics://nope']) {
 			const err = await errorOf(conn.client.readResource({ uri }));
-			assert.equal(err.code, -32002, uri);
+			assert.equal(err.code, -32602, uri);
 			assert.deepEqual(err.data, { uri });
 		}
 	});

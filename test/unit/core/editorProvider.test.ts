@@ -92,7 +92,7 @@ describe('editor provider through an MCP client', () => {
 
 	it('refuses unknown editor URIs', async () => {
 		const err = await errorOf(conn.client.readResource({ uri: 'editor://nope' }));
-		assert.equal(err.code, -32002);
-		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'editor://nope' }))).code, -32002);
+		assert.equal(err.code, -32602);
+		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'editor://nope' }))).code, -32602);
 	});
 });

@@ -58,7 +58,7 @@ describe('files provider through an MCP client', () => {
 		for (const rel of ['link-outside-file', 'link-outside-dir/passwd', 'link-outside-dir/secret.txt', 'link-to-secret']) {
 			const uri = fileUri(fx.file(rel));
 			const err = await errorOf(conn.client.readResource({ uri }));
-			assert.equal(err.code, -32002, rel);
+			assert.equal(err.code, -32602, rel);
 			assert.deepEqual(err.data, { uri });
 			assert.ok(!err.message.includes(fx.outside), 'no foreign path in the message');
 		}
@@ -75,14 +75,14 @@ describe('files provider through an MCP client', () => {
 		`${fileUri(fx.root)}/missing.txt`,
 	];
 
-	it('refuses traversal, foreign paths and missing files with -32002 and no leak', async () => {
+	it('refuses traversal, foreign paths and missing files with -32602 and no leak', async () => {
 		for (const uri of traversals(fx)) {
 			const err = await errorOf(conn.client.readResource({ uri }));
-			assert.equal(err.code, -32002, uri);
+			assert.equal(err.code, -32602, uri);
 			assert.deepEqual(err.data, { uri });
 			assert.ok(!/passwd\n|root:x|\bat \w+ \(/.test(JSON.stringify(err)), 'no content or stack');
 			const sub = await errorOf(conn.client.subscribeResource({ uri }));
-			assert.equal(sub.code, -32002, `subscribe ${uri}`);
+			assert.equal(sub.code, -32602, `subscribe ${uri}`);
 		}
 		assert.deepEqual(server.log.errors, [], 'client mistakes are not logged as errors');
 	});
@@ -90,15 +90,15 @@ describe('files provider through an MCP client', () => {
 	it('accepts subscriptions to schemes no provider serves (never notified), refuses non-URIs', async () => {
 		await conn.client.subscribeResource({ uri: 'test://watched-resource' });
 		await conn.client.unsubscribeResource({ uri: 'test://watched-resource' });
-		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'no scheme here' }))).code, -32002);
-		assert.equal((await errorOf(conn.client.readResource({ uri: 'test://watched-resource' }))).code, -32002, 'reads still refuse');
+		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'no scheme here' }))).code, -32602);
+		assert.equal((await errorOf(conn.client.readResource({ uri: 'test://watched-resource' }))).code, -32602, 'reads still refuse');
 	});
 
 	it('refuses secrets, ignored and excluded files on read and subscribe', async () => {
 		for (const rel of ['.env', 'config/.env.production', 'certs/server.pem', '.npmrc', '.git/config', 'build/out.js', 'debug.log', 'pkg/generated/gen.ts']) {
 			const uri = fileUri(fx.file(rel));
-			assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32002, `read ${rel}`);
-			assert.equal((await errorOf(conn.client.subscribeResource({ uri }))).code, -32002, `subscribe ${rel}`);
+			assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32602, `read ${rel}`);
+			assert.equal((await errorOf(conn.client.subscribeResource({ uri }))).code, -32602, `subscribe ${rel}`);
 		}
 	});
 
@@ -193,7 +193,7 @@ describe('files provider through an MCP client', () => {
 		assert.ok(!names.some(n => n.startsWith('src/')), 'excluded');
 		assert.ok(names.includes('debug.log') && names.includes('build/out.js'), 'gitignored files served when disabled');
 		assert.ok(!names.includes('.env'), 'secrets stay hidden');
-		assert.equal((await errorOf(conn.client.readResource({ uri: fileUri(fx.file('src/index.ts')) }))).code, -32002);
+		assert.equal((await errorOf(conn.client.readResource({ uri: fileUri(fx.file('src/index.ts')) }))).code, -32602);
 	});
 
 	it('re-reads .gitignore when it changes', async () => {

@@ -81,9 +81,9 @@ describe('git provider through an MCP client (real repositories)', () => {
 		assert.match(one, /\+export const a = 3;/);
 		for (const uri of ['git://proj/diff/.env', 'git://proj/diff/src/../../x', 'git://proj/diff/%2e%2e/x', 'git://nope/status', 'git://proj/other']) {
 			const err = await errorOf(conn.client.readResource({ uri }));
-			assert.equal(err.code, -32002, uri);
+			assert.equal(err.code, -32602, uri);
 		}
-		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'git://proj/diff/.env' }))).code, -32002);
+		assert.equal((await errorOf(conn.client.subscribeResource({ uri: 'git://proj/diff/.env' }))).code, -32602);
 	});
 
 	it('shows a commit by ref, refuses unknown refs and rejects malformed ones', async () => {
@@ -92,7 +92,7 @@ describe('git provider through an MCP client (real repositories)', () => {
 		assert.match(shown, new RegExp(`^commit ${hash}\\nAuthor: Test User <test@example.invalid>`));
 		assert.match(shown, /\+export const a = 1;/);
 		assert.ok(!shown.includes('SECRET'), 'the secret file of the commit is left out');
-		assert.equal((await errorOf(conn.client.readResource({ uri: 'git://proj/show/nope' }))).code, -32002);
+		assert.equal((await errorOf(conn.client.readResource({ uri: 'git://proj/show/nope' }))).code, -32602);
 		for (const bad of ['--output=x', 'HEAD:.env', 'a..b']) {
 			assert.equal((await errorOf(conn.client.readResource({ uri: `git://proj/show/${encodeURIComponent(bad)}` }))).code, -32602, bad);
 		}

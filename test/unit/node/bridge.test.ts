@@ -197,11 +197,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 				const refused = await errorOf(conn.client.readResource({ uri: fileUri(fx.file('.env')) }));
 				const direct = await connectHttp(hosts[0].url, hosts[0].token);
 				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(fx.file('.env')) })).finally(() => direct.close());
-				// The window's message and data reach the client as sent; SDK v2 encodes every not-found as
-				// -32602 in both eras (a 2025 window built on v1 sent -32002, which clients accept alike).
-				// (The v1 test client prefixes each message with "MCP error <code>: " of the code it received.)
-				const sent = (e: { code: number; message: string; data?: unknown }) => ({ message: e.message.replace(/^MCP error -?\d+: /, ''), data: e.data });
-				assert.deepEqual(sent(refused), sent(refusedDirectly), 'the error reaches the client as the window sent it');
+				assert.deepEqual(refused, refusedDirectly, 'the error reaches the client exactly as the window sent it');
 				assert.equal(refused.code, -32602);
 				assert.deepEqual(refused.data, { uri: fileUri(fx.file('.env')) });
 

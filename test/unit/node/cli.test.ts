@@ -127,7 +127,7 @@ describe('CLI (dist/cli.js)', function () {
 			const names = (await listAll(client)).map(r => r.name);
 			assert.ok(names.includes('src/index.ts'));
 			assert.ok(!names.some(n => n.startsWith('data/')), '--exclude applies');
-			assert.equal((await errorOf(client.readResource({ uri: fileUri(fx.file('.env')) }))).code, -32002);
+			assert.equal((await errorOf(client.readResource({ uri: fileUri(fx.file('.env')) }))).code, -32602);
 
 			const readme = fileUri(fx.file('README.md'));
 			await client.subscribeResource({ uri: readme });

@@ -1,0 +1,136 @@
+import type * as http from 'node:http';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { amendDiscover } from './discover';
+import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { ListenInterest } from './listenInterest';
+import { createWorkspaceServer, SessionOptions } from './session';
+
+/** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
+export const MAX_LISTEN_STREAMS = 64;
+
+/** A refusal the front answers itself, before the SDK sees the request. */
+export interface Refusal {
+	readonly status: number;
+	readonly code: number;
+	readonly message: string;
+}
+
+/**
+ * The stateless 2026-07-28 leg of the HTTP endpoint: the SDK's `createMcpHandler` (modern
+ * only; 2025 traffic goes to the sessionful leg), with what the SDK leaves to us around it:
+ * `subscriptions/listen` URIs filtered to what this server would serve, `server/discover`
+ * naming the 2025 revisions this endpoint also speaks, and the registry's changes published
+ * to the listen streams.
+ */
+export class ModernHttpLeg extends Disposable {
+	private readonly handler: McpHttpHandler;
+	private readonly interest = new ListenInterest();
+
+	constructor(private readonly options: SessionOptions) {
+		super();
+		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
+			legacy: 'reject',
+			maxSubscriptions: MAX_LISTEN_STREAMS,
+			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
+		});
+		this._register(options.registry.onDidChange(change => {
+			for (const uri of this.interest.among(change.updated)) {
+				void this.handler.notify.resourceUpdated(uri);
+			}
+			if (change.listChanged) {
+				void this.handler.notify.resourcesChanged();
+			}
+		}));
+		this._register(toDisposable(() => void this.close()));
+	}
+
+	/** Ends every listen stream with the graceful empty result and aborts requests in flight. */
+	close(): Promise<void> {
+		return this.handler.close().catch(() => undefined);
+	}
+
+	/**
+	 * Serves one request the SDK classified as 2026-07-28 (`isLegacyRequest` false). Returns a
+	 * refusal for the front to send when the request is over this server's limits.
+	 */
+	async serve(request: Request, message: unknown, res: http.ServerResponse): Promise<Refusal | undefined> {
+		const method = singleMethod(message);
+		let body = message;
+		let release: (() => void) | undefined;
+		if (method === 'subscriptions/listen') {
+			const params = (message as { params?: unknown }).params;
+			let honoured: string[] | undefined;
+			try {
+				honoured = await honouredSubscriptions(this.options.registry, params);
+			} catch (err) {
+				if (err instanceof ListenTooLarge) {
+					return { status: 400, code: -32602, message: err.message };
+				}
+				throw err;
+			}
+			if (honoured !== undefined) {
+				body = { ...(message as object), params: withSubscriptions(params, honoured) };
+				release = this.interest.hold(honoured);
+			}
+		}
+		try {
+			let response = await this.handler.fetch(request, { parsedBody: body });
+			if (method === 'server/discover') {
+				response = await amendDiscoverResponse(response);
+			}
+			await writeResponse(response, res);
+		} finally {
+			release?.();
+		}
+		return undefined;
+	}
+}
+
+function singleMethod(message: unknown): string | undefined {
+	if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+		return undefined;
+	}
+	const method = (message as { method?: unknown }).method;
+	return typeof method === 'string' ? method : undefined;
+}
+
+/** Amends a successful discover result (see `amendDiscover`). */
+async function amendDiscoverResponse(response: Response): Promise<Response> {
+	if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) {
+		return response;
+	}
+	const reply = await response.json() as { result?: unknown };
+	const amended = reply.result === undefined ? reply : { ...reply, result: amendDiscover(reply.result) };
+	const headers = new Headers(response.headers);
+	headers.delete('content-length');
+	return new Response(JSON.stringify(amended), { status: response.status, headers });
+}
+
+/** Writes a web `Response` (a JSON body or an SSE stream) to Node's response, stopping when the client goes. */
+async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+	const headers: Record<string, string> = {};
+	response.headers.forEach((value, name) => { headers[name] = value; });
+	res.writeHead(response.status, headers);
+	if (!response.body) {
+		res.end();
+		return;
+	}
+	const reader = response.body.getReader();
+	const stop = () => void reader.cancel().catch(() => undefined);
+	res.once('close', stop);
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done || res.destroyed) {
+				break;
+			}
+			res.write(value);
+		}
+	} catch {
+		// The stream ended early (client gone, handler closed): nothing more to send.
+	} finally {
+		res.off('close', stop);
+		res.end();
+	}
+}
