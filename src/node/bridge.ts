@@ -348,7 +348,7 @@ export class RateLimitedLogger implements Logger {
 
 /**
  * Replaces Node's default warning printer in the bridge process: MaxListenersExceededWarning
- * (the SDK HTTP client under load; see reconnectingClient.ts) is reported once, every
+ * (SDK v1's HTTP client flooded it under load; v2's does not, see reconnectingClient.ts) is reported once, every
  * other warning still goes to the log, rate-limited with everything else.
  */
 export function installWarningFilter(log: Logger): void {

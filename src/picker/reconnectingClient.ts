@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import {
 	Client, ListResourcesResult, McpSubscription, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport,
 	SubscriptionFilter,
@@ -475,7 +474,8 @@ export class ReconnectingClient extends Disposable {
 				// This layer reconnects itself (a restarted server may have a new port and token): the
 				// transport's own retries would only delay noticing.
 				reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
-				fetch: fetchWithoutListenerWarnings,
+				// (SDK v2 joins its transport signal and each request's with AbortSignal.any, so many
+				// requests at once no longer pile abort listeners on one signal: no warning flood.)
 			});
 		}
 		this.stderrTail = '';
@@ -626,21 +626,4 @@ function describeFailure(err: Error, stderr: string): string {
 	}
 	const lastLine = stderr.trim().split('\n').pop();
 	return lastLine ? `${message} (stderr: ${lastLine.slice(0, 200)})` : message;
-}
-
-const widened = new WeakSet<AbortSignal>();
-
-/**
- * The SDK's 2025-era HTTP client passes one long-lived AbortSignal to every fetch; each fetch in
- * flight adds an abort listener to it, and past ten Node prints MaxListenersExceededWarning on
- * every request. The listeners are legitimate (removed when each fetch settles), so lift the
- * limit on that one signal instead of silencing warnings process-wide.
- */
-function fetchWithoutListenerWarnings(url: string | URL, init?: RequestInit): Promise<Response> {
-	const signal = init?.signal;
-	if (signal && !widened.has(signal)) {
-		widened.add(signal);
-		setMaxListeners(0, signal);
-	}
-	return fetch(url, init);
 }

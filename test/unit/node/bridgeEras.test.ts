@@ -11,6 +11,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { fileUri } from '../../../src/core/uriGuard';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, Host, startHost, touchUntil } from '../../helpers/headlessHost';
+import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
 import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
 
 /** Waits for a condition that events re-check (`poke` is called on each). */
@@ -87,7 +88,7 @@ describe('bridge: both protocol eras', function () {
 	let fx: Fixture;
 	let home: string;
 	let hosts: Host[];
-	let windows: ModernWindow[];
+	let windows: (ModernWindow | LegacyWindow)[];
 
 	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
 	beforeEach(() => {
@@ -103,7 +104,7 @@ describe('bridge: both protocol eras', function () {
 		rmSync(home, { recursive: true, force: true });
 	});
 
-	describe('to a 2025 window (this project\'s server today)', () => {
+	describe('to this project\'s server (both eras; the bridge asks for 2026-07-28)', () => {
 		it('gives a 2026-07-28 client server/discover, reads, one page per request and listen, acknowledging only what the window honours', async () => {
 			hosts.push(await startHost(fx.root, home));
 			const conn = await connectModern(fx.root, home);
@@ -124,8 +125,7 @@ describe('bridge: both protocol eras', function () {
 				const outside = 'file:///etc/hostname';
 				const subscription = await conn.client.listen({
 					resourcesListChanged: true,
-					// (Not `nope://x`: today's 2025 server accepts resources/subscribe for a scheme it does not serve.)
-					resourceSubscriptions: [readme, secret, fileUri(fx.file('SECRET.PEM')), outside],
+					resourceSubscriptions: [readme, secret, fileUri(fx.file('SECRET.PEM')), outside, 'nope://x'],
 				});
 				try {
 					assert.deepEqual(subscription.honoredFilter, { resourcesListChanged: true, resourceSubscriptions: [readme] });
@@ -248,6 +248,59 @@ describe('bridge: both protocol eras', function () {
 				await window.advertise(home, [fx.root]);
 				await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
 				assert.deepEqual(window.listens.at(-1), [readme], 'the bridge listened again on the new window');
+				conn.updates.length = 0;
+				window.updated(readme);
+				await conn.until(() => conn.updates.includes(readme), 'updated from the new window');
+				await subscription.close();
+			} finally {
+				await conn.close();
+			}
+		});
+	});
+
+	describe('to a 2025-only window (SDK v1)', () => {
+		const resources = (fx: Fixture) => new Map([
+			[fileUri(fx.file('README.md')), 'readme'], [fileUri(fx.file('src/index.ts')), 'index'], [fileUri(fx.file('.env')), 'secret'],
+		]);
+
+		it('gives a 2026-07-28 client listen, acknowledging what the window accepted to subscribe', async () => {
+			const window = await startLegacyWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] });
+			windows.push(window);
+			await window.advertise(home, [fx.root]);
+			const conn = await connectModern(fx.root, home);
+			try {
+				assert.ok(window.methods.includes('initialize'), 'the bridge fell back to 2025 towards the window');
+				const readme = fileUri(fx.file('README.md'));
+				const subscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme, fileUri(fx.file('.env')), 'nope://x'] });
+				assert.deepEqual(subscription.honoredFilter.resourceSubscriptions, [readme]);
+				assert.deepEqual([...window.subscribed], [readme], 'the window was asked with resources/subscribe');
+				window.updated(readme);
+				await conn.until(() => conn.updates.includes(readme), 'updated through the bridge');
+				const before = conn.listChanged();
+				window.listChanged();
+				await conn.until(() => conn.listChanged() > before, 'list_changed through the bridge');
+				await subscription.close();
+			} finally {
+				await conn.close();
+			}
+		});
+
+		it('keeps a 2026-07-28 listen stream open across a restart of the window and subscribes again upstream', async () => {
+			let window = await startLegacyWindow({ resources: resources(fx) });
+			windows.push(window);
+			await window.advertise(home, [fx.root]);
+			const conn = await connectModern(fx.root, home);
+			try {
+				const readme = fileUri(fx.file('README.md'));
+				const subscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme] });
+				const changedBefore = conn.listChanged();
+				await window.close();
+				windows = [];
+				window = await startLegacyWindow({ resources: resources(fx) });
+				windows.push(window);
+				await window.advertise(home, [fx.root]);
+				await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
+				assert.ok(window.subscribed.has(readme), 'subscribed again on the new window');
 				conn.updates.length = 0;
 				window.updated(readme);
 				await conn.until(() => conn.updates.includes(readme), 'updated from the new window');

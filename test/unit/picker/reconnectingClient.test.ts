@@ -8,6 +8,7 @@ import { ServerRunner } from '../../../src/mcp/serverRunner';
 import { ConnectionSource, ConnectionTarget, ReconnectingClient } from '../../../src/picker/reconnectingClient';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
+import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
 import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
 import { until } from './pickerHelpers';
 
@@ -25,6 +26,7 @@ class MovableSource implements ConnectionSource {
 	}
 }
 
+const legacyTarget = (w: LegacyWindow): ConnectionTarget => ({ kind: 'http', url: w.url, headers: { Authorization: `Bearer ${w.token}` } });
 const httpTarget = (w: ModernWindow): ConnectionTarget => ({ kind: 'http', url: w.url, headers: { Authorization: `Bearer ${w.token}` } });
 
 /** Collects `updated` URIs and list_changed counts from a client. */
@@ -139,7 +141,7 @@ describe('client layer: 2026-07-28 server (SDK v2 createMcpHandler)', () => {
 	});
 });
 
-describe('client layer: 2025 server (this project\'s server today)', () => {
+describe('client layer: this project\'s server (both eras: the layer picks 2026-07-28)', () => {
 	let fx: Fixture;
 	let server: TestServer;
 	let runner: ServerRunner;
@@ -167,15 +169,14 @@ describe('client layer: 2025 server (this project\'s server today)', () => {
 		rmSync(home, { recursive: true, force: true });
 	});
 
-	it('falls back to the 2025 handshake where the server does not offer 2026-07-28', async () => {
+	it('negotiates 2026-07-28 with it and lists one page', async () => {
 		await client.connect();
-		assert.equal(client.era, 'legacy');
-		assert.equal(client.connected?.getDiscoverResult(), undefined);
+		assert.equal(client.era, 'modern');
 		const page = await client.listPage();
 		assert.ok(page.resources.some(r => r.uri === fileUri(fx.file('README.md'))));
 	});
 
-	it('subscribes: the server\'s answer decides, and updates arrive for what it accepted', async () => {
+	it('listens: the server\'s acknowledgement decides, and updates arrive for what it honoured', async () => {
 		await client.connect();
 		const events = record(client);
 		const readme = fileUri(fx.file('README.md'));
@@ -183,33 +184,18 @@ describe('client layer: 2025 server (this project\'s server today)', () => {
 		const a = client.watch(readme);
 		const b = client.watch(secret);
 		assert.deepEqual(await client.whenWatched(readme), { honoured: true });
-		const refused = await client.whenWatched(secret);
-		assert.equal(refused.honoured, false);
-		assert.ok(refused.error, 'the server\'s refusal is kept');
+		assert.deepEqual(await client.whenWatched(secret), { honoured: false }, 'a secret is left out of the acknowledgement');
+		fx.write('.env', 'TOKEN=changed\n');
+		server.watcher.fire({ kind: 'changed', path: fx.file('.env') });
 		fx.write('README.md', '# changed\n');
 		server.watcher.fire({ kind: 'changed', path: fx.file('README.md') });
 		await until(events.onEvent, () => events.updates.includes(readme), 'updated README');
+		assert.ok(!events.updates.includes(secret));
 		a.dispose();
 		b.dispose();
 	});
 
-	it('runs 60 requests at once without a MaxListenersExceededWarning', async () => {
-		const warnings: string[] = [];
-		const onWarning = (warning: Error) => warnings.push(warning.name);
-		process.on('warning', onWarning);
-		try {
-			await client.connect();
-			const uri = fileUri(fx.file('README.md'));
-			const reads = await Promise.all(Array.from({ length: 60 }, () => client.request(c => c.readResource({ uri }, { cacheMode: 'bypass' }))));
-			assert.equal(reads.length, 60);
-			await new Promise(resolve => setImmediate(resolve)); // warnings are emitted on the next tick
-			assert.deepEqual(warnings.filter(name => name === 'MaxListenersExceededWarning'), []);
-		} finally {
-			process.off('warning', onWarning);
-		}
-	});
-
-	it('reconnects after the server restarts with a new token and subscribes again', async () => {
+	it('reconnects after the server restarts with a new token and listens again', async () => {
 		await client.connect();
 		const events = record(client);
 		let connects = 0;
@@ -225,6 +211,84 @@ describe('client layer: 2025 server (this project\'s server today)', () => {
 		fx.write('README.md', '# after the restart\n');
 		server.watcher.fire({ kind: 'changed', path: fx.file('README.md') });
 		await until(events.onEvent, () => events.updates.includes(readme), 'updated README after the restart');
+		watch.dispose();
+	});
+});
+
+describe('client layer: a 2025-only server (SDK v1)', () => {
+	let window: LegacyWindow;
+	let client: ReconnectingClient;
+	let source: MovableSource;
+
+	beforeEach(async () => {
+		window = await startLegacyWindow({ resources: RESOURCES, refused: ['test://e'] });
+		source = new MovableSource(legacyTarget(window));
+		client = new ReconnectingClient(source, { log: new RecordingLogger(), label: 'legacy', logPrefix: 'test', clientName: 'test', backoffMs: [20, 50] });
+	});
+	afterEach(async () => {
+		client.dispose();
+		await window.close();
+	});
+
+	it('falls back to the 2025 handshake, and sends one request per page', async () => {
+		await client.connect();
+		assert.equal(client.era, 'legacy');
+		assert.equal(client.connected?.getDiscoverResult(), undefined);
+		assert.deepEqual(window.methods.slice(0, 2), ['server/discover', 'initialize'], 'asked for 2026-07-28 first');
+		const first = await client.listPage();
+		assert.deepEqual(first.resources.map(r => r.uri), ['test://a', 'test://b']);
+		assert.equal(window.methods.filter(m => m === 'resources/list').length, 1, 'one request for the first page');
+		await client.listPage(first.nextCursor);
+		assert.equal(window.methods.filter(m => m === 'resources/list').length, 2);
+	});
+
+	it('subscribes: the server\'s answer decides, and updates arrive for what it accepted', async () => {
+		await client.connect();
+		const events = record(client);
+		const a = client.watch('test://a');
+		const e = client.watch('test://e');
+		assert.deepEqual(await client.whenWatched('test://a'), { honoured: true });
+		const refused = await client.whenWatched('test://e');
+		assert.equal(refused.honoured, false);
+		assert.deepEqual((refused.error as { data?: unknown }).data, { uri: 'test://e' }, 'the server\'s refusal is kept');
+		window.updated('test://a');
+		window.listChanged();
+		await until(events.onEvent, () => events.updates.includes('test://a') && events.listChanged() > 0, 'update and list_changed');
+		a.dispose();
+		e.dispose();
+	});
+
+	it('runs 60 requests at once without a MaxListenersExceededWarning (the 2025 HTTP client shares one abort signal)', async () => {
+		const warnings: string[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning.name);
+		process.on('warning', onWarning);
+		try {
+			await client.connect();
+			const uri = 'test://a';
+			const reads = await Promise.all(Array.from({ length: 60 }, () => client.request(c => c.readResource({ uri }, { cacheMode: 'bypass' }))));
+			assert.equal(reads.length, 60);
+			await new Promise(resolve => setImmediate(resolve)); // warnings are emitted on the next tick
+			assert.deepEqual(warnings.filter(name => name === 'MaxListenersExceededWarning'), []);
+		} finally {
+			process.off('warning', onWarning);
+		}
+	});
+
+	it('reconnects after the server restarts on a new port with a new token, and subscribes again', async () => {
+		await client.connect();
+		const events = record(client);
+		let connects = 0;
+		client.onDidConnect(() => connects++);
+		const watch = client.watch('test://c');
+		await client.whenWatched('test://c');
+		await window.close();
+		window = await startLegacyWindow({ resources: RESOURCES });
+		source.target = legacyTarget(window);
+		await until(client.onDidConnect, () => connects > 0, 'reconnected', 10_000);
+		assert.deepEqual(await client.whenWatched('test://c'), { honoured: true });
+		assert.ok(window.subscribed.has('test://c'), 'subscribed on the new server');
+		window.updated('test://c');
+		await until(events.onEvent, () => events.updates.includes('test://c'), 'update from the new server');
 		watch.dispose();
 	});
 });
