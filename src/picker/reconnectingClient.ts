@@ -1,12 +1,14 @@
-import {
-	Client, ListResourcesResult, McpSubscription, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport,
-	SubscriptionFilter,
-} from '@modelcontextprotocol/client';
+import { Client, ListResourcesResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Emitter, Event } from '../common/event';
 import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { VERSION } from '../version';
+import { describeFailure, isConnectionLoss, isTransportFailure } from './clientErrors';
+import { LiveWatches, WatchOutcome } from './liveWatches';
+
+export { isRemoteError, isTransportFailure, shortMessage } from './clientErrors';
+export type { WatchOutcome } from './liveWatches';
 
 export type ConnectionTarget =
 	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
@@ -35,14 +37,6 @@ export type ConnectionState =
 /** The protocol era a connection landed on: 2026-07-28 (`modern`) or 2025 (`legacy`). */
 export type ProtocolEra = 'modern' | 'legacy';
 
-/** What became of a watched URI on the current connection. */
-export interface WatchOutcome {
-	/** The server agreed to send `resources/updated` for it (listen acknowledgement or subscribe result). */
-	readonly honoured: boolean;
-	/** The server's error answer to a 2025 `resources/subscribe`, when it refused one. */
-	readonly error?: unknown;
-}
-
 export interface ReconnectingClientOptions {
 	readonly log: Logger;
 	/** Names the connection in log lines. */
@@ -56,11 +50,8 @@ export interface ReconnectingClientOptions {
 }
 
 const DEFAULT_BACKOFF = [500, 1000, 2000, 5000, 10_000, 30_000];
-/** A listen stream that lived this long was healthy: its end restarts the backoff. */
-const HEALTHY_STREAM_MS = 10_000;
 const STDIO_PROBE_MS = 5_000;
 const HTTP_PROBE_MS = 15_000;
-const UNWATCHED: WatchOutcome = { honoured: false };
 
 /**
  * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
@@ -80,15 +71,7 @@ export class ReconnectingClient extends Disposable {
 	private generation = 0;
 	private stderrTail = '';
 
-	private readonly watched = new Map<string, number>();
-	/** The outcome of the latest watch request per URI, so callers can wait until the server has it. */
-	private readonly watching = new Map<string, Promise<WatchOutcome>>();
-	private readonly honouredUris = new Set<string>();
-
-	private listenStream: McpSubscription | undefined;
-	private listenRound: Promise<void> | undefined;
-	private listenDirty = false;
-	private listenDrops = 0;
+	private readonly watches: LiveWatches;
 
 	private readonly stateEmitter = this._register(new Emitter<ConnectionState>());
 	readonly onDidChangeState = this.stateEmitter.event;
@@ -103,6 +86,15 @@ export class ReconnectingClient extends Disposable {
 
 	constructor(private readonly source: ConnectionSource, private readonly options: ReconnectingClientOptions) {
 		super();
+		this.watches = new LiveWatches({
+			log: options.log, logPrefix: options.logPrefix, label: options.label, backoffMs: options.backoffMs ?? DEFAULT_BACKOFF,
+			current: () => this.client,
+			fail: (err, client) => this.fail(err, client),
+			missed: uris => {
+				this.listChangedEmitter.fire();
+				uris.forEach(uri => this.updatedEmitter.fire(uri));
+			},
+		});
 		if (source.onDidChange) {
 			this._register(source.onDidChange(() => void this.reconnect('the server changed')));
 		}
@@ -202,179 +194,21 @@ export class ReconnectingClient extends Disposable {
 
 	/** Watches `uri` for `resources/updated` (once however many holders); dispose the result to release. */
 	watch(uri: string): IDisposable {
-		const count = this.watched.get(uri) ?? 0;
-		this.watched.set(uri, count + 1);
-		if (count === 0) {
-			this.watching.set(uri, this.client ? this.startWatching(this.client, uri) : Promise.resolve(UNWATCHED));
-		}
-		let released = false;
-		return toDisposable(() => {
-			if (released) {
-				return;
-			}
-			released = true;
-			const left = (this.watched.get(uri) ?? 1) - 1;
-			if (left > 0) {
-				this.watched.set(uri, left);
-				return;
-			}
-			this.watched.delete(uri);
-			this.watching.delete(uri);
-			this.stopWatching(uri);
-		});
+		return this.watches.watch(uri);
 	}
 
 	/** Resolves once the server answered the latest watch request for `uri` (or it failed). */
 	whenWatched(uri: string): Promise<WatchOutcome> {
-		return this.watching.get(uri) ?? Promise.resolve(UNWATCHED);
+		return this.watches.whenWatched(uri);
 	}
 
 	/** Resolves once the listen stream (2026-07-28) is open for the current set of watched URIs. */
-	async whenListening(): Promise<void> {
-		while (this.listenRound) {
-			await this.listenRound;
-		}
+	whenListening(): Promise<void> {
+		return this.watches.whenListening();
 	}
 
 	get watchedUris(): string[] {
-		return [...this.watched.keys()];
-	}
-
-	private startWatching(client: Client, uri: string): Promise<WatchOutcome> {
-		if (client.getProtocolEra() === 'modern') {
-			return this.scheduleListen(client).then(() => ({ honoured: this.honouredUris.has(uri) }));
-		}
-		return this.subscribe(client, uri);
-	}
-
-	private stopWatching(uri: string): void {
-		const client = this.client;
-		const wasHonoured = this.honouredUris.delete(uri);
-		if (!client) {
-			return;
-		}
-		if (client.getProtocolEra() === 'modern') {
-			void this.scheduleListen(client);
-		} else if (wasHonoured) {
-			void client.unsubscribeResource({ uri }).catch(() => undefined);
-		}
-	}
-
-	private async subscribe(client: Client, uri: string): Promise<WatchOutcome> {
-		if (!client.getServerCapabilities()?.resources?.subscribe) {
-			return UNWATCHED;
-		}
-		try {
-			await client.subscribeResource({ uri });
-			if (this.client === client && this.watched.has(uri)) {
-				this.honouredUris.add(uri);
-			}
-			return { honoured: true };
-		} catch (err) {
-			this.options.log.warn(`${this.options.logPrefix}: could not subscribe to ${uri} on ${this.options.label}: ${shortMessage(err)}`);
-			if (isTransportFailure(err) && this.client === client) {
-				this.fail(err, client);
-			}
-			return { honoured: false, error: err };
-		}
-	}
-
-	/**
-	 * Opens the listen stream again for the current set (coalesced: many watch changes at once
-	 * make one round). The new stream is acknowledged before the old one closes, so no update
-	 * falls between them.
-	 */
-	private scheduleListen(client: Client): Promise<void> {
-		this.listenDirty = true;
-		this.listenRound ??= this.runListen(client).finally(() => {
-			this.listenRound = undefined;
-		});
-		return this.listenRound;
-	}
-
-	private async runListen(client: Client): Promise<void> {
-		while (this.listenDirty && this.client === client) {
-			this.listenDirty = false;
-			const filter = this.listenFilter(client);
-			const previous = this.listenStream;
-			if (!filter) {
-				this.listenStream = undefined;
-				this.honouredUris.clear();
-				await previous?.close().catch(() => undefined);
-				continue;
-			}
-			let stream: McpSubscription;
-			try {
-				stream = await client.listen(filter);
-			} catch (err) {
-				this.options.log.warn(`${this.options.logPrefix}: could not listen on ${this.options.label}: ${shortMessage(err)}`);
-				if (isTransportFailure(err) && this.client === client) {
-					this.fail(err, client);
-				}
-				return;
-			}
-			if (this.client !== client) {
-				await stream.close().catch(() => undefined);
-				return;
-			}
-			this.listenStream = stream;
-			this.honouredUris.clear();
-			for (const uri of stream.honoredFilter.resourceSubscriptions ?? []) {
-				if (this.watched.has(uri)) {
-					this.honouredUris.add(uri);
-				}
-			}
-			this.watchStream(client, stream);
-			await previous?.close().catch(() => undefined);
-		}
-	}
-
-	private listenFilter(client: Client): SubscriptionFilter | undefined {
-		const resources = client.getServerCapabilities()?.resources;
-		const uris = resources?.subscribe ? [...this.watched.keys()] : [];
-		const filter: SubscriptionFilter = {
-			...(resources?.listChanged ? { resourcesListChanged: true } : {}),
-			...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
-		};
-		return Object.keys(filter).length > 0 ? filter : undefined;
-	}
-
-	/**
-	 * A stream that ends by itself (the server restarted or shut down) is opened again; whatever
-	 * changed meanwhile was missed, so holders hear that the list and their resources changed.
-	 * A failing re-listen is a lost connection and goes to the reconnect path.
-	 */
-	private watchStream(client: Client, stream: McpSubscription): void {
-		const openedAt = Date.now();
-		void stream.closed.then(reason => {
-			if (reason === 'local' || this.listenStream !== stream || this.client !== client) {
-				return;
-			}
-			this.listenStream = undefined;
-			this.listenDrops = Date.now() - openedAt > HEALTHY_STREAM_MS ? 0 : this.listenDrops + 1;
-			this.options.log.debug(`${this.options.logPrefix}: the listen stream on ${this.options.label} ended (${reason})`);
-			const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF;
-			const delay = this.listenDrops <= 1 ? 0 : backoff[Math.min(this.listenDrops - 2, backoff.length - 1)];
-			const timer = setTimeout(() => {
-				if (this.client !== client) {
-					return;
-				}
-				void this.scheduleListen(client).then(() => {
-					if (this.client === client && this.listenStream) {
-						this.announceMissed();
-					}
-				});
-			}, delay);
-			timer.unref?.();
-		});
-	}
-
-	/** Tells holders that anything may have changed while no stream was open. */
-	private announceMissed(): void {
-		this.listChangedEmitter.fire();
-		for (const uri of this.honouredUris) {
-			this.updatedEmitter.fire(uri);
-		}
+		return this.watches.uris;
 	}
 
 	private ensureClient(): Promise<Client> {
@@ -424,7 +258,7 @@ export class ReconnectingClient extends Disposable {
 		);
 		client.setNotificationHandler('notifications/resources/list_changed', () => this.listChangedEmitter.fire());
 		client.setNotificationHandler('notifications/resources/updated', n => {
-			if (this.watched.has(n.params.uri)) {
+			if (this.watches.has(n.params.uri)) {
 				this.updatedEmitter.fire(n.params.uri);
 			}
 		});
@@ -452,17 +286,10 @@ export class ReconnectingClient extends Disposable {
 		};
 		this.client = client;
 		this.attempt = 0;
-		this.listenDrops = 0;
-		this.honouredUris.clear();
 		this.setState({ kind: 'connected' });
 		this.options.log.info(`${this.options.logPrefix}: connected to ${this.options.label}`);
 		this.options.log.debug(`${this.options.logPrefix}: ${this.options.label} speaks the ${client.getProtocolEra() === 'modern' ? '2026-07-28' : '2025'} protocol`);
-		for (const uri of this.watched.keys()) {
-			this.watching.set(uri, this.startWatching(client, uri));
-		}
-		if (client.getProtocolEra() === 'modern' && this.watched.size === 0) {
-			void this.scheduleListen(client); // list_changed alone
-		}
+		this.watches.connected(client);
 		this.connectedEmitter.fire();
 		return client;
 	}
@@ -509,7 +336,7 @@ export class ReconnectingClient extends Disposable {
 		this.client = undefined;
 		this.generation++;
 		this.connecting = undefined;
-		this.dropListen();
+		this.watches.disconnected();
 		client.onclose = undefined;
 		client.onerror = undefined;
 		void client.close().catch(() => undefined);
@@ -545,21 +372,13 @@ export class ReconnectingClient extends Disposable {
 		}
 	}
 
-	private dropListen(): void {
-		const stream = this.listenStream;
-		this.listenStream = undefined;
-		this.listenDirty = false;
-		this.honouredUris.clear();
-		void stream?.close().catch(() => undefined);
-	}
-
 	private async closeClient(): Promise<void> {
 		const client = this.client;
 		this.client = undefined;
 		if (client) {
 			client.onclose = undefined;
 			client.onerror = undefined;
-			this.dropListen();
+			this.watches.disconnected();
 			const transport = client.transport;
 			if (transport instanceof StreamableHTTPClientTransport) {
 				await transport.terminateSession().catch(() => undefined);
@@ -579,51 +398,4 @@ export class ConnectTimeout extends Error {
 	constructor(readonly waitedMs: number) {
 		super(`not connected after ${Math.round(waitedMs / 1000)} s`);
 	}
-}
-
-/** SDK errors about a result or a method, not the connection: the connection is still good. */
-const ANSWER_PROBLEMS = new Set<string>([
-	SdkErrorCode.InvalidResult, SdkErrorCode.UnsupportedResultType, SdkErrorCode.ListPaginationExceeded,
-	SdkErrorCode.CapabilityNotSupported, SdkErrorCode.MethodNotSupportedByProtocolVersion,
-]);
-
-/** An error answer from the server (as opposed to a lost connection or a timeout). */
-export function isRemoteError(err: unknown): err is ProtocolError {
-	return err instanceof ProtocolError;
-}
-
-/** True for failures of the connection itself, as opposed to an answer the server gave. */
-export function isTransportFailure(err: unknown): boolean {
-	if (err instanceof ProtocolError) {
-		return false;
-	}
-	if (err instanceof SdkError) {
-		return !ANSWER_PROBLEMS.has(err.code);
-	}
-	return true;
-}
-
-function isConnectionLoss(err: Error): boolean {
-	const status = (err as { code?: unknown; data?: { status?: unknown } }).data?.status ?? (err as { code?: unknown }).code;
-	if (status === 404 || status === 401) {
-		return true; // session gone (server restarted) or token changed
-	}
-	return /SSE stream disconnected|Maximum reconnection attempts|Failed to (re)?open SSE stream|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|terminated/i.test(err.message);
-}
-
-export function shortMessage(err: unknown): string {
-	const message = err instanceof Error ? err.message : String(err);
-	return message.split('\n')[0].slice(0, 300);
-}
-
-function describeFailure(err: Error, stderr: string): string {
-	const cause = (err as { cause?: { code?: string } }).cause;
-	let message = err.message;
-	if (cause?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
-		message = 'connection refused (is the server running?)';
-	} else if (/\b401\b|Unauthorized/i.test(message) || (err as { data?: { status?: unknown } }).data?.status === 401) {
-		message = 'unauthorized: check the Authorization header';
-	}
-	const lastLine = stderr.trim().split('\n').pop();
-	return lastLine ? `${message} (stderr: ${lastLine.slice(0, 200)})` : message;
 }
