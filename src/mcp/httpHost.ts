@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
-import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
@@ -29,6 +29,8 @@ export interface HttpHostOptions {
 	readonly requestTimeoutMs?: number;
 	/** Open connections beyond this are refused (a flood stops by itself). */
 	readonly maxConnections?: number;
+	/** Open 2026-07-28 `subscriptions/listen` streams, over every client. */
+	readonly maxListenStreams?: number;
 }
 
 export interface ConnectionInfo {
@@ -115,7 +117,7 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
-		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
+		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, this.options.maxListenStreams);
 		const port = (server.address() as AddressInfo).port;
 		this.info = { url: `http://${LOOPBACK}:${port}${MCP_PATH}`, token, port };
 		const idleMs = this.options.sessionIdleMs ?? 30 * 60_000;
@@ -193,8 +195,10 @@ export class HttpHost extends Disposable {
 			return this.handlePost(req, res);
 		}
 		if (req.method === 'GET' || req.method === 'DELETE') {
-			if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, undefined))) {
-				return; // 2026-07-28 is POST-only: the SDK answered 405
+			if (req.headers['mcp-session-id'] === undefined && isModernVersion(req.headers['mcp-protocol-version'])) {
+				// 2026-07-28 is POST-only (the SDK classifies every body-less request as 2025).
+				res.setHeader('Allow', 'POST');
+				return sendJsonRpcError(res, 405, -32000, 'Method not allowed: protocol revision 2026-07-28 is POST only');
 			}
 			const hosted = this.sessionFor(req, res);
 			if (hosted) {
@@ -245,8 +249,14 @@ export class HttpHost extends Disposable {
 	 * here, on the stateless leg, and false is returned.
 	 */
 	private async isLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
+		// abort it when the client goes away, not after a response that was sent in full.
 		const abort = new AbortController();
-		res.once('close', () => abort.abort());
+		res.once('close', () => {
+			if (!res.writableFinished) {
+				abort.abort();
+			}
+		});
 		const request = await toWebRequest(req, message, { signal: abort.signal });
 		if (await isLegacyRequest(request, message)) {
 			return true;
@@ -385,6 +395,11 @@ function isAllowedHost(host: string | undefined, port: number): boolean {
 function isAllowedOrigin(origin: string, port: number): boolean {
 	const lower = origin.toLowerCase();
 	return lower === `http://${LOOPBACK}:${port}` || lower === `http://localhost:${port}`;
+}
+
+/** A protocol-version header naming a revision newer than every 2025 one this server speaks. */
+function isModernVersion(header: string | string[] | undefined): boolean {
+	return typeof header === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header) && header > SUPPORTED_PROTOCOL_VERSIONS[0];
 }
 
 function isInitialize(message: unknown): boolean {

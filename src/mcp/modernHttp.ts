@@ -27,11 +27,11 @@ export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
 	private readonly interest = new ListenInterest();
 
-	constructor(private readonly options: SessionOptions) {
+	constructor(private readonly options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
 		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
 			legacy: 'reject',
-			maxSubscriptions: MAX_LISTEN_STREAMS,
+			maxSubscriptions: maxListenStreams,
 			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
 		});
 		this._register(options.registry.onDidChange(change => {
@@ -111,11 +111,16 @@ async function amendDiscoverResponse(response: Response): Promise<Response> {
 async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
 	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => { headers[name] = value; });
-	res.writeHead(response.status, headers);
-	if (!response.body) {
-		res.end();
+	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+		// A whole body (JSON, or none) goes out in one write with its length: streaming it
+		// chunked costs a system call per piece on every request.
+		const body = await response.text(); // cheaper than arrayBuffer() on undici's Response
+		headers['content-length'] = String(Buffer.byteLength(body));
+		res.writeHead(response.status, headers);
+		res.end(body);
 		return;
 	}
+	res.writeHead(response.status, headers);
 	const reader = response.body.getReader();
 	const stop = () => void reader.cancel().catch(() => undefined);
 	res.once('close', stop);

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { ProviderRegistry } from '../core/registry';
 import { amendDiscover } from './discover';
 import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
@@ -17,12 +17,22 @@ export class EraAwareStdio implements Transport {
 	onerror?: (error: Error) => void;
 	onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 	private queue: Promise<void> = Promise.resolve();
+	/** Messages queued behind a listen request whose URIs are being checked. */
+	private waiting = 0;
 	private readonly discoverIds = new Set<RequestId>();
 	private readonly listens = new Map<RequestId, () => void>();
 
 	constructor(private readonly wire: Transport, private readonly registry: ProviderRegistry, readonly interest: ListenInterest) {
 		wire.onmessage = (message, extra) => {
-			this.queue = this.queue.then(() => this.receive(message, extra)).catch(err => this.onerror?.(err as Error));
+			if (this.waiting === 0 && !isListen(message)) {
+				this.receive(message, extra); // the common case: nothing to wait for, no promise hop
+				return;
+			}
+			this.waiting++;
+			this.queue = this.queue
+				.then(() => isListen(message) ? this.receiveListen(message, extra) : this.receive(message, extra))
+				.catch(err => this.onerror?.(err as Error))
+				.finally(() => { this.waiting--; });
 		};
 		wire.onerror = err => this.onerror?.(err);
 		wire.onclose = () => {
@@ -57,26 +67,9 @@ export class EraAwareStdio implements Transport {
 		return this.wire.send(message, options);
 	}
 
-	private async receive(message: JSONRPCMessage, extra?: MessageExtraInfo): Promise<void> {
-		if ('method' in message && 'id' in message) {
-			if (message.method === 'server/discover') {
-				this.discoverIds.add(message.id);
-			} else if (message.method === 'subscriptions/listen') {
-				let honoured: string[] | undefined;
-				try {
-					honoured = await honouredSubscriptions(this.registry, message.params);
-				} catch (err) {
-					if (err instanceof ListenTooLarge) {
-						await this.wire.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: err.message } });
-						return;
-					}
-					throw err;
-				}
-				if (honoured !== undefined) {
-					this.listens.set(message.id, this.interest.hold(honoured));
-					message = { ...message, params: withSubscriptions(message.params, honoured) as typeof message.params };
-				}
-			}
+	private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+		if ('method' in message && 'id' in message && message.method === 'server/discover') {
+			this.discoverIds.add(message.id);
 		} else if ('method' in message && message.method === 'notifications/cancelled') {
 			const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
 			if (cancelled !== undefined) {
@@ -86,4 +79,26 @@ export class EraAwareStdio implements Transport {
 		}
 		this.onmessage?.(message, extra);
 	}
+
+	private async receiveListen(message: JSONRPCRequest, extra?: MessageExtraInfo): Promise<void> {
+		let honoured: string[] | undefined;
+		try {
+			honoured = await honouredSubscriptions(this.registry, message.params);
+		} catch (err) {
+			if (err instanceof ListenTooLarge) {
+				await this.wire.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: err.message } });
+				return;
+			}
+			throw err;
+		}
+		if (honoured !== undefined) {
+			this.listens.set(message.id, this.interest.hold(honoured));
+			message = { ...message, params: withSubscriptions(message.params, honoured) as typeof message.params };
+		}
+		this.onmessage?.(message, extra);
+	}
+}
+
+function isListen(message: JSONRPCMessage): message is JSONRPCRequest {
+	return 'method' in message && 'id' in message && message.method === 'subscriptions/listen';
 }
