@@ -215,3 +215,11 @@ function isInside(child: string, folder: string): boolean {
 	const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
 	return child.startsWith(prefix);
 }
+
+/**
+ * The running server that serves `dir`, read afresh from the lock files in `home` (a restarted
+ * server has a new port and token): `readLockFiles` then `pickLockFile`.
+ */
+export async function findLockFile(dir: string, home = discoveryHome(), report: (message: string) => void = () => undefined): Promise<LockFileContent | undefined> {
+	return pickLockFile(await readLockFiles(home, report), dir);
+}

@@ -1,23 +1,19 @@
-import { setMaxListeners } from 'node:events';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AnySchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client } from '@modelcontextprotocol/client';
 import {
-	ClientRequest, CompleteRequestSchema, CompleteResultSchema, EmptyResultSchema, ErrorCode, ListResourcesRequestSchema,
-	ListResourcesResultSchema, ListResourceTemplatesRequestSchema, ListResourceTemplatesResultSchema, McpError,
-	PingRequestSchema, ReadResourceRequestSchema, ReadResourceResultSchema, ResultSchema, ServerCapabilities,
-	SubscribeRequestSchema, UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+	ProtocolError, ProtocolErrorCode, Result, Server, ServerCapabilities, Transport,
+} from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { looseObject } from 'zod';
+import { IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { SERVER_ICONS } from '../mcp/icons';
 import { discoveryHome, LockFileContent } from '../mcp/lockFile';
-import { pickLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
+import { findLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
 import { answerInvalidLines } from '../mcp/stdioFraming';
+import { ConnectTimeout, ConnectionSource, isRemoteError, ReconnectingClient, shortMessage, SourceUnavailable } from '../picker/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../version';
+import { Honoured, ListenFilteringTransport } from './listenFilter';
 
 /** Thrown when no running window or headless host serves the folder. */
 export class NoServerError extends Error {}
@@ -36,29 +32,31 @@ export interface BridgeOptions {
 	readonly maxRetryDelayMs?: number;
 }
 
-interface Upstream {
-	readonly client: Client;
-	readonly transport: StreamableHTTPClientTransport;
-	readonly lock: LockFileContent;
-}
+/** Any result, passed through as the window sent it (methods the bridge does not know). */
+const ANY_RESULT = looseObject({});
 
 /**
  * A stdio MCP server that relays to the window serving a folder: requests go up, notifications
- * come down. When the window restarts (new port, new token) or closes, the bridge finds it again
- * through the lock files, subscribes again to what the client subscribed, and tells the client
- * that the list changed.
+ * come down, in both protocol eras on each side (the SDK's `serveStdio` picks the client's era,
+ * the shared ReconnectingClient picks the window's). When the window restarts (new port, new
+ * token) or closes, the bridge finds it again through the lock files, watches again what the
+ * client watches (its 2025 subscriptions or its 2026 listen streams, which stay open), and tells
+ * the client that the list and those resources changed.
  */
 export class Bridge {
-	private upstream: Upstream | undefined;
-	private server: Server | undefined;
-	private readonly subscriptions = new Set<string>();
-	private reconnecting: Promise<void> | undefined;
+	private upstream: ReconnectingClient | undefined;
+	private downstream: StdioServerHandle | undefined;
+	/** The instance serving the client, and its era. */
+	private server: { readonly instance: Server; readonly era: 'legacy' | 'modern' } | undefined;
+	/** A 2025 client's subscriptions, each holding its URI upstream. */
+	private readonly subscriptions = new Map<string, IDisposable>();
 	private closed = false;
-	private readonly waiters = new Set<() => void>();
 	private readonly home: string;
 	private readonly onClosed: (() => void)[] = [];
 	/** Skipped lock files already reported: the bridge looks again on every reconnect. */
 	private readonly reported = new Set<string>();
+	/** The lock file the current (or latest) connection came from. */
+	private lock: LockFileContent | undefined;
 
 	constructor(private readonly options: BridgeOptions) {
 		this.home = options.home ?? discoveryHome();
@@ -66,29 +64,46 @@ export class Bridge {
 
 	/** The window currently relayed to. */
 	get target(): LockFileContent | undefined {
-		return this.upstream?.lock;
+		return this.upstream?.connected ? this.lock : undefined;
 	}
 
 	/** Connects to the window, then serves the client. Throws `NoServerError` when there is no window. */
 	async start(): Promise<void> {
-		const lock = await this.findLock();
-		if (!lock) {
+		if (!await this.findLock()) {
 			throw new NoServerError(await this.describeMissing());
 		}
-		const upstream = await this.connectUpstream(lock);
+		const maxDelay = this.options.maxRetryDelayMs ?? 2_000;
+		const source: ConnectionSource = {
+			resolve: async () => {
+				const lock = await this.findLock();
+				if (!lock) {
+					throw new SourceUnavailable(`no window serves ${this.options.workspace}`);
+				}
+				this.lock = lock;
+				return { kind: 'http', url: lock.url, headers: { Authorization: `Bearer ${lock.token}` } };
+			},
+		};
+		const upstream = new ReconnectingClient(source, {
+			log: this.options.log, label: `the window serving ${this.options.workspace}`, logPrefix: 'upstream', clientName: `${SERVER_NAME}-bridge`,
+			backoffMs: [100, 200, 400, 800, 1600].map(d => Math.min(d, maxDelay)).concat(maxDelay),
+		});
 		this.upstream = upstream;
-		this.options.log.info(`relaying to ${describe(lock)}`);
+		const client = await upstream.connect();
+		this.options.log.info(`relaying to ${describe(this.lock!)}`);
+		// Registered after the first connect: every connect it hears is a reconnect.
+		upstream.onDidConnect(() => void this.afterReconnect());
+		upstream.onDidChangeList(() => void this.server?.instance.sendResourceListChanged().catch(() => undefined));
+		upstream.onDidUpdateResource(uri => this.relayUpdated(uri));
 
-		const capabilities = mirrorCapabilities(upstream.client.getServerCapabilities());
-		const server = new Server(
-			{ name: `${SERVER_NAME}-bridge`, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
-			{ capabilities, instructions: upstream.client.getInstructions() },
-		);
-		this.server = server;
-		this.installHandlers(server, capabilities);
-		server.onclose = () => void this.close();
-		// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
-		await server.connect(this.options.downstream ?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout));
+		const capabilities = mirrorCapabilities(client.getServerCapabilities());
+		const instructions = client.getInstructions();
+		const wire = this.options.downstream
+			// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
+			?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
+		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
+			transport: new ListenFilteringTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
+			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),
+		});
 	}
 
 	/** Resolves when the bridge has closed (the client went away, or `close()`). */
@@ -101,215 +116,152 @@ export class Bridge {
 			return;
 		}
 		this.closed = true;
-		this.wake();
-		const upstream = this.upstream;
-		this.upstream = undefined;
-		if (upstream) {
-			await closeUpstream(upstream);
-		}
-		await this.server?.close().catch(() => undefined);
+		await this.downstream?.close().catch(() => undefined);
+		this.subscriptions.forEach(s => s.dispose());
+		this.subscriptions.clear();
+		this.upstream?.dispose();
 		this.onClosed.splice(0).forEach(resolve => resolve());
 	}
 
-	private installHandlers(server: Server, capabilities: ServerCapabilities): void {
+	private buildServer(era: 'legacy' | 'modern', capabilities: ServerCapabilities, instructions: string | undefined): Server {
+		const instance = new Server(
+			{ name: `${SERVER_NAME}-bridge`, title: 'MCP Workspace Resources', version: VERSION, icons: [...SERVER_ICONS] },
+			{ capabilities, instructions },
+		);
+		// The factory also builds a throwaway instance for a `server/discover` probe; the last one
+		// built serves. (So an instance closing says nothing about the client: the wire does.)
+		this.server = { instance, era };
 		if (capabilities.resources) {
-			server.setRequestHandler(ListResourcesRequestSchema, (req, extra) => this.forward(req, ListResourcesResultSchema, extra.signal));
-			server.setRequestHandler(ReadResourceRequestSchema, (req, extra) => this.forward(req, ReadResourceResultSchema, extra.signal));
-			server.setRequestHandler(ListResourceTemplatesRequestSchema, (req, extra) => this.forward(req, ListResourceTemplatesResultSchema, extra.signal));
+			instance.setRequestHandler('resources/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
+			instance.setRequestHandler('resources/read', (req, ctx) => this.relay(c => c.request({ method: 'resources/read', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
+			instance.setRequestHandler('resources/templates/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/templates/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
 		}
-		if (capabilities.resources?.subscribe) {
-			server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
-				const result = await this.forward(req, EmptyResultSchema, extra.signal);
-				this.subscriptions.add(req.params.uri);
-				return result;
-			});
-			server.setRequestHandler(UnsubscribeRequestSchema, async (req, extra) => {
+		if (capabilities.resources?.subscribe && era === 'legacy') {
+			instance.setRequestHandler('resources/subscribe', req => this.subscribe(req.params.uri));
+			instance.setRequestHandler('resources/unsubscribe', async req => {
+				this.subscriptions.get(req.params.uri)?.dispose();
 				this.subscriptions.delete(req.params.uri);
-				return this.forward(req, EmptyResultSchema, extra.signal);
+				return {};
 			});
 		}
 		if (capabilities.completions) {
-			server.setRequestHandler(CompleteRequestSchema, (req, extra) => this.forward(req, CompleteResultSchema, extra.signal));
+			instance.setRequestHandler('completion/complete', (req, ctx) => this.relay(c => c.request({ method: 'completion/complete', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
 		}
-		// Ping reaches the window when there is one; while reconnecting, the bridge itself answers.
-		server.setRequestHandler(PingRequestSchema, async (req, extra) => this.upstream ? this.forward(req, EmptyResultSchema, extra.signal) : {});
 		// Anything else the window may offer (tools, prompts) passes through unchanged.
-		server.fallbackRequestHandler = async (req, extra) => this.forward({ method: req.method, params: req.params }, ResultSchema, extra.signal);
+		instance.fallbackRequestHandler = async (req, ctx) =>
+			this.relay(c => c.request({ method: req.method, params: forwardable(req.params) }, ANY_RESULT, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal) as Promise<Result>;
+		return instance;
 	}
 
 	/**
-	 * Sends a request to the window. JSON-RPC errors come back to the client as the window sent
+	 * Sends a request to the window. Error answers come back to the client as the window sent
 	 * them; a lost connection makes the bridge find the window again and retry once.
 	 */
-	private async forward<T extends AnySchema>(
-		request: { method: string; params?: Record<string, unknown> },
-		schema: T,
-		signal: AbortSignal,
-	): Promise<SchemaOutput<T>> {
+	private async relay<T>(call: (client: Client) => Promise<T>, method: string, signal: AbortSignal): Promise<T> {
+		const upstream = this.upstream!;
+		const waitMs = this.options.requestWaitMs ?? 15_000;
 		for (let attempt = 0; ; attempt++) {
-			const upstream = this.upstream ?? await this.waitForUpstream(signal);
+			let client: Client;
 			try {
-				return await upstream.client.request(request as ClientRequest, schema, { signal });
+				client = await upstream.whenConnected(waitMs, signal);
+			} catch (err) {
+				if (err instanceof ConnectTimeout) {
+					throw new ProtocolError(ProtocolErrorCode.InternalError,
+						`No window serves ${this.options.workspace} right now (waited ${Math.round(waitMs / 1000)} s); the bridge keeps looking`);
+				}
+				throw new ProtocolError(ProtocolErrorCode.InternalError, `Request cancelled: ${shortMessage(err)}`);
+			}
+			try {
+				return await upstream.request(call, client);
 			} catch (err) {
 				if (isRemoteError(err) || signal.aborted) {
-					throw relayedError(err as McpError);
-				}
-				if (attempt > 0 || this.closed) {
-					throw new McpError(ErrorCode.InternalError, `The window serving ${this.options.workspace} is not reachable: ${shortMessage(err)}`);
-				}
-				this.options.log.warn(`request ${request.method} failed (${shortMessage(err)}); looking for the window again`);
-				this.lost(upstream);
-			}
-		}
-	}
-
-	private waitForUpstream(signal: AbortSignal): Promise<Upstream> {
-		const waitMs = this.options.requestWaitMs ?? 15_000;
-		return new Promise((resolve, reject) => {
-			const done = (err?: Error) => {
-				clearTimeout(timer);
-				this.waiters.delete(check);
-				signal.removeEventListener('abort', onAbort);
-				if (err) {
-					reject(err);
-				} else {
-					resolve(this.upstream!);
-				}
-			};
-			const check = () => {
-				if (this.closed) {
-					done(new McpError(ErrorCode.ConnectionClosed, 'The bridge is closing'));
-				} else if (this.upstream) {
-					done();
-				}
-			};
-			const onAbort = () => done(new McpError(ErrorCode.RequestTimeout, 'Request cancelled'));
-			const timer = setTimeout(() => done(new McpError(ErrorCode.InternalError,
-				`No window serves ${this.options.workspace} right now (waited ${Math.round(waitMs / 1000)} s); the bridge keeps looking`)), waitMs);
-			this.waiters.add(check);
-			signal.addEventListener('abort', onAbort);
-			check();
-		});
-	}
-
-	private wake(): void {
-		for (const waiter of [...this.waiters]) {
-			waiter();
-		}
-	}
-
-	/** The connection to `upstream` is gone: drop it and look for the window again (once). */
-	private lost(upstream: Upstream): void {
-		if (this.upstream !== upstream || this.closed) {
-			return;
-		}
-		this.upstream = undefined;
-		void closeUpstream(upstream);
-		this.reconnecting ??= this.reconnect().finally(() => {
-			this.reconnecting = undefined;
-		});
-	}
-
-	private async reconnect(): Promise<void> {
-		const maxDelay = this.options.maxRetryDelayMs ?? 2_000;
-		let delay = 100;
-		let announced = false;
-		while (!this.closed) {
-			const lock = await this.findLock();
-			if (lock) {
-				try {
-					const upstream = await this.connectUpstream(lock);
-					if (this.closed) {
-						await closeUpstream(upstream);
-						return;
-					}
-					await this.resubscribe(upstream);
-					this.upstream = upstream;
-					this.options.log.info(`reconnected to ${describe(lock)}`);
-					this.wake();
-					// The client missed whatever changed meanwhile: the list, and its subscribed resources.
-					const server = this.server;
-					if (server) {
-						await server.sendResourceListChanged().catch(() => undefined);
-						for (const uri of this.subscriptions) {
-							await server.sendResourceUpdated({ uri }).catch(() => undefined);
-						}
-					}
-					return;
-				} catch (err) {
-					this.options.log.debug(`could not connect to ${describe(lock)}: ${shortMessage(err)}`);
-				}
-			}
-			if (!announced) {
-				announced = true;
-				this.options.log.warn(`lost the window serving ${this.options.workspace}; waiting for it to come back`);
-			}
-			await new Promise(resolve => setTimeout(resolve, delay));
-			delay = Math.min(delay * 2, maxDelay);
-		}
-	}
-
-	private async resubscribe(upstream: Upstream): Promise<void> {
-		for (const uri of [...this.subscriptions]) {
-			try {
-				await upstream.client.subscribeResource({ uri });
-			} catch (err) {
-				if (!isRemoteError(err)) {
 					throw err;
 				}
-				// The resource is gone or now refused: the client hears list_changed and re-reads.
-				this.subscriptions.delete(uri);
-				this.options.log.debug(`could not subscribe again to ${uri}: ${shortMessage(err)}`);
+				if (attempt > 0 || this.closed) {
+					throw new ProtocolError(ProtocolErrorCode.InternalError, `The window serving ${this.options.workspace} is not reachable: ${shortMessage(err)}`);
+				}
+				this.options.log.warn(`request ${method} failed (${shortMessage(err)}); looking for the window again`);
 			}
 		}
 	}
 
-	private async connectUpstream(lock: LockFileContent): Promise<Upstream> {
-		const transport = new StreamableHTTPClientTransport(new URL(lock.url), {
-			requestInit: { headers: { Authorization: `Bearer ${lock.token}` } },
-			// The bridge reconnects itself, through the lock files: a restarted window has a new port and token.
-			reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
-			fetch: fetchWithoutListenerWarnings,
-		});
-		const client = new Client({ name: `${SERVER_NAME}-bridge`, version: VERSION }, { capabilities: {} });
-		const upstream: Upstream = { client, transport, lock };
-		client.fallbackNotificationHandler = async notification => {
-			if (this.upstream === upstream && this.server) {
-				await this.server.notification(notification).catch(err => this.options.log.debug(`could not relay ${notification.method}: ${shortMessage(err)}`));
+	/** A 2025 client's `resources/subscribe`: the window's answer is the bridge's answer. */
+	private async subscribe(uri: string): Promise<Record<string, never>> {
+		const upstream = this.upstream!;
+		await upstream.whenConnected(this.options.requestWaitMs ?? 15_000).catch(() => undefined);
+		const watch = upstream.watch(uri);
+		const outcome = await upstream.whenWatched(uri);
+		if (!outcome.honoured) {
+			watch.dispose();
+			if (isRemoteError(outcome.error)) {
+				throw outcome.error;
 			}
-		};
-		client.onerror = err => {
-			// The standalone SSE stream carries notifications; when it ends the window is gone or restarting.
-			if (this.upstream === upstream && isConnectionLoss(err)) {
-				this.options.log.debug(`connection to ${describe(lock)} lost: ${shortMessage(err)}`);
-				this.lost(upstream);
-			}
-		};
-		client.onclose = () => this.lost(upstream);
-		try {
-			await client.connect(transport);
-		} catch (err) {
-			await client.close().catch(() => undefined);
-			throw err;
+			throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Resource not found', { uri });
 		}
-		return upstream;
+		this.subscriptions.get(uri)?.dispose();
+		this.subscriptions.set(uri, watch);
+		return {};
+	}
+
+	/** A 2026 client's listen URIs: watched upstream, and the ones the window honours. */
+	private async honour(uris: readonly string[]): Promise<Honoured> {
+		const upstream = this.upstream!;
+		await upstream.whenConnected(this.options.requestWaitMs ?? 15_000).catch(() => undefined);
+		const unique = [...new Set(uris)];
+		const watches = unique.map(uri => ({ uri, watch: upstream.watch(uri) }));
+		const outcomes = await Promise.all(watches.map(w => upstream.whenWatched(w.uri)));
+		const kept: IDisposable[] = [];
+		const honoured: string[] = [];
+		watches.forEach((w, i) => {
+			if (outcomes[i].honoured) {
+				honoured.push(w.uri);
+				kept.push(w.watch);
+			} else {
+				w.watch.dispose();
+			}
+		});
+		if (honoured.length < unique.length) {
+			this.options.log.debug(`the window does not honour ${unique.length - honoured.length} of ${unique.length} listened URI(s)`);
+		}
+		return { uris: honoured, release: { dispose: () => kept.forEach(k => k.dispose()) } };
+	}
+
+	private relayUpdated(uri: string): void {
+		const server = this.server;
+		// A 2026 client's listen streams filter by URI in the SDK's router; a 2025 client hears what it subscribed.
+		if (server && (server.era === 'modern' || this.subscriptions.has(uri))) {
+			void server.instance.sendResourceUpdated({ uri }).catch(() => undefined);
+		}
+	}
+
+	/** The client missed whatever changed while the window was away: the list, and what it watches. */
+	private async afterReconnect(): Promise<void> {
+		this.options.log.info(`reconnected to ${describe(this.lock!)}`);
+		const server = this.server;
+		if (!server) {
+			return;
+		}
+		const watched = this.upstream!.watchedUris;
+		await Promise.all(watched.map(uri => this.upstream!.whenWatched(uri)));
+		await server.instance.sendResourceListChanged().catch(() => undefined);
+		for (const uri of watched) {
+			this.relayUpdated(uri);
+		}
 	}
 
 	private async findLock(): Promise<LockFileContent | undefined> {
-		return pickLockFile(await this.readLocks(), this.options.workspace);
+		return findLockFile(this.options.workspace, this.home, message => this.reportOnce(message));
 	}
 
-	private readLocks(): Promise<LockFileContent[]> {
-		return readLockFiles(this.home, message => {
-			if (!this.reported.has(message)) {
-				this.reported.add(message);
-				this.options.log.warn(message);
-			}
-		});
+	private reportOnce(message: string): void {
+		if (!this.reported.has(message)) {
+			this.reported.add(message);
+			this.options.log.warn(message);
+		}
 	}
 
 	private async describeMissing(): Promise<string> {
-		const running = await this.readLocks();
+		const running = await readLockFiles(this.home, message => this.reportOnce(message));
 		const where = running.length === 0
 			? 'No MCP Workspace Resources server is running for this user'
 			: `Running servers serve: ${running.flatMap(l => l.workspaceFolders).join(', ')}`;
@@ -330,61 +282,25 @@ function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCap
 	return capabilities;
 }
 
-async function closeUpstream(upstream: Upstream): Promise<void> {
-	upstream.client.onerror = undefined;
-	upstream.client.onclose = undefined;
-	upstream.client.fallbackNotificationHandler = undefined;
-	await upstream.transport.terminateSession().catch(() => undefined);
-	await upstream.client.close().catch(() => undefined);
-}
-
-/** A JSON-RPC error answered by the window (as opposed to a lost connection or a timeout). */
-function isRemoteError(err: unknown): boolean {
-	return err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout;
-}
-
-/** The error as the window sent it: the SDK client prefixes "MCP error <code>: " once more. */
-function relayedError(err: McpError): Error {
-	if (!(err instanceof McpError)) {
-		return err;
+/**
+ * A client's params without its own protocol envelope: the upstream client adds the envelope of
+ * the window's era (a 2026 client's `_meta` sent to a 2025 window would claim the wrong era).
+ */
+function forwardable(params: Record<string, unknown> | undefined): Record<string, unknown> {
+	if (!params) {
+		return {};
 	}
-	const message = err.message.replace(/^MCP error -?\d+: /, '');
-	return Object.assign(new Error(message), { code: err.code, data: err.data });
-}
-
-function isConnectionLoss(err: Error): boolean {
-	const code = (err as { code?: unknown }).code;
-	if (code === 404 || code === 401) {
-		return true; // session gone (server restarted) or token changed
+	const { _meta: meta, ...rest } = params as { _meta?: Record<string, unknown> };
+	if (!meta) {
+		return rest;
 	}
-	return /SSE stream disconnected|Maximum reconnection attempts|Failed to (re)?open SSE stream|Failed to reconnect|fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|terminated/i.test(err.message);
-}
-
-function shortMessage(err: unknown): string {
-	const message = err instanceof Error ? err.message : String(err);
-	return message.split('\n')[0].slice(0, 300);
+	const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('io.modelcontextprotocol/')));
+	return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest;
 }
 
 function describe(lock: LockFileContent): string {
 	const kind = lock.host === 'vscode' ? 'VS Code window' : 'headless server';
 	return `${kind} (pid ${lock.pid}) at ${lock.url} for ${lock.workspaceFolders.join(', ')}`;
-}
-
-const widened = new WeakSet<AbortSignal>();
-
-/**
- * The SDK client passes one AbortSignal to every fetch; each in-flight fetch adds an abort
- * listener to it, and past ten Node prints MaxListenersExceededWarning on every request. The
- * listeners are legitimate (they are removed when each fetch settles), so lift the limit on that
- * one signal instead of silencing warnings process-wide.
- */
-function fetchWithoutListenerWarnings(url: string | URL, init?: RequestInit): Promise<Response> {
-	const signal = init?.signal;
-	if (signal && !widened.has(signal)) {
-		widened.add(signal);
-		setMaxListeners(0, signal);
-	}
-	return fetch(url, init);
 }
 
 /**
@@ -432,7 +348,7 @@ export class RateLimitedLogger implements Logger {
 
 /**
  * Replaces Node's default warning printer in the bridge process: MaxListenersExceededWarning
- * (the SDK HTTP client under load; see fetchWithoutListenerWarnings) is reported once, every
+ * (SDK v1's HTTP client flooded it under load; v2's does not, see reconnectingClient.ts) is reported once, every
  * other warning still goes to the log, rate-limited with everything else.
  */
 export function installWarningFilter(log: Logger): void {

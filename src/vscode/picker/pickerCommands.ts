@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
 import { PickerService, ServerEntry } from '../../picker/pickerService';

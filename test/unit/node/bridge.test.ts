@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -16,6 +16,7 @@ import { LockFileContent } from '../../../src/mcp/lockFile';
 import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge';
+import { exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
 
@@ -72,46 +73,6 @@ describe('bridge: rate-limited logging', () => {
 	});
 });
 
-interface Host {
-	readonly child: ChildProcess;
-	readonly url: string;
-	readonly token: string;
-	stop(): Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-	return new Promise(resolve => {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			resolve(child.exitCode);
-		} else {
-			child.once('exit', code => resolve(code));
-		}
-	});
-}
-
-/** A real headless host (`serve --http`), which writes its lock file in `home`. */
-async function startHost(root: string, home: string): Promise<Host> {
-	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn'], {
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const first = await new Promise<string>((resolve, reject) => {
-		createInterface({ input: child.stdout! }).once('line', resolve);
-		child.once('exit', code => reject(new Error(`host exited with ${code}`)));
-	});
-	const info = JSON.parse(first) as { url: string; token: string };
-	// The lock file is written before the first line; wait until it is there all the same.
-	const lockPath = path.join(home, 'servers', `${child.pid}.json`);
-	assert.ok(existsSync(lockPath), 'the headless host wrote its lock file');
-	return {
-		child, ...info,
-		stop: async () => {
-			child.kill('SIGTERM');
-			await exited(child);
-		},
-	};
-}
-
 interface BridgeClient {
 	readonly client: Client;
 	readonly stderr: () => string;
@@ -166,16 +127,6 @@ async function connectBridge(workspace: string, home: string): Promise<BridgeCli
 		}),
 		close: () => client.close(),
 	};
-}
-
-/** Writes `rel` repeatedly until `done` holds: the watcher is live once a write is reported. */
-async function touchUntil(fx: Fixture, rel: string, wait: Promise<void>): Promise<void> {
-	const writer = setInterval(() => writeFileSync(fx.file(rel), `# v${Date.now()}\n`), 200);
-	try {
-		await wait;
-	} finally {
-		clearInterval(writer);
-	}
 }
 
 describe('bridge (dist/cli.js bridge)', function () {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
 import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
 import { parseServerConfigs } from '../../../src/picker/serverConfig';
 import { estimateTokens, formatSize, formatTokens } from '../../../src/picker/tokenEstimate';

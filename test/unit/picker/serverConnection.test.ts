@@ -10,6 +10,7 @@ import { ServerConnection } from '../../../src/picker/serverConnection';
 import { RunnerSource } from '../../../src/picker/workspaceSource';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
+import { startModernWindow } from '../../helpers/modernWindow';
 import { until } from './pickerHelpers';
 
 describe('picker: connection to this window\'s server', () => {
@@ -97,6 +98,33 @@ describe('picker: connection to this window\'s server', () => {
 		await until(service.onDidChange, () => service.selection.get(WORKSPACE_SERVER_ID, uri)?.changedAt !== undefined, 'the selected resource marked changed');
 		service.selection.clear();
 		assert.deepEqual(workspace().connection.subscribedUris, []);
+	});
+});
+
+describe('picker: a 2026-07-28 server (SDK v2)', () => {
+	it('lists page by page, reads, and keeps the selection live through listen', async () => {
+		const uris = ['test://one', 'test://two', 'test://three'];
+		const window = await startModernWindow({ resources: new Map(uris.map(u => [u, `text of ${u}`])), pageSize: 2 });
+		const service = new PickerService({ log: new RecordingLogger(), backoffMs: [20, 50] });
+		try {
+			service.setConfiguredServers([{ kind: 'http', name: 'Modern', url: window.url, headers: { Authorization: `Bearer ${window.token}` } }]);
+			const modern = service.server('config:Modern')!;
+			await modern.resources.load();
+			assert.equal(modern.connection.era, 'modern');
+			assert.ok(uris.every(u => modern.resources.resource(u)), 'every page is listed');
+			assert.equal(window.methods.filter(m => m === 'resources/list').length, 2, 'one request per page of two');
+			assert.equal((await modern.connection.read('test://two'))[0].text, 'text of test://two');
+
+			const node = modern.resources.resource('test://one')!;
+			service.selection.update([{ serverId: modern.id, resource: node.resource }]);
+			await modern.connection.whenSubscribed('test://one');
+			assert.deepEqual(window.listens.at(-1), ['test://one'], 'listening for the selection');
+			window.updated('test://one');
+			await until(service.onDidChange, () => service.selection.get(modern.id, 'test://one')?.changedAt !== undefined, 'the selected resource marked changed');
+		} finally {
+			service.dispose();
+			await window.close();
+		}
 	});
 });
 

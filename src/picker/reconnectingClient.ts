@@ -1,0 +1,401 @@
+import { Client, ListResourcesResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Emitter, Event } from '../common/event';
+import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
+import { Logger } from '../common/logger';
+import { VERSION } from '../version';
+import { describeFailure, isConnectionLoss, isTransportFailure } from './clientErrors';
+import { LiveWatches, WatchOutcome } from './liveWatches';
+
+export { isRemoteError, isTransportFailure, shortMessage } from './clientErrors';
+export type { WatchOutcome } from './liveWatches';
+
+export type ConnectionTarget =
+	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+	| { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string };
+
+/** Thrown by a source that has no server to offer right now (not an error to retry at once). */
+export class SourceUnavailable extends Error {}
+
+/**
+ * Where a connection's server is. `resolve` may wait; `onDidChange` asks for a reconnect. A
+ * source without `onDidChange` (the bridge's lock files) is asked again on the backoff schedule.
+ */
+export interface ConnectionSource {
+	resolve(): Promise<ConnectionTarget>;
+	readonly onDidChange?: Event<void>;
+}
+
+export type ConnectionState =
+	| { readonly kind: 'idle' }
+	| { readonly kind: 'connecting' }
+	| { readonly kind: 'connected' }
+	/** No server to reach (e.g. this window's server is stopped); waits for the source to change. */
+	| { readonly kind: 'unavailable'; readonly message: string }
+	| { readonly kind: 'error'; readonly message: string; readonly retryAt?: number };
+
+/** The protocol era a connection landed on: 2026-07-28 (`modern`) or 2025 (`legacy`). */
+export type ProtocolEra = 'modern' | 'legacy';
+
+export interface ReconnectingClientOptions {
+	readonly log: Logger;
+	/** Names the connection in log lines. */
+	readonly label: string;
+	/** Prefix of every log line, e.g. `picker` or `bridge`. */
+	readonly logPrefix: string;
+	/** `clientInfo.name` sent to the server. */
+	readonly clientName: string;
+	/** Delays between reconnect attempts after a failure; the last one repeats. */
+	readonly backoffMs?: readonly number[];
+}
+
+const DEFAULT_BACKOFF = [500, 1000, 2000, 5000, 10_000, 30_000];
+const STDIO_PROBE_MS = 5_000;
+const HTTP_PROBE_MS = 15_000;
+
+/**
+ * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
+ * as the bearer token on every request) or stdio, negotiating the era itself (2026-07-28 where the
+ * server offers it, 2025 otherwise). It connects on first use, reconnects with backoff after a
+ * failure and at once when the source changes, and keeps the watched URIs (reference counted) live
+ * in either era: one `subscriptions/listen` stream on 2026-07-28 (closed and opened again when the
+ * set changes or the stream drops), `resources/subscribe` per URI on 2025. The picker and the
+ * bridge both reach servers through it.
+ */
+export class ReconnectingClient extends Disposable {
+	private client: Client | undefined;
+	private connecting: Promise<Client> | undefined;
+	private current: ConnectionState = { kind: 'idle' };
+	private attempt = 0;
+	private retryTimer: NodeJS.Timeout | undefined;
+	private generation = 0;
+	private stderrTail = '';
+
+	private readonly watches: LiveWatches;
+
+	private readonly stateEmitter = this._register(new Emitter<ConnectionState>());
+	readonly onDidChangeState = this.stateEmitter.event;
+	private readonly connectedEmitter = this._register(new Emitter<void>());
+	/** Fires after every successful (re)connect: lists may differ, reload them. */
+	readonly onDidConnect = this.connectedEmitter.event;
+	private readonly listChangedEmitter = this._register(new Emitter<void>());
+	readonly onDidChangeList = this.listChangedEmitter.event;
+	private readonly updatedEmitter = this._register(new Emitter<string>());
+	/** A watched resource changed (or may have: its stream dropped and came back). */
+	readonly onDidUpdateResource = this.updatedEmitter.event;
+
+	constructor(private readonly source: ConnectionSource, private readonly options: ReconnectingClientOptions) {
+		super();
+		this.watches = new LiveWatches({
+			log: options.log, logPrefix: options.logPrefix, label: options.label, backoffMs: options.backoffMs ?? DEFAULT_BACKOFF,
+			current: () => this.client,
+			fail: (err, client) => this.fail(err, client),
+			missed: uris => {
+				this.listChangedEmitter.fire();
+				uris.forEach(uri => this.updatedEmitter.fire(uri));
+			},
+		});
+		if (source.onDidChange) {
+			this._register(source.onDidChange(() => void this.reconnect('the server changed')));
+		}
+		this._register(toDisposable(() => {
+			this.clearRetry();
+			void this.closeClient();
+		}));
+	}
+
+	get state(): ConnectionState {
+		return this.current;
+	}
+
+	/** The connected client, if any; use `request` to run calls that should survive a restart. */
+	get connected(): Client | undefined {
+		return this.client;
+	}
+
+	/** The era of the current connection. */
+	get era(): ProtocolEra | undefined {
+		return this.client?.getProtocolEra();
+	}
+
+	/** Connects if needed; resolves when connected, rejects with the reason otherwise. */
+	async connect(): Promise<Client> {
+		return this.ensureClient();
+	}
+
+	/** Drops the connection and connects again now, forgetting the backoff. */
+	async reconnect(reason = 'retry'): Promise<void> {
+		this.options.log.info(`${this.options.logPrefix}: reconnecting to ${this.options.label} (${reason})`);
+		this.clearRetry();
+		this.attempt = 0;
+		this.generation++;
+		await this.closeClient();
+		this.connecting = undefined;
+		await this.ensureClient().catch(() => undefined);
+	}
+
+	/**
+	 * Resolves with the client once connected, waiting up to `waitMs` for a (re)connect that is
+	 * under way or scheduled; rejects on timeout, on `signal`, or when this is disposed.
+	 */
+	whenConnected(waitMs: number, signal?: AbortSignal): Promise<Client> {
+		if (this.client) {
+			return Promise.resolve(this.client);
+		}
+		void this.ensureClient().catch(() => undefined);
+		return new Promise((resolve, reject) => {
+			const subscriptions: IDisposable[] = [];
+			const done = (err?: Error) => {
+				clearTimeout(timer);
+				signal?.removeEventListener('abort', onAbort);
+				subscriptions.forEach(s => s.dispose());
+				if (err) {
+					reject(err);
+				} else {
+					resolve(this.client!);
+				}
+			};
+			const onAbort = () => done(new Error('cancelled'));
+			const timer = setTimeout(() => done(new ConnectTimeout(waitMs)), waitMs);
+			subscriptions.push(this.onDidChangeState(() => {
+				if (this.isDisposed) {
+					done(new Error('the connection is closed'));
+				} else if (this.client) {
+					done();
+				}
+			}));
+			signal?.addEventListener('abort', onAbort);
+			if (this.client) {
+				done();
+			}
+		});
+	}
+
+	/** Runs a call on the connected client; a transport failure (not an error answer) starts a reconnect. */
+	async request<T>(call: (client: Client) => Promise<T>, client?: Client): Promise<T> {
+		const target = client ?? await this.ensureClient();
+		try {
+			return await call(target);
+		} catch (err) {
+			if (isTransportFailure(err) && this.client === target) {
+				this.fail(err, target);
+			}
+			throw err;
+		}
+	}
+
+	/**
+	 * One page of `resources/list` from one request. (The SDK's `listResources()` without a
+	 * cursor walks every page; a huge workspace must not be listed whole to show its first page.)
+	 */
+	listPage(cursor?: string, client?: Client): Promise<ListResourcesResult> {
+		return this.request(c => c.request({ method: 'resources/list', params: cursor ? { cursor } : {} }), client);
+	}
+
+	/** Watches `uri` for `resources/updated` (once however many holders); dispose the result to release. */
+	watch(uri: string): IDisposable {
+		return this.watches.watch(uri);
+	}
+
+	/** Resolves once the server answered the latest watch request for `uri` (or it failed). */
+	whenWatched(uri: string): Promise<WatchOutcome> {
+		return this.watches.whenWatched(uri);
+	}
+
+	/** Resolves once the listen stream (2026-07-28) is open for the current set of watched URIs. */
+	whenListening(): Promise<void> {
+		return this.watches.whenListening();
+	}
+
+	get watchedUris(): string[] {
+		return this.watches.uris;
+	}
+
+	private ensureClient(): Promise<Client> {
+		if (this.isDisposed) {
+			return Promise.reject(new Error('The connection is closed'));
+		}
+		if (this.client) {
+			return Promise.resolve(this.client);
+		}
+		if (!this.connecting) {
+			const generation = this.generation;
+			this.connecting = this.open(generation).finally(() => {
+				if (this.generation === generation) {
+					this.connecting = undefined;
+				}
+			});
+		}
+		return this.connecting;
+	}
+
+	private async open(generation: number): Promise<Client> {
+		this.clearRetry();
+		this.setState({ kind: 'connecting' });
+		let target: ConnectionTarget;
+		try {
+			target = await this.source.resolve();
+		} catch (err) {
+			if (err instanceof SourceUnavailable) {
+				if (generation === this.generation) {
+					this.setState({ kind: 'unavailable', message: err.message });
+					if (!this.source.onDidChange) {
+						this.scheduleRetry(err.message, { kind: 'unavailable', message: err.message });
+					}
+				}
+				throw err;
+			}
+			throw this.failOpen(err, generation);
+		}
+		if (generation !== this.generation || this.isDisposed) {
+			throw new Error('superseded');
+		}
+		const client = new Client(
+			{ name: this.options.clientName, version: VERSION },
+			// The probe's wait: on stdio a silent server is a 2025 one (the SDK then falls back), so
+			// don't make the user wait the SDK's default minute for it; on HTTP silence is an outage.
+			{ capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? STDIO_PROBE_MS : HTTP_PROBE_MS } } },
+		);
+		client.setNotificationHandler('notifications/resources/list_changed', () => this.listChangedEmitter.fire());
+		client.setNotificationHandler('notifications/resources/updated', n => {
+			if (this.watches.has(n.params.uri)) {
+				this.updatedEmitter.fire(n.params.uri);
+			}
+		});
+		client.onerror = err => {
+			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${err.message}`);
+			// On 2025 HTTP the standalone SSE stream carries notifications; when it ends the server is gone or restarting.
+			if (this.client === client && isConnectionLoss(err)) {
+				this.fail(err, client);
+			}
+		};
+		try {
+			await client.connect(this.createTransport(target));
+		} catch (err) {
+			await client.close().catch(() => undefined);
+			throw this.failOpen(err, generation);
+		}
+		if (generation !== this.generation || this.isDisposed) {
+			await client.close().catch(() => undefined);
+			throw new Error('superseded');
+		}
+		client.onclose = () => {
+			if (this.client === client) {
+				this.fail(new Error('the connection closed'), client);
+			}
+		};
+		this.client = client;
+		this.attempt = 0;
+		this.setState({ kind: 'connected' });
+		this.options.log.info(`${this.options.logPrefix}: connected to ${this.options.label}`);
+		this.options.log.debug(`${this.options.logPrefix}: ${this.options.label} speaks the ${client.getProtocolEra() === 'modern' ? '2026-07-28' : '2025'} protocol`);
+		this.watches.connected(client);
+		this.connectedEmitter.fire();
+		return client;
+	}
+
+	private createTransport(target: ConnectionTarget): StreamableHTTPClientTransport | StdioClientTransport {
+		if (target.kind === 'http') {
+			return new StreamableHTTPClientTransport(new URL(target.url), {
+				requestInit: { headers: { ...target.headers } },
+				// This layer reconnects itself (a restarted server may have a new port and token): the
+				// transport's own retries would only delay noticing.
+				reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+				// (SDK v2 joins its transport signal and each request's with AbortSignal.any, so many
+				// requests at once no longer pile abort listeners on one signal: no warning flood.)
+			});
+		}
+		this.stderrTail = '';
+		const transport = new StdioClientTransport({
+			command: target.command,
+			args: [...target.args],
+			env: { ...getDefaultEnvironment(), ...target.env },
+			cwd: target.cwd,
+			stderr: 'pipe',
+		});
+		transport.stderr?.on('data', (chunk: Buffer) => {
+			this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+		});
+		return transport;
+	}
+
+	/** Schedules the retry, and says why in the error the caller gets (a 401 reads as unauthorized). */
+	private failOpen(err: unknown, generation: number): Error {
+		const error = err instanceof Error ? err : new Error(String(err));
+		const message = describeFailure(error, this.stderrTail);
+		if (generation === this.generation) {
+			this.scheduleRetry(message);
+		}
+		return new Error(message, { cause: error });
+	}
+
+	private fail(err: unknown, client: Client): void {
+		if (this.client !== client) {
+			return;
+		}
+		this.client = undefined;
+		this.generation++;
+		this.connecting = undefined;
+		this.watches.disconnected();
+		client.onclose = undefined;
+		client.onerror = undefined;
+		void client.close().catch(() => undefined);
+		this.scheduleRetry(describeFailure(err instanceof Error ? err : new Error(String(err)), this.stderrTail));
+	}
+
+	private scheduleRetry(message: string, state?: ConnectionState): void {
+		if (this.isDisposed) {
+			return;
+		}
+		const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF;
+		const delay = backoff[Math.min(this.attempt, backoff.length - 1)];
+		this.attempt++;
+		this.clearRetry();
+		if (state) {
+			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${message}; looking again in ${delay} ms`);
+			this.setState(state);
+		} else {
+			this.options.log.warn(`${this.options.logPrefix}: ${this.options.label}: ${message}; retrying in ${delay} ms`);
+			this.setState({ kind: 'error', message, retryAt: Date.now() + delay });
+		}
+		this.retryTimer = setTimeout(() => {
+			this.retryTimer = undefined;
+			void this.ensureClient().catch(() => undefined);
+		}, delay);
+		this.retryTimer.unref?.();
+	}
+
+	private clearRetry(): void {
+		if (this.retryTimer) {
+			clearTimeout(this.retryTimer);
+			this.retryTimer = undefined;
+		}
+	}
+
+	private async closeClient(): Promise<void> {
+		const client = this.client;
+		this.client = undefined;
+		if (client) {
+			client.onclose = undefined;
+			client.onerror = undefined;
+			this.watches.disconnected();
+			const transport = client.transport;
+			if (transport instanceof StreamableHTTPClientTransport) {
+				await transport.terminateSession().catch(() => undefined);
+			}
+			await client.close().catch(() => undefined);
+		}
+	}
+
+	private setState(state: ConnectionState): void {
+		this.current = state;
+		this.stateEmitter.fire(state);
+	}
+}
+
+/** `whenConnected` waited its time out. */
+export class ConnectTimeout extends Error {
+	constructor(readonly waitedMs: number) {
+		super(`not connected after ${Math.round(waitedMs / 1000)} s`);
+	}
+}

@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Fixture } from './fixtureWorkspace';
+
+/** The built CLI, as users run it. */
+export const CLI = path.join(__dirname, '../../../dist/cli.js');
+
+export interface Host {
+	readonly child: ChildProcess;
+	readonly url: string;
+	readonly token: string;
+	stop(): Promise<void>;
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+	return new Promise(resolve => {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			resolve(child.exitCode);
+		} else {
+			child.once('exit', code => resolve(code));
+		}
+	});
+}
+
+/** A real headless host (`serve --http`), which writes its lock file in `home`. */
+export async function startHost(root: string, home: string): Promise<Host> {
+	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn'], {
+		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const first = await new Promise<string>((resolve, reject) => {
+		createInterface({ input: child.stdout! }).once('line', resolve);
+		child.once('exit', code => reject(new Error(`host exited with ${code}`)));
+	});
+	const info = JSON.parse(first) as { url: string; token: string };
+	// The lock file is written before the first line; wait until it is there all the same.
+	const lockPath = path.join(home, 'servers', `${child.pid}.json`);
+	assert.ok(existsSync(lockPath), 'the headless host wrote its lock file');
+	return {
+		child, ...info,
+		stop: async () => {
+			child.kill('SIGTERM');
+			await exited(child);
+		},
+	};
+}
+
+/** Writes `rel` repeatedly until `done` holds: the watcher is live once a write is reported. */
+export async function touchUntil(fx: Fixture, rel: string, wait: Promise<void>): Promise<void> {
+	const writer = setInterval(() => writeFileSync(fx.file(rel), `# v${Date.now()}\n`), 200);
+	try {
+		await wait;
+	} finally {
+		clearInterval(writer);
+	}
+}
+
