@@ -63,7 +63,7 @@ export class HttpHost extends Disposable {
 	private modern: ModernHttpLeg | undefined;
 	private reaper: NodeJS.Timeout | undefined;
 	private readonly sessionsEmitter = this._register(new Emitter<number>());
-	/** Fires the number of open sessions when it changes. */
+	/** Fires the number of connected clients (`clientCount`) when it changes. */
 	readonly onDidChangeSessions = this.sessionsEmitter.event;
 
 	constructor(private readonly options: HttpHostOptions) {
@@ -74,13 +74,25 @@ export class HttpHost extends Disposable {
 		return this.info;
 	}
 
+	/** Open 2025 sessions. */
 	get sessionCount(): number {
 		return this.sessions.size;
 	}
 
-	/** The names connected clients gave in `initialize`, one per session. */
+	/**
+	 * Clients connected now: 2025 sessions, and 2026-07-28 clients holding a listen stream open
+	 * (a stateless client between requests is not connected to anything).
+	 */
+	get clientCount(): number {
+		return this.sessions.size + (this.modern?.listenStreams.length ?? 0);
+	}
+
+	/** The names connected clients gave (in `initialize`, or in a listen request's envelope), one per client. */
 	clientNames(): string[] {
-		return [...this.sessions.values()].flatMap(h => h.session.clientName ?? []);
+		return [
+			...[...this.sessions.values()].flatMap(h => h.session.clientName ?? []),
+			...(this.modern?.listenStreams ?? []).flatMap(name => name ?? []),
+		];
 	}
 
 	/** Open TCP connections (diagnostics and tests). */
@@ -117,7 +129,9 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
-		this.modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, this.options.maxListenStreams);
+		const modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, this.options.maxListenStreams);
+		modern.onDidChangeListenStreams(() => this.sessionsEmitter.fire(this.clientCount));
+		this.modern = modern;
 		const port = (server.address() as AddressInfo).port;
 		this.info = { url: `http://${LOOPBACK}:${port}${MCP_PATH}`, token, port };
 		const idleMs = this.options.sessionIdleMs ?? 30 * 60_000;
@@ -289,14 +303,14 @@ export class HttpHost extends Disposable {
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {
 				this.sessions.set(id, { session, transport, lastSeen: Date.now(), open: 0 });
-				this.sessionsEmitter.fire(this.sessions.size);
+				this.sessionsEmitter.fire(this.clientCount);
 			},
 		});
 		transport.onclose = () => {
 			const id = transport.sessionId;
 			if (id && this.sessions.get(id)?.transport === transport) {
 				this.sessions.delete(id);
-				this.sessionsEmitter.fire(this.sessions.size);
+				this.sessionsEmitter.fire(this.clientCount);
 			}
 			session.dispose();
 		};
@@ -334,7 +348,7 @@ export class HttpHost extends Disposable {
 			this.sessions.delete(id);
 			void hosted.transport.close().catch(() => undefined);
 			hosted.session.dispose();
-			this.sessionsEmitter.fire(this.sessions.size);
+			this.sessionsEmitter.fire(this.clientCount);
 		}
 	}
 

@@ -1,5 +1,6 @@
 import type * as http from 'node:http';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { amendDiscover } from './discover';
 import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
@@ -26,6 +27,10 @@ export interface Refusal {
 export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
 	private readonly interest = new ListenInterest();
+	/** The client name of each open listen stream (undefined when it gave none). */
+	private readonly streams = new Set<{ readonly clientName: string | undefined }>();
+	private readonly streamsEmitter = this._register(new Emitter<void>());
+	readonly onDidChangeListenStreams = this.streamsEmitter.event;
 
 	constructor(private readonly options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
@@ -43,6 +48,11 @@ export class ModernHttpLeg extends Disposable {
 			}
 		}));
 		this._register(toDisposable(() => void this.close()));
+	}
+
+	/** The client names of the open listen streams, one entry per stream. */
+	get listenStreams(): (string | undefined)[] {
+		return [...this.streams].map(s => s.clientName);
 	}
 
 	/** Ends every listen stream with the graceful empty result and aborts requests in flight. */
@@ -74,17 +84,31 @@ export class ModernHttpLeg extends Disposable {
 				release = this.interest.hold(honoured);
 			}
 		}
+		const stream = method === 'subscriptions/listen' ? { clientName: envelopeClientName(message) } : undefined;
 		try {
 			let response = await this.handler.fetch(request, { parsedBody: body });
 			if (method === 'server/discover') {
 				response = await amendDiscoverResponse(response);
 			}
+			if (stream && response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+				this.streams.add(stream);
+				this.streamsEmitter.fire();
+			}
 			await writeResponse(response, res);
 		} finally {
 			release?.();
+			if (stream && this.streams.delete(stream)) {
+				this.streamsEmitter.fire();
+			}
 		}
 		return undefined;
 	}
+}
+
+function envelopeClientName(message: unknown): string | undefined {
+	const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+	const name = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
+	return typeof name === 'string' ? name : undefined;
 }
 
 function singleMethod(message: unknown): string | undefined {

@@ -129,7 +129,7 @@ export class ServerRunner extends Disposable {
 				}
 			});
 			const lockFile = await this.writeLock(info);
-			this.setState({ kind: 'running', info, sessions: host.sessionCount, lockFile });
+			this.setState({ kind: 'running', info, sessions: host.clientCount, lockFile });
 			this.runningEmitter.fire(info);
 		} catch (err) {
 			host.dispose();

@@ -223,6 +223,36 @@ describe('both protocol eras on one HTTP endpoint', () => {
 		}
 	});
 
+	it('counts a 2026-07-28 client as connected while it holds a listen stream, by the name it gave', async () => {
+		const modern = await modernClient(url, token);
+		const counts: number[] = [];
+		host.onDidChangeSessions(n => counts.push(n));
+		try {
+			await modern.request({ method: 'resources/list', params: {} });
+			assert.equal(host.clientCount, 0, 'a stateless request connects nothing');
+			const subscription = await modern.listen({ resourcesListChanged: true });
+			assert.equal(host.clientCount, 1);
+			assert.deepEqual(host.clientNames(), ['modern-test']);
+			await subscription.close();
+			await new Promise<void>(resolve => {
+				const check = host.onDidChangeSessions(n => {
+					if (n === 0) {
+						check.dispose();
+						resolve();
+					}
+				});
+				if (host.clientCount === 0) {
+					check.dispose();
+					resolve();
+				}
+			});
+			assert.deepEqual(host.clientNames(), []);
+			assert.deepEqual(counts, [1, 0]);
+		} finally {
+			await modern.close();
+		}
+	});
+
 	it('ends open listen streams with the graceful result when the server stops', async () => {
 		const modern = await modernClient(url, token);
 		const subscription = await modern.listen({ resourcesListChanged: true });
