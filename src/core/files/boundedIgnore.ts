@@ -1,0 +1,42 @@
+import ignore, { Ignore, Options } from 'ignore';
+
+/** Tests answered by one `ignore` instance before it is replaced by a fresh copy. */
+const TESTS_PER_COPY = 4096;
+
+/**
+ * `ignore` rules whose result cache stays small. An `Ignore` remembers the answer for every path
+ * it was ever asked about (and for each of its parent directories), so one instance asked about
+ * every file of a million-file workspace holds a million cached answers for as long as the index
+ * lives. Here the rules are parsed once and tests go to a copy that shares the parsed rules and
+ * is replaced after a few thousand tests, which bounds the cache and keeps its lookups fast.
+ */
+export class BoundedIgnore {
+	private readonly rules: Ignore;
+	private tester: Ignore;
+	private tests = 0;
+
+	constructor(patterns: string | readonly string[], private readonly options?: Options) {
+		this.rules = ignore(options).add(patterns);
+		this.tester = this.copy();
+	}
+
+	test(path: string): { ignored: boolean; unignored: boolean } {
+		return this.current().test(path);
+	}
+
+	ignores(path: string): boolean {
+		return this.current().ignores(path);
+	}
+
+	private current(): Ignore {
+		if (++this.tests > TESTS_PER_COPY) {
+			this.tests = 0;
+			this.tester = this.copy();
+		}
+		return this.tester;
+	}
+
+	private copy(): Ignore {
+		return ignore(this.options).add(this.rules);
+	}
+}
