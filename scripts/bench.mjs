@@ -6,6 +6,7 @@
 // Flags: --files N (20000) --binaries N (200) --reads N (2000) --skip-peer --skip-notify
 //        --notify-transport stdio|http (stdio) --burst N (10000) --notify-samples N (50)
 //        --seed N (1) --reps N (3) --cli PATH (dist/cli.js, to bench another build) --json-only
+//        --scale: only the scale section instead (scripts/lib/bench-scale.mjs, its own flags)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +65,14 @@ function parseArgs(argv) {
 	if (opts.files < 1) throw new Error('--files must be at least 1');
 	if (!['stdio', 'http'].includes(opts.notifyTransport)) throw new Error('--notify-transport is stdio or http');
 	return opts;
+}
+
+if (process.argv.includes('--scale')) {
+	// Generated trees of 100,000 and 1,000,000 files take minutes: a section of its own.
+	const { runScaleBench } = await import('./lib/bench-scale.mjs');
+	installExitHooks();
+	await runScaleBench(process.argv.slice(2));
+	process.exit(0);
 }
 
 const opts = parseArgs(process.argv.slice(2));

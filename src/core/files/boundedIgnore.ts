@@ -14,10 +14,30 @@ export class BoundedIgnore {
 	private readonly rules: Ignore;
 	private tester: Ignore;
 	private tests = 0;
+	/**
+	 * Every rule names a last path segment (`*.log`, `build/`, `!keep.txt`; no inner `/`, no
+	 * `**`): such rules decide a path by its name alone, whatever directory it is in.
+	 */
+	readonly byNameOnly: boolean;
+	/** Some rule re-includes (`!pattern`). */
+	readonly negates: boolean;
 
 	constructor(patterns: string | readonly string[], private readonly options?: Options) {
 		this.rules = ignore(options).add(patterns);
 		this.tester = this.copy();
+		let byNameOnly = true;
+		let negates = false;
+		for (const line of (typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns)) {
+			const rule = line.trim();
+			if (rule === '' || rule.startsWith('#')) {
+				continue;
+			}
+			negates ||= rule.startsWith('!');
+			const body = rule.replace(/^[!\\]/, '').replace(/\/$/, '');
+			byNameOnly &&= !body.includes('/') && !body.includes('**');
+		}
+		this.byNameOnly = byNameOnly;
+		this.negates = negates;
 	}
 
 	test(path: string): { ignored: boolean; unignored: boolean } {

@@ -90,6 +90,16 @@ export class FileFilter {
 				}
 			}
 		}
+		// Parents are served, so a rule file without negations anywhere in the chain ignored none
+		// of them; its rules that name only a last segment then decide by the name alone, and
+		// `ignore` answers a bare name without walking and caching every parent directory.
+		if (!chain.some(c => c.rules.negates)) {
+			for (const c of chain) {
+				if (c.rules.byNameOnly) {
+					c.prefix = '';
+				}
+			}
+		}
 		const relPrefix = dirRel ? `${dirRel}/` : '';
 		return (name, isDirectory) => {
 			const rel = relPrefix + name;
@@ -170,6 +180,18 @@ export class FileFilter {
 	}
 }
 
+/**
+ * One regular expression for a list of name globs: `picomatch(list)` tests them one by one, and
+ * this runs once per file of the workspace.
+ */
+function anyOf(globs: readonly string[]): (name: string) => boolean {
+	if (globs.length === 0) {
+		return () => false;
+	}
+	const re = new RegExp(globs.map(g => picomatch.makeRe(g, { dot: true, nocase: true }).source).join('|'), 'i');
+	return name => re.test(name);
+}
+
 function key(folder: WorkspaceFolder, dirRel: string): string {
 	return `${folder.path}\n${dirRel}`;
 }
@@ -208,8 +230,8 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = forFiles.length > 0 ? picomatch(forFiles, { dot: true, nocase: true }) : () => false;
-		this.directoryName = forDirectories.length > 0 ? picomatch(forDirectories, { dot: true, nocase: true }) : () => false;
+		this.fileName = anyOf(forFiles);
+		this.directoryName = anyOf(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
