@@ -1,4 +1,8 @@
 import ignore, { Ignore, Options } from 'ignore';
+import { nameGlobs } from './nameGlobs';
+
+const IGNORED = { ignored: true, unignored: false } as const;
+const NOT_IGNORED = { ignored: false, unignored: false } as const;
 
 /** Tests answered by one `ignore` instance before it is replaced by a fresh copy. */
 const TESTS_PER_COPY = 4096;
@@ -27,6 +31,9 @@ export class BoundedIgnore {
 		this.tester = this.copy();
 		let byNameOnly = true;
 		let negates = false;
+		let simple = true;
+		const forFiles: string[] = [];
+		const forDirectories: string[] = [];
 		for (const line of (typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns)) {
 			const rule = line.trim();
 			if (rule === '' || rule.startsWith('#')) {
@@ -35,9 +42,31 @@ export class BoundedIgnore {
 			negates ||= rule.startsWith('!');
 			const body = rule.replace(/^[!\\]/, '').replace(/\/$/, '');
 			byNameOnly &&= !body.includes('/') && !body.includes('**');
+			// Letters, digits, `.-_` and the wildcards `*` `?` mean the same to git and to a glob.
+			simple &&= !/^\s/.test(line) && /^[\w.@+=,~*?-]+\/?$/.test(rule) && !/[@+!]\(/.test(rule);
+			(rule.endsWith('/') ? forDirectories : forFiles).push(body);
 		}
 		this.byNameOnly = byNameOnly;
 		this.negates = negates;
+		if (byNameOnly && !negates && simple) {
+			const file = nameGlobs(forFiles);
+			const directory = nameGlobs([...forFiles, ...forDirectories]);
+			this.simpleNames = (name, isDirectory) => (isDirectory ? directory(name) : file(name));
+		}
+	}
+
+	/** Plain name rules without negations, compiled to one test on the name (no `ignore` call). */
+	private readonly simpleNames: ((name: string, isDirectory: boolean) => boolean) | undefined;
+
+	/**
+	 * `test` for a path of one segment, when the caller vouches that the rules decide by name
+	 * alone (`byNameOnly`) and no parent is ignored.
+	 */
+	testName(name: string, isDirectory: boolean): { ignored: boolean; unignored: boolean } {
+		if (this.simpleNames) {
+			return this.simpleNames(name, isDirectory) ? IGNORED : NOT_IGNORED;
+		}
+		return this.test(isDirectory ? `${name}/` : name);
 	}
 
 	test(path: string): { ignored: boolean; unignored: boolean } {

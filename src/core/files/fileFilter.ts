@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
 import { BoundedIgnore } from './boundedIgnore';
+import { nameGlobs } from './nameGlobs';
 
 type Ignore = BoundedIgnore;
 
@@ -108,7 +109,7 @@ export class FileFilter {
 			}
 			let ignored = false;
 			for (const { rules, prefix } of chain) {
-				const result = rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
+				const result = prefix === '' ? rules.testName(name, isDirectory) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
 				if (result.ignored) {
 					ignored = true;
 				} else if (result.unignored) {
@@ -180,18 +181,6 @@ export class FileFilter {
 	}
 }
 
-/**
- * One regular expression for a list of name globs: `picomatch(list)` tests them one by one, and
- * this runs once per file of the workspace.
- */
-function anyOf(globs: readonly string[]): (name: string) => boolean {
-	if (globs.length === 0) {
-		return () => false;
-	}
-	const re = new RegExp(globs.map(g => picomatch.makeRe(g, { dot: true, nocase: true }).source).join('|'), 'i');
-	return name => re.test(name);
-}
-
 function key(folder: WorkspaceFolder, dirRel: string): string {
 	return `${folder.path}\n${dirRel}`;
 }
@@ -230,8 +219,8 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = anyOf(forFiles);
-		this.directoryName = anyOf(forDirectories);
+		this.fileName = nameGlobs(forFiles);
+		this.directoryName = nameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));

@@ -7,7 +7,7 @@ import { fileUri } from '../uriGuard';
 const FREE = 0xffffffff;
 
 /** Names that `pathToFileURL` leaves as they are, so a URI is the directory's URI plus the name. */
-const PLAIN_NAME = /^[A-Za-z0-9._~!$&'()*+,;=@-]+$/;
+const PLAIN_NAME = /^[A-Za-z0-9._!$&'()*+,;=@-]+$/;
 
 interface Directory {
 	readonly folder: number;
