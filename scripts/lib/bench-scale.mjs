@@ -184,11 +184,12 @@ async function notifyLatency(server, leafDir, samples = 5) {
 	const wait = (install, timeoutMs = 10_000) => Promise.race([new Promise(install), sleep(timeoutMs).then(() => null)]);
 	const created = [];
 	const updated = [];
-	let timeouts = 0;
+	let createdTimeouts = 0;
+	let updatedTimeouts = 0;
 	const target = path.join(leafDir, 'scale-notify-target.ts');
 	writeFileSync(target, 'export {};\n');
 	try {
-		await sleep(300); // the target's own list_changed
+		await sleep(1200); // the target's own list_changed, and the gap after it
 		const uri = pathToFileURL(target).href;
 		await client.subscribeResource({ uri });
 		for (let i = 0; i < samples; i++) {
@@ -198,16 +199,21 @@ async function notifyLatency(server, leafDir, samples = 5) {
 			writeFileSync(file, `export const n = ${i};\n`);
 			const at = await arrived;
 			onListChanged = null;
-			if (at === null) timeouts++; else created.push(at - t0);
+			if (at === null) createdTimeouts++; else created.push(at - t0);
+			// The delete's own list_changed, then more than the server's shortest gap between two
+			// list_changed, so the next create is timed alone.
+			const removed = wait(resolve => { onListChanged = resolve; }, 5000);
 			unlinkSync(file);
-			await sleep(300);
+			await removed;
+			onListChanged = null;
+			await sleep(800);
 
 			const t1 = now();
 			const changed = wait(resolve => { onUpdated = (u, when) => { if (u === uri) resolve(when); }; });
 			writeFileSync(target, `export const n = ${i};\n`);
 			const at2 = await changed;
 			onUpdated = null;
-			if (at2 === null) timeouts++; else updated.push(at2 - t1);
+			if (at2 === null) updatedTimeouts++; else updated.push(at2 - t1);
 			await sleep(150);
 		}
 	} finally {
@@ -216,7 +222,7 @@ async function notifyLatency(server, leafDir, samples = 5) {
 		}
 		try { unlinkSync(target); } catch { /* gone */ }
 	}
-	return { listChangedP50Ms: round(median(created), 1), updatedP50Ms: round(median(updated), 1), notifyTimeouts: timeouts };
+	return { listChangedP50Ms: round(median(created), 1), updatedP50Ms: round(median(updated), 1), listChangedTimeouts: createdTimeouts, updatedTimeouts };
 }
 
 const medianOf = (runs, pick) => {
@@ -247,7 +253,8 @@ function summarizeRuns(runs, floors) {
 		listingDelayMaxMs: maxOf(runs, r => r.listingDelay?.maxMs),
 		listChangedP50Ms: medianOf(runs, r => r.listChangedP50Ms),
 		updatedP50Ms: medianOf(runs, r => r.updatedP50Ms),
-		problems: runs.flatMap(r => [r.problem, r.error, r.notifyTimeouts ? `${r.notifyTimeouts} notifications did not arrive within 10 s` : undefined].filter(Boolean)),
+		problems: runs.flatMap(r => [r.problem, r.error, r.listChangedTimeouts ? `${r.listChangedTimeouts} list_changed did not arrive within 10 s of a create` : undefined,
+			r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter(Boolean)),
 	};
 }
 

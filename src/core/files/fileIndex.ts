@@ -10,6 +10,8 @@ import { Located, WorkspaceRoots } from './workspaceRoots';
 const WALK_CONCURRENCY = 16;
 /** Longest stretch of work between two turns of the event loop. */
 const SLICE_MS = 8;
+/** Files of one directory stat()ed between two checks of the slice. */
+const STAT_CHUNK = 256;
 
 export interface IndexDelta {
 	readonly updated: string[];
@@ -87,17 +89,37 @@ export class FileIndex {
 	}
 
 	/**
-	 * Whether the event loop is due a turn: resolves after it had one, or undefined when this
-	 * slice of work may go on. Callers await only a defined result, so most checks cost no hop.
+	 * Whether this task must let the event loop turn first: undefined while the current slice of
+	 * work lasts, else a promise that resolves in a later turn. Waiting tasks are let through one
+	 * per turn of the loop (timers, I/O and other extensions run between), in the order they
+	 * came, so a burst of finished directory reads cannot run back to back.
 	 */
 	pause(): Promise<void> | undefined {
-		if (performance.now() - this.sliceStart < SLICE_MS) {
+		if (this.turnWaiters.length === 0 && performance.now() - this.sliceStart < SLICE_MS) {
 			return undefined;
 		}
-		return new Promise<void>(resolve => setImmediate(() => {
+		return new Promise<void>(resolve => {
+			this.turnWaiters.push(resolve);
+			this.scheduleTurn();
+		});
+	}
+
+	private readonly turnWaiters: (() => void)[] = [];
+	private turnScheduled = false;
+
+	private scheduleTurn(): void {
+		if (this.turnScheduled) {
+			return;
+		}
+		this.turnScheduled = true;
+		setImmediate(() => {
+			this.turnScheduled = false;
 			this.sliceStart = performance.now();
-			resolve();
-		}));
+			this.turnWaiters.shift()?.();
+			if (this.turnWaiters.length > 0) {
+				this.scheduleTurn();
+			}
+		});
 	}
 
 	/**
@@ -268,7 +290,7 @@ export class FileIndex {
 				}
 			}
 		} finally {
-			this.store.commit();
+			await this.store.commit(() => this.pause());
 		}
 	}
 
@@ -342,6 +364,7 @@ export class FileIndex {
 		} catch {
 			return; // vanished or unreadable: nothing to serve below it
 		}
+		await this.pause();
 		let hasGitignore = false;
 		for (const child of children) {
 			if (child.kind === 'file' && child.name === '.gitignore') {
@@ -369,14 +392,21 @@ export class FileIndex {
 				}
 			}
 		}
-		const stats = await this.reader.statMany(files.map(name => prefix + name));
-		for (let i = 0; i < files.length; i++) {
-			const stat = stats[i];
-			if (stat?.kind === 'file') {
-				if (delta) {
-					this.upsert(dir, files[i], stat, delta);
-				} else {
-					store.add(dir, files[i], stat.size, stat.mtimeMs);
+		// A few hundred stats at a time: a directory of 50,000 files is many slices, not one.
+		for (let start = 0; start < files.length; start += STAT_CHUNK) {
+			if (start > 0) {
+				await this.pause();
+			}
+			const chunk = files.slice(start, start + STAT_CHUNK);
+			const stats = await this.reader.statMany(chunk.map(name => prefix + name));
+			for (let i = 0; i < chunk.length; i++) {
+				const stat = stats[i];
+				if (stat?.kind === 'file') {
+					if (delta) {
+						this.upsert(dir, chunk[i], stat, delta);
+					} else {
+						store.add(dir, chunk[i], stat.size, stat.mtimeMs);
+					}
 				}
 			}
 		}

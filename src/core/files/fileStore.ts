@@ -310,32 +310,51 @@ export class FileStore {
 
 	/**
 	 * Makes the changes since the last commit visible in the order: removed files leave, added
-	 * ones are merged in by URI. One pass over the order, however many changed.
+	 * ones are merged in by URI. One pass over the order, however many changed; the search for
+	 * where added files go gives the event loop turns (`pause`), and nothing may change the
+	 * store until it is done.
 	 */
-	commit(): void {
+	async commit(pause: () => Promise<void> | undefined): Promise<void> {
 		if (this.pending.size === 0 && this.removed.size === 0) {
 			return;
 		}
+		// Where each added file goes, by binary search in the old order (URIs are built for
+		// those steps only), then one copy of the runs between.
 		const added = [...this.pending].sort((a, b) => compare(a[0], b[0]));
+		const at = new Uint32Array(added.length);
+		for (let a = 0; a < added.length; a++) {
+			at[a] = this.search(added[a][0], false);
+			const wait = (a & 0xff) === 0xff ? pause() : undefined;
+			if (wait) {
+				await wait;
+			}
+		}
+		const gone = new Uint8Array(this.removed.size > 0 ? this.slots : 0);
+		for (const slot of this.removed) {
+			gone[slot] = 1;
+		}
 		const next = new Uint32Array(this.orderLength - this.removed.size + added.length);
 		let n = 0;
-		let a = 0;
-		for (let i = 0; i < this.orderLength; i++) {
-			const slot = this.order[i];
-			if (this.removed.has(slot)) {
-				continue;
-			}
-			if (a < added.length) {
-				const uri = this.uriOf(slot);
-				while (a < added.length && added[a][0] < uri) {
-					next[n++] = added[a++][1];
+		let from = 0;
+		const copyUpTo = (end: number) => {
+			if (gone.length === 0) {
+				next.set(this.order.subarray(from, end), n);
+				n += end - from;
+			} else {
+				for (let i = from; i < end; i++) {
+					const slot = this.order[i];
+					if (gone[slot] === 0) {
+						next[n++] = slot;
+					}
 				}
 			}
-			next[n++] = slot;
+			from = end;
+		};
+		for (let a = 0; a < added.length; a++) {
+			copyUpTo(at[a]);
+			next[n++] = added[a][1];
 		}
-		while (a < added.length) {
-			next[n++] = added[a++][1];
-		}
+		copyUpTo(this.orderLength);
 		for (const slot of this.removed) {
 			this.release(slot);
 		}
