@@ -3,10 +3,10 @@
 // (`--prev-cli PATH`) side by side in the same run, each measured against the floor (one plain
 // Node readdir + stat walk of the same tree, timed in the same run, before each server run).
 //
-// Per server run (headless host over stdio, with bench-scale-probe.cjs preloaded):
+// Per server run (headless host over stdio, with bench-scale-probe.mjs preloaded):
 //   index time (the host's own "indexed N files in X ms" line), RSS after indexing and its peak,
 //   event-loop delay p99/max while indexing and while a client lists everything, pings answered
-//   while indexing, first page p50, full listing time, and the latency of list_changed for a
+//   while indexing, first page p50 (after 5 warm-up pages), full listing time, and the latency of list_changed for a
 //   file created and of updated for a subscribed file changed at that size.
 // Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
 //        --json-only. Aims are reported, never asserted.
@@ -21,7 +21,7 @@ import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from
 import { ensureScaleTree, planScaleTree, servedCount } from './bench-scale-tree.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PROBE = path.join(repoRoot, 'scripts', 'lib', 'bench-scale-probe.cjs');
+const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'lib', 'bench-scale-probe.mjs')).href;
 const WALK_CONCURRENCY = 16;
 
 function parseScaleArgs(argv) {
@@ -103,7 +103,7 @@ class ScaleStderr extends TailBuffer {
 
 class ProbedServer extends OursStdio {
 	serverArgs(extra) {
-		return ['-r', PROBE, ...super.serverArgs(extra)];
+		return ['--import', PROBE, ...super.serverArgs(extra)];
 	}
 
 	/** The probe's event-loop delay since the last call (and memory now). */
@@ -143,8 +143,9 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 		r.indexingDelay = { p99Ms: indexing.delayP99Ms, maxMs: indexing.delayMaxMs };
 		r.pingWhileIndexing = summarize(pings);
 
+		for (let i = 0; i < 5; i++) await server.firstPage(); // JIT warm-up, as a client's later pages see it
 		const firstPage = [];
-		for (let i = 0; i < 11; i++) {
+		for (let i = 0; i < 21; i++) {
 			const t = now();
 			await server.firstPage();
 			firstPage.push(now() - t);

@@ -1,9 +1,9 @@
-// Preloaded into a server the scale bench starts (`node -r`): measures the event loop's delay with
+// Preloaded into a server the scale bench starts (`node --import`): measures the event loop's delay with
 // perf_hooks.monitorEventLoopDelay and, on SIGUSR2, writes the delay since the last signal and the
 // process's memory as one `SCALE-PROBE {json}` line on stderr, then starts a new window. Works
 // the same for any build, so the previous build is measured exactly like this one.
-'use strict';
-const { monitorEventLoopDelay } = require('node:perf_hooks');
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import process from 'node:process';
 
 const histogram = monitorEventLoopDelay({ resolution: 5 });
 histogram.enable();
