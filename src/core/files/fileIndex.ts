@@ -54,6 +54,11 @@ export class FileIndex {
 		return this.store.view;
 	}
 
+	/** The directories the index walked (served ones, folder roots first), as absolute paths. */
+	directories(): Iterable<string> {
+		return this.store.directoryPaths();
+	}
+
 	cancel(): void {
 		this.cancelled = true;
 	}

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
 import { ResourceEntry, SortedEntries } from '../resource';
 import { fileUri } from '../uriGuard';
@@ -80,6 +81,13 @@ export class FileStore {
 
 	dirPath(dir: number): string {
 		return this.dirs[dir].absPath;
+	}
+
+	/** Every directory seen, in the order first seen. */
+	*directoryPaths(): Iterable<string> {
+		for (const dir of this.dirs) {
+			yield dir.absPath;
+		}
 	}
 
 	dirFolder(dir: number): number {
@@ -177,7 +185,7 @@ export class FileStore {
 			name: dir.namePrefix + name,
 			mimeType: mimeTypeForName(name),
 			size: this.sizes[slot],
-			annotations: { lastModified: new Date(this.mtimes[slot]).toISOString() },
+			annotations: { lastModified: isoDate(this.mtimes[slot]) },
 		};
 	}
 

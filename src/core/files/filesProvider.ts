@@ -251,7 +251,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 				// Before the first index nothing was judged (callers wait for `ready`).
 				this.rulesEmitter.fire();
 			}
-			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));
+			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory), next.directories());
 			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
 			if (previous) {
 				await this.emitDifference(previous, next);
