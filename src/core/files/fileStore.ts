@@ -25,10 +25,10 @@ interface Directory {
 }
 
 /**
- * The files of an index in a compact form: per file a directory number, a name, a size and a
- * time in typed arrays (about 60 bytes a file, against 600 for an entry object in a map), and the
- * URI order as an array of file numbers. URIs, names and entries are built only for what a caller
- * asks for (a page, a search step).
+ * The files of an index in a compact form: per file a directory number, a name (UTF-8 bytes in
+ * one buffer), a size and a time in typed arrays (about 50 bytes a file, against 600 for an
+ * entry object in a map), and the URI order as an array of file numbers. URIs, names and
+ * entries are built only for what a caller asks for (a page, a search step).
  *
  * The order is the URI order (code units) of the files: a walk of the directory tree visiting
  * each directory's files and subdirectories by encoded name, where a subdirectory's name counts
@@ -38,7 +38,16 @@ interface Directory {
 export class FileStore {
 	private readonly dirs: Directory[] = [];
 	private readonly dirIds = new Map<string, number>();
-	private names: string[] = [];
+	/**
+	 * File names as UTF-8 in one buffer (start and length per file): a million names as
+	 * strings would be a million objects for the collector to copy and mark, and twice the bytes.
+	 */
+	private nameBytes = Buffer.allocUnsafe(1 << 16);
+	private nameUsed = 0;
+	/** Bytes of names of removed files, reclaimed by `compactNames`. */
+	private nameDead = 0;
+	private nameStart = new Uint32Array(1024);
+	private nameLength = new Uint32Array(1024);
 	private dirOf = new Uint32Array(1024);
 	private sizes = new Float64Array(1024);
 	private mtimes = new Float64Array(1024);
@@ -106,7 +115,7 @@ export class FileStore {
 	add(dir: number, name: string, size: number, mtimeMs: number, uri?: string): number {
 		const slot = this.freeSlots.pop() ?? this.nextSlot();
 		this.dirOf[slot] = dir;
-		this.names[slot] = name;
+		this.setName(slot, name);
 		this.sizes[slot] = size;
 		this.mtimes[slot] = mtimeMs;
 		this.live++;
@@ -171,13 +180,13 @@ export class FileStore {
 
 	uriOf(slot: number): string {
 		const dir = this.dirs[this.dirOf[slot]];
-		const name = this.names[slot];
+		const name = this.nameOf(slot);
 		return `${this.uriBase(dir)}${this.encode(dir, undefined, name)}`;
 	}
 
 	entryOf(slot: number): ResourceEntry {
 		const dir = this.dirs[this.dirOf[slot]];
-		const name = this.names[slot];
+		const name = this.nameOf(slot);
 		// No `title`: it would only repeat the last segment of `name`, and clients show `name`
 		// when there is no title.
 		return {
@@ -191,7 +200,7 @@ export class FileStore {
 
 	/** The name a client sees for a file (`name` of its entry), without building the entry. */
 	displayName(slot: number): string {
-		return this.dirs[this.dirOf[slot]].namePrefix + this.names[slot];
+		return this.dirs[this.dirOf[slot]].namePrefix + this.nameOf(slot);
 	}
 
 	/** The directory's part of `displayName`, for callers that test names per directory. */
@@ -204,7 +213,8 @@ export class FileStore {
 	}
 
 	nameOf(slot: number): string {
-		return this.names[slot];
+		const start = this.nameStart[slot];
+		return this.nameBytes.toString('utf8', start, start + this.nameLength[slot]);
 	}
 
 	/** The committed files in URI order, entries built per item asked for. */
@@ -281,7 +291,7 @@ export class FileStore {
 			const keys: string[] = [];
 			const ids: number[] = [];
 			for (let i = starts[d]; i < starts[d + 1]; i++) {
-				keys.push(this.encode(dir, undefined, this.names[byDir[i]]));
+				keys.push(this.encode(dir, undefined, this.nameOf(byDir[i])));
 				ids.push(byDir[i]);
 			}
 			for (const sub of subdirs[d]) {
@@ -370,12 +380,57 @@ export class FileStore {
 		this.pending.clear();
 		this.order = next;
 		this.orderLength = n;
+		await this.compactNames(pause);
 	}
 
 	private release(slot: number): void {
 		this.dirOf[slot] = FREE;
-		this.names[slot] = '';
+		this.nameDead += this.nameLength[slot];
+		this.nameLength[slot] = 0;
 		this.freeSlots.push(slot);
+	}
+
+	private setName(slot: number, name: string): void {
+		const room = name.length * 3;
+		if (this.nameUsed + room > this.nameBytes.length) {
+			const bigger = Buffer.allocUnsafe(Math.max(this.nameBytes.length * 2, this.nameUsed + room));
+			this.nameBytes.copy(bigger, 0, 0, this.nameUsed);
+			this.nameBytes = bigger;
+		}
+		this.nameStart[slot] = this.nameUsed;
+		this.nameLength[slot] = this.nameBytes.write(name, this.nameUsed, 'utf8');
+		this.nameUsed += this.nameLength[slot];
+	}
+
+	/**
+	 * Copies the names of present files into a new buffer once most of it belongs to removed
+	 * files (many branch switches). Readers see the old buffer until the swap at the end.
+	 */
+	private async compactNames(pause: () => Promise<void> | undefined): Promise<void> {
+		if (this.nameDead < 1 << 20 || this.nameDead * 2 < this.nameUsed) {
+			return;
+		}
+		const bytes = Buffer.allocUnsafe(Math.max(1 << 16, Math.ceil((this.nameUsed - this.nameDead) * 1.5)));
+		const starts = new Uint32Array(this.nameStart.length);
+		let used = 0;
+		for (let slot = 0; slot < this.slots; slot++) {
+			if ((slot & 0xffff) === 0xffff) {
+				const wait = pause();
+				if (wait) {
+					await wait;
+				}
+			}
+			const length = this.nameLength[slot];
+			if (length > 0) {
+				this.nameBytes.copy(bytes, used, this.nameStart[slot], this.nameStart[slot] + length);
+				starts[slot] = used;
+				used += length;
+			}
+		}
+		this.nameBytes = bytes;
+		this.nameStart = starts;
+		this.nameUsed = used;
+		this.nameDead = 0;
 	}
 
 	private nextSlot(): number {
@@ -384,6 +439,8 @@ export class FileStore {
 			this.dirOf = grow(this.dirOf, new Uint32Array(capacity));
 			this.sizes = grow(this.sizes, new Float64Array(capacity));
 			this.mtimes = grow(this.mtimes, new Float64Array(capacity));
+			this.nameStart = grow(this.nameStart, new Uint32Array(capacity));
+			this.nameLength = grow(this.nameLength, new Uint32Array(capacity));
 		}
 		return this.slots++;
 	}

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import ignore from 'ignore';
 import { BoundedIgnore } from '../../../src/core/files/boundedIgnore';
+import { FileStore } from '../../../src/core/files/fileStore';
 import { nameGlobs } from '../../../src/core/files/nameGlobs';
 import { fileUri } from '../../../src/core/uriGuard';
 import { connectInMemory, createTestServer, listAll } from '../../helpers/harness';
@@ -61,6 +62,34 @@ describe('files index order and URIs', () => {
 			await conn.close();
 			server.dispose();
 		}
+	});
+});
+
+describe('files store', () => {
+	it('keeps names, order and lookups right when most names are removed and their bytes reclaimed', async () => {
+		const store = new FileStore(['ws'], false);
+		const root = store.root(0, path.join(os.tmpdir(), 'ws'));
+		const dir = store.child(root, 'sub');
+		const name = (i: number) => `${'long-name-'.repeat(8)}${i}-ü.txt`;
+		const uriOf = (i: number) => fileUri(path.join(os.tmpdir(), 'ws', 'sub', name(i)));
+		for (let i = 0; i < 20_000; i++) {
+			store.add(dir, name(i), i, 0, uriOf(i));
+		}
+		await store.commit(() => undefined);
+		for (let i = 0; i < 20_000; i++) {
+			if (i % 100 !== 0) {
+				store.remove(store.find(uriOf(i)), uriOf(i));
+			}
+		}
+		store.add(dir, name(20_000), 1, 0, uriOf(20_000));
+		await store.commit(() => undefined); // over 1 MB of dead names: copied to a new buffer
+		const kept = [...Array.from({ length: 200 }, (_, k) => k * 100), 20_000];
+		assert.equal(store.size, kept.length);
+		assert.deepEqual(Array.from({ length: store.view.length }, (_, i) => store.view.at(i)!.uri), kept.map(uriOf).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+		for (const i of kept) {
+			assert.equal(store.view.at(store.find(uriOf(i)) >= 0 ? store.search(uriOf(i), false) : -1)?.name, `sub/${name(i)}`);
+		}
+		assert.equal(store.find(uriOf(1)), -1);
 	});
 });
 
