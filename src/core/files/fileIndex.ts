@@ -45,10 +45,6 @@ export class FileIndex {
 		return this.store.size;
 	}
 
-	has(uri: string): boolean {
-		return this.store.find(uri) >= 0;
-	}
-
 	/** All entries sorted by URI (code unit order), each built when asked for. */
 	sorted(): SortedEntries {
 		return this.store.view;

@@ -107,9 +107,6 @@ export class FileStore {
 		return this.dirs[dir].rel;
 	}
 
-	dirUri(dir: number): string {
-		return this.dirs[dir].uri;
-	}
 
 	/** Adds a file. It is found at once, and listed after the next `commit` (or `sortAll`). */
 	add(dir: number, name: string, size: number, mtimeMs: number, uri?: string): number {
