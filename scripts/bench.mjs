@@ -11,6 +11,7 @@
 // Our server runs in both protocol eras (scripts/lib/bench-eras.mjs): legacy (SDK v1 client) and
 // modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
 // compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
+//        --scale: only the scale section instead (scripts/lib/bench-scale.mjs, its own flags)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,6 +76,14 @@ function parseArgs(argv) {
 	if (opts.files < 1) throw new Error('--files must be at least 1');
 	if (!['stdio', 'http'].includes(opts.notifyTransport)) throw new Error('--notify-transport is stdio or http');
 	return opts;
+}
+
+if (process.argv.includes('--scale')) {
+	// Generated trees of 100,000 and 1,000,000 files take minutes: a section of its own.
+	const { runScaleBench } = await import('./lib/bench-scale.mjs');
+	installExitHooks();
+	await runScaleBench(process.argv.slice(2));
+	process.exit(0);
 }
 
 const opts = parseArgs(process.argv.slice(2));

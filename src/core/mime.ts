@@ -51,8 +51,28 @@ const byName: Record<string, string> = {
 export const BINARY_MIME = 'application/octet-stream';
 export const TEXT_MIME = 'text/plain';
 
+/** Answers by extension as spelled (`ts`, `PNG`), filled as names are seen; a few hundred at most. */
+const byExtensionSeen = new Map<string, string | undefined>();
+const MAX_EXTENSIONS_SEEN = 1024;
+
 /** The MIME type a file name suggests, or undefined when the name says nothing. */
 export function mimeTypeForName(fileName: string): string | undefined {
+	// Every file of a listing page comes here. A name with an extension is never one of
+	// `byName` (none of those has a dot after its first character), so its extension decides.
+	const lastDot = fileName.lastIndexOf('.');
+	if (lastDot > 0 && lastDot < fileName.length - 1) {
+		const extension = fileName.slice(lastDot + 1);
+		const seen = byExtensionSeen.get(extension);
+		if (seen !== undefined || byExtensionSeen.has(extension)) {
+			return seen;
+		}
+		const lowerExtension = extension.toLowerCase();
+		const mime = Object.hasOwn(byExtension, lowerExtension) ? byExtension[lowerExtension] : undefined;
+		if (byExtensionSeen.size < MAX_EXTENSIONS_SEEN) {
+			byExtensionSeen.set(extension, mime);
+		}
+		return mime;
+	}
 	const lower = fileName.toLowerCase();
 	const named = byName[lower];
 	if (named) {

@@ -1,10 +1,10 @@
 import { InvalidParams } from './errors';
-import { ResourceEntry } from './resource';
+import { ResourceEntry, SortedEntries } from './resource';
 
 export interface PageSection {
 	readonly id: string;
 	/** Sorted by `uri`, no duplicates. */
-	readonly items: readonly ResourceEntry[];
+	readonly items: SortedEntries;
 }
 
 export interface Page {
@@ -44,12 +44,16 @@ export function decodeCursor(cursor: string): CursorState {
  * Index of the first item of a URI-sorted list whose uri is not less than `uri` (or, with
  * `after`, greater than it): a binary search, so paging and prefix lookups never scan.
  */
-export function searchSorted(items: readonly { readonly uri: string }[], uri: string, after = false): number {
+export function searchSorted(items: SortedEntries, uri: string, after = false): number {
+	if (items.search) {
+		return items.search(uri, after);
+	}
 	let lo = 0;
 	let hi = items.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		if (items[mid].uri < uri || (after && items[mid].uri === uri)) {
+		const midUri = items.at(mid)!.uri;
+		if (midUri < uri || (after && midUri === uri)) {
 			lo = mid + 1;
 		} else {
 			hi = mid;
@@ -81,7 +85,7 @@ export function paginate(sections: readonly PageSection[], cursor: string | unde
 			if (resources.length === pageSize) {
 				return { resources, nextCursor: encodeCursor(last!) };
 			}
-			const item = items[position++];
+			const item = items.at(position++)!;
 			resources.push(item);
 			last = { s: id, a: item.uri };
 		}

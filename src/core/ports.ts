@@ -66,8 +66,12 @@ export type WatchFilter = (absPath: string, isDirectory: boolean | undefined) =>
 /** File-system change events for the workspace folders. */
 export interface FileWatcher extends IDisposable {
 	readonly onDidChange: Event<readonly FileChangeEvent[]>;
-	/** (Re)starts watching these folders; `ignored` may be consulted to skip subtrees. */
-	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter): void;
+	/**
+	 * (Re)starts watching these folders; `ignored` may be consulted to skip subtrees.
+	 * `directories` are the served directories the index just walked: a watcher that watches
+	 * directory by directory may take them instead of reading the whole tree again.
+	 */
+	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter, directories?: Iterable<string>): void;
 }
 
 /** Documents open in an editor. Headless there are none. */

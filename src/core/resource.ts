@@ -35,6 +35,21 @@ export interface Completion {
 	readonly hasMore?: boolean;
 }
 
+/**
+ * A provider's resources sorted by `uri` (code unit order), no duplicates. An array is one; the
+ * files index is another that builds each entry only when a page asks for it, so a million files
+ * need not be a million objects.
+ */
+export interface SortedEntries {
+	readonly length: number;
+	at(index: number): ResourceEntry | undefined;
+	/**
+	 * Where `uri` is, or would be inserted (after it, with `after`), without building entries.
+	 * Lists without it are searched through `at`.
+	 */
+	search?(uri: string, after: boolean): number;
+}
+
 /** What changed in a provider's resources. */
 export interface ResourceChange {
 	/** URIs whose content changed (or that appeared or went). */
@@ -63,7 +78,7 @@ export interface ResourceProvider extends IDisposable {
 	 */
 	readonly readyWaitMs?: number;
 	/** The provider's resources, sorted by `uri` (code unit order), no duplicates. */
-	list(): readonly ResourceEntry[];
+	list(): SortedEntries;
 	/** True when this provider owns the URI (by scheme or prefix), whether or not it exists. */
 	handles(uri: string): boolean;
 	read(uri: string): Promise<ResourceContent[]>;

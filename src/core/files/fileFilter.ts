@@ -1,7 +1,13 @@
 import * as path from 'node:path';
-import ignore, { Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
+import { BoundedIgnore } from './boundedIgnore';
+import { nameGlobs } from './nameGlobs';
+
+type Ignore = BoundedIgnore;
+
+/** Whether a name in one directory is hidden; the directory itself is served. */
+export type NameCheck = (name: string, isDirectory: boolean) => boolean;
 
 /**
  * Files that are never served whatever the settings say: credentials, keys, and the internals
@@ -61,6 +67,59 @@ export class FileFilter {
 		return this.excluded(rel) || this.gitignored(folder, rel, isDirectory, extra);
 	}
 
+	/**
+	 * `isIgnored` for the children of one served directory (`parentsChecked`), with the work that
+	 * depends only on the directory done once: which `.gitignore` files apply and the path of the
+	 * directory relative to each. The walk asks this once per directory, then once per name.
+	 */
+	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
+		const chain: { rules: Ignore; prefix: string }[] = [];
+		if (this.settings.respectGitignore) {
+			let slash = -1;
+			do {
+				const rules = this.gitignores.get(key(folder, slash < 0 ? '' : dirRel.slice(0, slash)));
+				if (rules) {
+					const sub = dirRel.slice(slash + 1);
+					chain.push({ rules, prefix: sub ? `${sub}/` : '' });
+				}
+				slash = dirRel === '' ? -1 : dirRel.indexOf('/', slash + 1);
+			} while (slash >= 0);
+			if (dirRel !== '') {
+				const rules = this.gitignores.get(key(folder, dirRel));
+				if (rules) {
+					chain.push({ rules, prefix: '' });
+				}
+			}
+		}
+		// Parents are served, so a rule file without negations anywhere in the chain ignored none
+		// of them; its rules that name only a last segment then decide by the name alone, and
+		// `ignore` answers a bare name without walking and caching every parent directory.
+		if (!chain.some(c => c.rules.negates)) {
+			for (const c of chain) {
+				if (c.rules.byNameOnly) {
+					c.prefix = '';
+				}
+			}
+		}
+		const relPrefix = dirRel ? `${dirRel}/` : '';
+		return (name, isDirectory) => {
+			const rel = relPrefix + name;
+			if (this.secrets.matches(rel, isDirectory) || this.excluded(rel)) {
+				return true;
+			}
+			let ignored = false;
+			for (const { rules, prefix } of chain) {
+				const result = prefix === '' ? rules.testName(name, isDirectory) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
+				if (result.ignored) {
+					ignored = true;
+				} else if (result.unignored) {
+					ignored = false;
+				}
+			}
+			return ignored;
+		};
+	}
+
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
 	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
 		if (this.settings.respectGitignore) {
@@ -90,7 +149,7 @@ export class FileFilter {
 	private async readGitignore(dirPath: string): Promise<Ignore | null> {
 		try {
 			const bytes = await this.reader.readFile(path.join(dirPath, '.gitignore'));
-			return ignore().add(new TextDecoder().decode(bytes));
+			return new BoundedIgnore(new TextDecoder().decode(bytes));
 		} catch {
 			return null;
 		}
@@ -140,12 +199,17 @@ class SecretMatcher {
 	private readonly fileName: (name: string) => boolean;
 	private readonly directoryName: (name: string) => boolean;
 	private readonly byPath: Ignore | undefined;
+	/**
+	 * Lower-case last segments of the path patterns when all are plain names (`**\/.kube/config`
+	 * ends in `config`): a path whose name is none of them cannot match, and skips `ignore`.
+	 */
+	private readonly byPathNames: ReadonlySet<string> | undefined;
 
 	constructor(patterns: readonly string[]) {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
 		if (lines.some(p => p.startsWith('!'))) {
 			// Negations depend on order across all patterns: keep the full semantics.
-			const all = ignore({ ignorecase: true }).add(lines);
+			const all = new BoundedIgnore(lines, { ignorecase: true });
 			this.fileName = () => false;
 			this.directoryName = () => false;
 			this.byPath = all;
@@ -155,10 +219,12 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = forFiles.length > 0 ? picomatch(forFiles, { dot: true, nocase: true }) : () => false;
-		this.directoryName = forDirectories.length > 0 ? picomatch(forDirectories, { dot: true, nocase: true }) : () => false;
+		this.fileName = nameGlobs(forFiles);
+		this.directoryName = nameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
-		this.byPath = paths.length > 0 ? ignore({ ignorecase: true }).add(paths) : undefined;
+		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
+		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
+		this.byPathNames = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new Set(lastSegments.map(n => n.toLowerCase())) : undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {
@@ -166,6 +232,9 @@ class SecretMatcher {
 		if (isDirectory ? this.directoryName(name) : this.fileName(name)) {
 			return true;
 		}
-		return this.byPath !== undefined && this.byPath.ignores(isDirectory ? `${rel}/` : rel);
+		if (this.byPath === undefined || (this.byPathNames && !this.byPathNames.has(name.toLowerCase()))) {
+			return false;
+		}
+		return this.byPath.ignores(isDirectory ? `${rel}/` : rel);
 	}
 }

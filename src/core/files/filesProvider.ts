@@ -7,9 +7,8 @@ import {
 	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
 } from '../ports';
-import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { searchSorted } from '../pager';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
 import { WorkspaceRoots } from './workspaceRoots';
@@ -78,7 +77,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		return this.index?.size ?? 0;
 	}
 
-	list(): readonly ResourceEntry[] {
+	list(): SortedEntries {
 		return this.index?.sorted() ?? [];
 	}
 
@@ -156,29 +155,22 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			return undefined;
 		}
 		await this.ready();
+		const index = this.index;
+		if (!index) {
+			return { values: [], total: 0, hasMore: false };
+		}
 		const query = value.replace(/^\/+/, '');
-		const sorted = this.list();
-		// Paths starting with the query are one run of the URI-sorted list (percent-encoding
-		// keeps prefixes), found by binary search; only what is returned gets decoded. This
-		// runs per keystroke in a client's template UI, over the whole workspace.
+		// Paths starting with the query are one run of the URI-sorted index (percent-encoding
+		// keeps prefixes), found by binary search; then names containing it. Only what is
+		// returned gets a URI and a path. This runs per keystroke in a client's template UI,
+		// over the whole workspace.
 		let prefixUri = fileUri(`/${query}`);
 		if (query.endsWith('/') && !prefixUri.endsWith('/')) {
 			prefixUri += '/';
 		}
-		const start = query ? searchSorted(sorted, prefixUri) : 0;
-		let end = start;
-		while (end < sorted.length && sorted[end].uri.startsWith(prefixUri)) {
-			end++;
-		}
-		const prefixed = query ? sorted.slice(start, end) : sorted;
-		let matches: readonly ResourceEntry[] = prefixed;
-		if (query) {
-			const lowerQuery = query.toLowerCase();
-			const containing = sorted.filter((entry, i) => (i < start || i >= end) && entry.name.toLowerCase().includes(lowerQuery));
-			matches = prefixed.concat(containing);
-		}
-		const values = matches.slice(0, MAX_COMPLETIONS).map(entry => fileUriToPath(entry.uri).slice(1));
-		return { values, total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+		const { slots, total } = await index.complete(prefixUri, query.toLowerCase(), MAX_COMPLETIONS);
+		const values = slots.map(slot => fileUriToPath(index.uriOf(slot)).slice(1));
+		return { values, total, hasMore: total > MAX_COMPLETIONS };
 	}
 
 	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
@@ -253,35 +245,24 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			if (this.isDisposed || next.isCancelled) {
 				return;
 			}
-			next.sorted(); // sort once now, so the first list after indexing is a slice
 			const previous = this.index;
 			this.index = next;
 			if (previous) {
 				// Before the first index nothing was judged (callers wait for `ready`).
 				this.rulesEmitter.fire();
 			}
-			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory));
+			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory), next.directories());
 			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
 			if (previous) {
-				this.emitDifference(previous, next);
+				await this.emitDifference(previous, next);
 			}
 		} catch (err) {
 			log.error('indexing failed', err);
 		}
 	}
 
-	private emitDifference(previous: FileIndex, next: FileIndex): void {
-		const updated: string[] = [];
-		for (const uri of previous.keys()) {
-			if (!next.has(uri)) {
-				updated.push(uri);
-			}
-		}
-		for (const uri of next.keys()) {
-			if (!previous.has(uri)) {
-				updated.push(uri);
-			}
-		}
+	private async emitDifference(previous: FileIndex, next: FileIndex): Promise<void> {
+		const updated = await next.difference(previous);
 		if (updated.length > 0) {
 			this.changeEmitter.fire({ updated, listChanged: true });
 		}

@@ -1,0 +1,91 @@
+import ignore, { Ignore, Options } from 'ignore';
+import { nameGlobs } from './nameGlobs';
+
+const IGNORED = { ignored: true, unignored: false } as const;
+const NOT_IGNORED = { ignored: false, unignored: false } as const;
+
+/** Tests answered by one `ignore` instance before it is replaced by a fresh copy. */
+const TESTS_PER_COPY = 4096;
+
+/**
+ * `ignore` rules whose result cache stays small. An `Ignore` remembers the answer for every path
+ * it was ever asked about (and for each of its parent directories), so one instance asked about
+ * every file of a million-file workspace holds a million cached answers for as long as the index
+ * lives. Here the rules are parsed once and tests go to a copy that shares the parsed rules and
+ * is replaced after a few thousand tests, which bounds the cache and keeps its lookups fast.
+ */
+export class BoundedIgnore {
+	private readonly rules: Ignore;
+	private tester: Ignore;
+	private tests = 0;
+	/**
+	 * Every rule names a last path segment (`*.log`, `build/`, `!keep.txt`; no inner `/`, no
+	 * `**`): such rules decide a path by its name alone, whatever directory it is in.
+	 */
+	readonly byNameOnly: boolean;
+	/** Some rule re-includes (`!pattern`). */
+	readonly negates: boolean;
+
+	constructor(patterns: string | readonly string[], private readonly options?: Options) {
+		this.rules = ignore(options).add(patterns);
+		this.tester = this.copy();
+		let byNameOnly = true;
+		let negates = false;
+		let simple = true;
+		const forFiles: string[] = [];
+		const forDirectories: string[] = [];
+		for (const line of (typeof patterns === 'string' ? patterns.split(/\r?\n/) : patterns)) {
+			const rule = line.trim();
+			if (rule === '' || rule.startsWith('#')) {
+				continue;
+			}
+			negates ||= rule.startsWith('!');
+			const body = rule.replace(/^[!\\]/, '').replace(/\/$/, '');
+			byNameOnly &&= !body.includes('/') && !body.includes('**');
+			// Letters, digits, `.-_` and the wildcards `*` `?` mean the same to git and to a glob.
+			simple &&= !/^\s/.test(line) && /^[\w.@+=,~*?-]+\/?$/.test(rule) && !/[@+!]\(/.test(rule);
+			(rule.endsWith('/') ? forDirectories : forFiles).push(body);
+		}
+		this.byNameOnly = byNameOnly;
+		this.negates = negates;
+		if (byNameOnly && !negates && simple) {
+			const file = nameGlobs(forFiles);
+			const directory = nameGlobs([...forFiles, ...forDirectories]);
+			this.simpleNames = (name, isDirectory) => (isDirectory ? directory(name) : file(name));
+		}
+	}
+
+	/** Plain name rules without negations, compiled to one test on the name (no `ignore` call). */
+	private readonly simpleNames: ((name: string, isDirectory: boolean) => boolean) | undefined;
+
+	/**
+	 * `test` for a path of one segment, when the caller vouches that the rules decide by name
+	 * alone (`byNameOnly`) and no parent is ignored.
+	 */
+	testName(name: string, isDirectory: boolean): { ignored: boolean; unignored: boolean } {
+		if (this.simpleNames) {
+			return this.simpleNames(name, isDirectory) ? IGNORED : NOT_IGNORED;
+		}
+		return this.test(isDirectory ? `${name}/` : name);
+	}
+
+	test(path: string): { ignored: boolean; unignored: boolean } {
+		return this.current().test(path);
+	}
+
+	ignores(path: string): boolean {
+		return this.current().ignores(path);
+	}
+
+	private current(): Ignore {
+		if (++this.tests > TESTS_PER_COPY) {
+			this.tests = 0;
+			this.tester = this.copy();
+		}
+		return this.tester;
+	}
+
+	private copy(): Ignore {
+		return ignore(this.options).add(this.rules);
+	}
+}

@@ -1,0 +1,139 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import ignore from 'ignore';
+import { BoundedIgnore } from '../../../src/core/files/boundedIgnore';
+import { FileStore } from '../../../src/core/files/fileStore';
+import { nameGlobs } from '../../../src/core/files/nameGlobs';
+import { fileUri } from '../../../src/core/uriGuard';
+import { connectInMemory, createTestServer, listAll } from '../../helpers/harness';
+
+/**
+ * Names whose URIs sort differently from their paths, or that sit where a directory's files and
+ * its subdirectories interleave: the compact index orders by directory, and must still give
+ * exactly the URI order.
+ */
+const TRICKY = [
+	'a-', 'a-b/x.txt', 'a.b', 'a/b.txt', 'a/b/c.txt', 'a/b-c.txt', 'a/b!.txt', 'a/~b.txt', 'a/B.txt',
+	'a0/z.txt', 'a!/y.txt', 'with space/f.txt', 'with space.txt', 'pct%20/f.txt', 'pct%/g.txt', 'hash#/h.txt',
+	'q?/i.txt', 'é/j.txt', 'e/k.txt', 'Z/l.txt', 'z/m.txt', 'deep/er/than/most/n.txt', 'deep/er-/o.txt',
+	'deep/er.txt', 'brace{}/p.txt', 'back`tick/q.txt', 'caret^/r.txt', 'pipe|/s.txt', 'semi;/t.txt', 'ünï/文件.txt',
+];
+
+describe('files index order and URIs', () => {
+	let root: string;
+
+	beforeEach(() => {
+		root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpwr-order-')));
+		for (const rel of TRICKY) {
+			mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+			writeFileSync(path.join(root, rel), rel);
+		}
+	});
+
+	afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+	it('lists the URIs pathToFileURL gives, in code unit order, across pages and changes', async () => {
+		const server = createTestServer([root]);
+		await server.files.ready();
+		const conn = await connectInMemory(server.registry, server.log, 7);
+		try {
+			const expected = (rels: string[]) => rels.map(rel => fileUri(path.join(root, rel))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+			assert.deepEqual((await listAll(conn.client)).map(r => r.uri), expected(TRICKY));
+			const byUri = new Map((await listAll(conn.client)).map(r => [r.uri, r.name]));
+			assert.equal(byUri.get(fileUri(path.join(root, 'ünï/文件.txt'))), 'ünï/文件.txt');
+
+			const added = ['a/b/a.txt', 'a/b c.txt', 'pct%20/e.txt', 'new dir/ß.txt'];
+			for (const rel of added) {
+				mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+				writeFileSync(path.join(root, rel), rel);
+			}
+			unlinkSync(path.join(root, 'a/b-c.txt'));
+			rmSync(path.join(root, 'deep'), { recursive: true });
+			const changed = conn.waitForListChanged();
+			server.watcher.fire(
+				...['a/b/a.txt', 'a/b c.txt', 'pct%20/e.txt', 'new dir', 'a/b-c.txt', 'deep'].map(rel => ({ kind: 'created' as const, path: path.join(root, rel) })),
+			);
+			await changed;
+			const now = TRICKY.filter(rel => rel !== 'a/b-c.txt' && !rel.startsWith('deep/')).concat(added);
+			assert.deepEqual((await listAll(conn.client)).map(r => r.uri), expected(now));
+		} finally {
+			await conn.close();
+			server.dispose();
+		}
+	});
+});
+
+describe('files store', () => {
+	it('keeps names, order and lookups right when most names are removed and their bytes reclaimed', async () => {
+		const store = new FileStore(['ws'], false);
+		const root = store.root(0, path.join(os.tmpdir(), 'ws'));
+		const dir = store.child(root, 'sub');
+		const name = (i: number) => `${'long-name-'.repeat(8)}${i}-ü.txt`;
+		const uriOf = (i: number) => fileUri(path.join(os.tmpdir(), 'ws', 'sub', name(i)));
+		for (let i = 0; i < 20_000; i++) {
+			store.add(dir, name(i), i, 0, uriOf(i));
+		}
+		await store.commit(() => undefined);
+		for (let i = 0; i < 20_000; i++) {
+			if (i % 100 !== 0) {
+				store.remove(store.find(uriOf(i)), uriOf(i));
+			}
+		}
+		store.add(dir, name(20_000), 1, 0, uriOf(20_000));
+		await store.commit(() => undefined); // over 1 MB of dead names: copied to a new buffer
+		const kept = [...Array.from({ length: 200 }, (_, k) => k * 100), 20_000];
+		assert.equal(store.size, kept.length);
+		assert.deepEqual(Array.from({ length: store.view.length }, (_, i) => store.view.at(i)!.uri), kept.map(uriOf).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+		for (const i of kept) {
+			assert.equal(store.view.at(store.find(uriOf(i)) >= 0 ? store.search(uriOf(i), false) : -1)?.name, `sub/${name(i)}`);
+		}
+		assert.equal(store.find(uriOf(1)), -1);
+	});
+});
+
+describe('bounded ignore rules', () => {
+	const RULE_FILES = ['*.log\nbuild/\n', 'node_modules\ncoverage/\n*.tmp\n?.bak\nfoo*\n', 'Thumbs.db\n.DS_Store\n*.o\n*.a\n', '*.log\n!a.log\n', '[ab].tmp\n'];
+	const NAMES = ['a.log', 'A.LOG', 'build', 'x.ts', 'node_modules', 'coverage', 'c.tmp', 'x.bak', 'xy.bak', 'foo', 'foobar', 'barfoo', 'thumbs.db', '.DS_Store', 'lib.o', 'lib.a', '.log', 'log', 'a.tmp', 'b.TMP'];
+
+	it('answers a name as ignore does, through the compiled names and the bounded copies alike', () => {
+		for (const rules of RULE_FILES) {
+			const reference = ignore().add(rules);
+			const bounded = new BoundedIgnore(rules);
+			assert.ok(bounded.byNameOnly);
+			// Enough tests to go through a few copies of the rules (rules `ignore` answers).
+			for (let round = 0; round < 300; round++) {
+				for (const name of NAMES) {
+					for (const isDirectory of [false, true]) {
+						const path = isDirectory ? `${name}/` : name;
+						assert.equal(bounded.testName(name, isDirectory).ignored, reference.test(path).ignored, `${JSON.stringify(rules)} ${path}`);
+						if (round === 0) {
+							assert.equal(bounded.test(`dir/${path}`).ignored, reference.test(`dir/${path}`).ignored);
+						}
+					}
+				}
+			}
+		}
+	});
+
+	it('tells rules that need the whole path from those that need only the name', () => {
+		assert.equal(new BoundedIgnore('/build\n').byNameOnly, false);
+		assert.equal(new BoundedIgnore('docs/*.md\n').byNameOnly, false);
+		assert.equal(new BoundedIgnore('**/x\n').byNameOnly, false);
+		assert.equal(new BoundedIgnore('*.log\n!keep.log\n').negates, true);
+		const negated = new BoundedIgnore('*.log\n!keep.log\n');
+		assert.equal(negated.testName('keep.log', false).ignored, false);
+		assert.equal(negated.testName('other.log', false).ignored, true);
+	});
+
+	it('matches name globs without regard to case, as the secrets list needs', () => {
+		const isSecret = nameGlobs(['.env', '.env.*', '*.pem', 'id_rsa*', '*.tfstate.*', 'credentials.json', '[ab].key']);
+		for (const name of ['.env', '.ENV', '.env.local', 'server.PEM', 'ID_RSA.pub', 'x.tfstate.backup', 'Credentials.JSON', 'a.key', 'B.KEY']) {
+			assert.ok(isSecret(name), name);
+		}
+		for (const name of ['env', 'x.env.txt', 'pem', 'my_id_rsa', 'x.tfstate', 'credentials.json.txt', 'c.key']) {
+			assert.ok(!isSecret(name), name);
+		}
+	});
+});
