@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
@@ -271,7 +271,7 @@ export class HttpHost extends Disposable {
 				abort.abort();
 			}
 		});
-		const request = await toWebRequest(req, message, { signal: abort.signal });
+		const request = webRequestOf(req, abort.signal);
 		if (await isLegacyRequest(request, message)) {
 			return true;
 		}
@@ -409,6 +409,26 @@ function isAllowedHost(host: string | undefined, port: number): boolean {
 function isAllowedOrigin(origin: string, port: number): boolean {
 	const lower = origin.toLowerCase();
 	return lower === `http://${LOOPBACK}:${port}` || lower === `http://localhost:${port}`;
+}
+
+/**
+ * The web `Request` the SDK's classifier and 2026-07-28 handler take, without a body: both are
+ * always given the body already parsed (`parsedBody`), so serialising it again into the request
+ * (as `toWebRequest` does) would be work nobody reads.
+ */
+function webRequestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (Array.isArray(value)) {
+			for (const item of value) {
+				headers.append(name, item);
+			}
+		} else if (value !== undefined) {
+			headers.set(name, value);
+		}
+	}
+	headers.delete('content-length');
+	return new Request(`http://${req.headers.host ?? LOOPBACK}${req.url ?? MCP_PATH}`, { method: req.method, headers, signal });
 }
 
 /** A protocol-version header naming a revision newer than every 2025 one this server speaks. */
