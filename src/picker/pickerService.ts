@@ -1,11 +1,12 @@
 import { Emitter } from '../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
-import { BundleEntry } from './contextBundle';
+import { BundleEntry, ReadContent } from './contextBundle';
 import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
 import { ServerConfig } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
+import { countTokens } from './tokenCount';
 import { ResourceNode, ServerResources } from './treeModel';
 
 export const WORKSPACE_SERVER_ID = 'workspace';
@@ -44,6 +45,9 @@ export class PickerService extends Disposable {
 	private held: readonly FolderServer[] = [];
 	readonly selection = this._register(new Selection());
 	private readonly selectionSubscriptions = new Map<string, IDisposable>();
+	/** Counts run one after another, so selecting many resources reads them one at a time. */
+	private counting: Promise<void> = Promise.resolve();
+	private readonly countsWaiting = new Set<string>();
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	/** Anything shown changed: servers, states, resources, selection. */
 	readonly onDidChange = this.changeEmitter.event;
@@ -60,6 +64,7 @@ export class PickerService extends Disposable {
 			const server = this.entries.get(item.serverId);
 			if (server) {
 				this.selectionSubscriptions.set(selectionKey(item.serverId, item.resource.uri), server.connection.subscribe(item.resource.uri));
+				this.countLater(item.serverId, item.resource.uri);
 			}
 		}));
 		this._register(this.selection.onDidRemove(item => {
@@ -167,6 +172,36 @@ export class PickerService extends Disposable {
 		return out;
 	}
 
+	/** Resolves once every count asked for so far has finished (tests, attach). */
+	whenCounted(): Promise<void> {
+		return this.counting;
+	}
+
+	/**
+	 * Reads a selected resource and counts its text with the Claude tokenizer, after the counts
+	 * already queued; a resource that is no longer selected, or already waiting, is skipped.
+	 */
+	private countLater(serverId: string, uri: string): void {
+		const key = selectionKey(serverId, uri);
+		if (this.countsWaiting.has(key)) {
+			return;
+		}
+		this.countsWaiting.add(key);
+		this.counting = this.counting.then(async () => {
+			this.countsWaiting.delete(key);
+			const server = this.entries.get(serverId);
+			if (!server || !this.selection.has(serverId, uri)) {
+				return;
+			}
+			try {
+				this.selection.setTokens(serverId, uri, countContents(await server.connection.read(uri)));
+			} catch (err) {
+				// The size estimate stays; the read error shows when the selection is attached.
+				this.options.log.debug(`picker: counting tokens of ${uri} failed: ${(err as Error).message}`);
+			}
+		});
+	}
+
 	private addEntry(id: string, label: string, source: ConnectionSource, config?: ServerConfig): void {
 		const store = new DisposableStore();
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
@@ -184,7 +219,9 @@ export class PickerService extends Disposable {
 			this.changeEmitter.fire();
 		}));
 		store.add(connection.onDidUpdateResource(uri => {
-			this.selection.markChanged(id, uri);
+			if (this.selection.markChanged(id, uri)) {
+				this.countLater(id, uri);
+			}
 			this.updatedEmitter.fire({ serverId: id, uri });
 		}));
 		this.entries.set(id, { id, label, connection, resources, config, store, configJson: config && JSON.stringify(config) });
@@ -199,4 +236,15 @@ export class PickerService extends Disposable {
 		this.entries.delete(id);
 		entry.store.dispose();
 	}
+}
+
+/** Tokens of a resource's text parts; binary parts count nothing (a bundle notes them in a line). */
+export function countContents(contents: readonly ReadContent[]): number {
+	let total = 0;
+	for (const content of contents) {
+		if (typeof content.text === 'string') {
+			total += countTokens(content.text);
+		}
+	}
+	return total;
 }

@@ -3,7 +3,8 @@ import { describeServer, FolderServer, printable } from '../../picker/folderServ
 import { SafeIcon } from '../../picker/icons';
 import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownText';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
-import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
+import { estimateTokensFromSize } from '../../picker/tokenCount';
+import { formatSize, formatTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
 import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
 import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
@@ -164,8 +165,9 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 	private updateBadge(): void {
 		const count = this.service.selection.size;
 		const tokens = this.service.selection.estimatedTokens;
-		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ~${tokens.toLocaleString('en-US')} tokens` } : undefined;
-		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens)}` : undefined;
+		const counted = this.service.selection.tokensCounted;
+		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ${counted ? '' : '~'}${tokens.toLocaleString('en-US')} tokens` } : undefined;
+		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens, counted)}` : undefined;
 		const message = this.filterQuery ? `Filter: "${this.filterQuery}"` : undefined;
 		// Setting the message counts as a tree change for the workbench's coalescing: only on change.
 		if (this.view.message !== message) {
@@ -366,7 +368,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 			parts.push(node.path.slice(0, node.path.length - node.label.length).replace(/\/$/, ''));
 		}
 		if (r.size !== undefined) {
-			parts.push(`${formatSize(r.size)} · ${formatTokens(estimateTokens(r.size))}`);
+			parts.push(`${formatSize(r.size)} · ${rowTokens(selected?.tokens, r.size)}`);
 		}
 		item.description = parts.join('  ');
 		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
@@ -404,7 +406,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		md.appendMarkdown(`- URI: ${markdownCodeSpan(r.uri)}\n`);
 		md.appendMarkdown(`- MIME type: ${r.mimeType ? escapeMarkdownRendered(r.mimeType, 200) : 'unknown'}\n`);
 		if (r.size !== undefined) {
-			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${formatTokens(estimateTokens(r.size))})\n`);
+			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${rowTokens(selected?.tokens, r.size)})\n`);
 		}
 		const modified = r.annotations?.lastModified ? new Date(r.annotations.lastModified) : undefined;
 		if (modified && !Number.isNaN(modified.getTime())) {
@@ -532,4 +534,9 @@ function noticeRow(server: ServerEntry): StatusNode[] {
 /** The `parentKey` of the "More matches…" row under a server while the tree is filtered. */
 function filterMoreKey(serverId: string): string {
 	return `${serverId}|filter`;
+}
+
+/** The counted tokens of a selected, read resource; otherwise the estimate from its size. */
+function rowTokens(counted: number | undefined, size: number): string {
+	return counted !== undefined ? formatTokens(counted, true) : formatTokens(estimateTokensFromSize(size));
 }
