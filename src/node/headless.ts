@@ -3,6 +3,7 @@ import { ChangeTrackerOptions } from '../core/changeTracker';
 import { FilesProvider } from '../core/files/filesProvider';
 import { GitProvider } from '../core/git/gitProvider';
 import { FileWatcher, noOpenDocuments } from '../core/ports';
+import { RangesProvider } from '../core/ranges/rangesProvider';
 import { ProviderRegistry } from '../core/registry';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
@@ -46,7 +47,9 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		settings,
 		log: options.log,
 	});
-	const registry = new ProviderRegistry([git, files], options.trackerOptions);
+	// Line ranges (no outlines headless: no language services, and no parser fits the bundle).
+	const ranges = new RangesProvider({ files, scope: new WorkspaceScope(folders, files, reader), reader });
+	const registry = new ProviderRegistry([git, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry, files };
 }

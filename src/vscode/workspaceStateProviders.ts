@@ -2,12 +2,16 @@ import { Logger } from '../common/logger';
 import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
 import { EditorProvider } from '../core/editor/editorProvider';
 import { GitProvider } from '../core/git/gitProvider';
+import { FILE_TEMPLATE } from '../core/files/filesProvider';
+import { OutlineProvider } from '../core/outline/outlineProvider';
+import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
+import { VsCodeOutline } from './vsCodeOutline';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -19,12 +23,18 @@ export function createWorkspaceStateProviders(ports: {
 	reader: FileSystemReader;
 	/** The files provider's rule, so every family serves exactly what files does. */
 	rule: ServedRule;
+	/** The files provider's reads, which line ranges and symbols are cut from. */
+	files: FileReads;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
 	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
 	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
+	const outlineSource = new VsCodeOutline();
+	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
+	// Ranges own the file: URIs with a query, so they come before the files provider.
+	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource });
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [editor, git, diagnostics];
+	return [editor, git, diagnostics, outline, ranges];
 }
