@@ -5,6 +5,7 @@ import { GitProvider } from '../core/git/gitProvider';
 import { FILE_TEMPLATE } from '../core/files/filesProvider';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
+import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
@@ -12,6 +13,7 @@ import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
+import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -28,13 +30,18 @@ export function createWorkspaceStateProviders(ports: {
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
-	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
-	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
+	const problems = new VsCodeDiagnostics();
+	const diagnostics = new DiagnosticsProvider(problems, scope);
+	const gitSource = new VsCodeGit(ports.log);
+	const git = new GitProvider({ source: gitSource, scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
 	const outlineSource = new VsCodeOutline();
 	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
 	// Ranges own the file: URIs with a query, so they come before the files provider.
 	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource });
+	const signals = new VsCodeRelevanceSignals();
+	// It owns the editor signals; the problems and git sources are owned by their providers.
+	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [editor, git, diagnostics, outline, ranges];
+	return [relevance, editor, git, diagnostics, outline, ranges];
 }
