@@ -99,6 +99,8 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 			this._register(ports.diagnostics.onDidChange(changed));
 		}
 		this._register(ports.scope.onDidChange(changed));
+		// Until the rule is loaded nothing can be judged served, so nothing ranks: rank again then.
+		ports.scope.ready().then(changed, () => undefined);
 	}
 
 	ready(): Promise<void> {
@@ -126,7 +128,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (uri !== RELEVANT_URI) {
 			throw new ResourceNotFound(uri);
 		}
-		await this.startGitAndWait();
+		await Promise.all([this.ports.scope.ready(), this.startGitAndWait()]);
 		const top = this.current().slice(0, RELEVANT_TOP);
 		const body = {
 			files: top.map(f => ({ file: f.display, uri: f.uri, priority: f.priority, score: f.score, reasons: f.reasons })),
