@@ -6,6 +6,7 @@ import { FILE_TEMPLATE } from '../core/files/filesProvider';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
@@ -14,6 +15,7 @@ import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
 import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
+import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -42,6 +44,8 @@ export function createWorkspaceStateProviders(ports: {
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
+	const terminalSetting = new VsCodeTerminalSetting();
+	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [relevance, editor, git, diagnostics, outline, ranges];
+	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
 }
