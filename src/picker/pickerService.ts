@@ -6,6 +6,7 @@ import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
 import { ServerConfig } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
+import { Suggestions } from './suggestions';
 import { countTokens } from './tokenCount';
 import { ResourceNode, ServerResources } from './treeModel';
 
@@ -16,6 +17,8 @@ export interface ServerEntry {
 	readonly label: string;
 	readonly connection: ServerConnection;
 	readonly resources: ServerResources;
+	/** What the server suggests now (its `context://relevant`), for the "Suggested" group. */
+	readonly suggestions: Suggestions;
 	/** The user's setting entry; undefined for "This workspace". */
 	readonly config?: ServerConfig;
 }
@@ -206,6 +209,8 @@ export class PickerService extends Disposable {
 		const store = new DisposableStore();
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
 		const resources = store.add(new ServerResources(connection, { childLimit: this.options.childLimit }));
+		const suggestions = store.add(new Suggestions(connection, resources));
+		store.add(suggestions.onDidChange(() => this.changeEmitter.fire()));
 		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));
 		let loadKind = resources.state.kind;
 		store.add(resources.onDidChange(() => {
@@ -224,7 +229,7 @@ export class PickerService extends Disposable {
 			}
 			this.updatedEmitter.fire({ serverId: id, uri });
 		}));
-		this.entries.set(id, { id, label, connection, resources, config, store, configJson: config && JSON.stringify(config) });
+		this.entries.set(id, { id, label, connection, resources, suggestions, config, store, configJson: config && JSON.stringify(config) });
 	}
 
 	private removeEntry(id: string): void {

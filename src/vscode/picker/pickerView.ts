@@ -32,8 +32,15 @@ export interface HeldServerNode {
 	readonly held: FolderServer;
 }
 
-/** Every row of the view: the picker's nodes and the held folder servers. */
-export type ViewNode = PickerNode | HeldServerNode;
+/** "Suggested": what the server says matters now, at the top of a server. */
+export interface SuggestedGroupNode {
+	readonly kind: 'suggested';
+	readonly serverId: string;
+	readonly key: string;
+}
+
+/** Every row of the view: the picker's nodes, the held folder servers and the Suggested groups. */
+export type ViewNode = PickerNode | HeldServerNode | SuggestedGroupNode;
 
 const GROUP_ICONS: Record<GroupKind, string> = {
 	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
@@ -195,6 +202,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		switch (node.kind) {
 			case 'server':
 				return this.serverChildren(server);
+			case 'suggested':
+				return server.suggestions.items().map(s => s.node);
 			case 'group':
 			case 'folder':
 				return server.resources.children(node);
@@ -203,7 +212,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		}
 	}
 
-	private serverChildren(server: ServerEntry): PickerNode[] {
+	private serverChildren(server: ServerEntry): ViewNode[] {
 		const { connection, resources } = server;
 		void resources.load().catch(() => undefined);
 		const state = connection.state;
@@ -234,7 +243,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 			return [...out, ...noticeRow(server)];
 		}
 		const groups: PickerNode[] = resources.groups().map(g => this.groupNode(server.id, g));
-		return [...groups, ...noticeRow(server)];
+		const suggested: SuggestedGroupNode[] = server.suggestions.items().length > 0 ? [{ kind: 'suggested', serverId: server.id, key: `${server.id}|suggested` }] : [];
+		return [...suggested, ...groups, ...noticeRow(server)];
 	}
 
 	/** "Load more…" under a folder or group, or "More matches…" under a filtered server. */
@@ -262,6 +272,16 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		switch (node.kind) {
 			case 'held':
 				return heldItem(node);
+			case 'suggested': {
+				const count = server?.suggestions.items().length ?? 0;
+				const item = new vscode.TreeItem('Suggested', vscode.TreeItemCollapsibleState.Expanded);
+				item.id = node.key;
+				item.description = `${count} · what matters now`;
+				item.tooltip = 'Files this server ranks as relevant right now (active and recent editors, edits, problems, git changes). Attach All Suggested adds them to the selection and attaches it.';
+				item.iconPath = new vscode.ThemeIcon('sparkle');
+				item.contextValue = 'suggested';
+				return item;
+			}
 			case 'server': {
 				const item = new vscode.TreeItem(server?.label ?? node.serverId, vscode.TreeItemCollapsibleState.Collapsed);
 				item.id = node.key;
@@ -367,7 +387,10 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		if (this.filterQuery && node.path !== node.label) {
 			parts.push(node.path.slice(0, node.path.length - node.label.length).replace(/\/$/, ''));
 		}
-		if (r.size !== undefined) {
+		const reason = server?.suggestions.reasonFor(node.key);
+		if (reason) {
+			parts.push(reason);
+		} else if (r.size !== undefined) {
 			parts.push(`${formatSize(r.size)} · ${rowTokens(selected?.tokens, r.size)}`);
 		}
 		item.description = parts.join('  ');
