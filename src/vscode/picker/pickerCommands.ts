@@ -62,7 +62,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 	};
 
 	/** One click on the Suggested group: its resources join the selection, and the selection is attached. */
-	const attachSuggested = async (node?: { serverId?: string }): Promise<AttachResult | undefined> => {
+	const attachSuggested = async (node?: { serverId?: string; target?: AttachTarget }): Promise<AttachResult | undefined> => {
 		const server = service.server(node?.serverId ?? WORKSPACE_SERVER_ID);
 		const items = server?.suggestions.items() ?? [];
 		if (!server || items.length === 0) {
@@ -70,7 +70,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 			return undefined;
 		}
 		service.selection.update(items.map(s => ({ serverId: server.id, resource: s.node.resource })));
-		return attach();
+		return attach(node?.target ? { target: node.target } : undefined);
 	};
 
 	const copyUri = async (node?: PickerNode, nodes?: readonly PickerNode[]) => {
