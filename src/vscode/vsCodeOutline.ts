@@ -6,8 +6,6 @@ import { OutlineSource, OutlineSymbol } from '../core/outline/ports';
 export class VsCodeOutline implements OutlineSource, vscode.Disposable {
 	private readonly fileEmitter = new Emitter<string>();
 	readonly onDidChangeFile = this.fileEmitter.event;
-	private readonly openEmitter = new Emitter<void>();
-	readonly onDidChangeOpenFiles = this.openEmitter.event;
 	private readonly subscriptions: vscode.Disposable[];
 
 	constructor() {
@@ -18,8 +16,6 @@ export class VsCodeOutline implements OutlineSource, vscode.Disposable {
 				}
 			}),
 			vscode.workspace.onDidSaveTextDocument(doc => doc.uri.scheme === 'file' && this.fileEmitter.fire(doc.uri.fsPath)),
-			vscode.workspace.onDidOpenTextDocument(doc => doc.uri.scheme === 'file' && this.openEmitter.fire()),
-			vscode.workspace.onDidCloseTextDocument(doc => doc.uri.scheme === 'file' && this.openEmitter.fire()),
 		];
 	}
 
@@ -36,7 +32,6 @@ export class VsCodeOutline implements OutlineSource, vscode.Disposable {
 	dispose(): void {
 		this.subscriptions.forEach(s => s.dispose());
 		this.fileEmitter.dispose();
-		this.openEmitter.dispose();
 	}
 }
 

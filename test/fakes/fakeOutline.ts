@@ -7,8 +7,6 @@ export class FakeOutline implements OutlineSource {
 	open: string[] = [];
 	private readonly fileEmitter = new Emitter<string>();
 	readonly onDidChangeFile = this.fileEmitter.event;
-	private readonly openEmitter = new Emitter<void>();
-	readonly onDidChangeOpenFiles = this.openEmitter.event;
 	asked: string[] = [];
 
 	set(absPath: string, symbols: OutlineSymbol[]): void {
@@ -21,7 +19,6 @@ export class FakeOutline implements OutlineSource {
 
 	setOpen(paths: string[]): void {
 		this.open = paths;
-		this.openEmitter.fire();
 	}
 
 	async symbols(absPath: string): Promise<readonly OutlineSymbol[]> {

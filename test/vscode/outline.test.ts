@@ -29,8 +29,6 @@ describe('outlines and line ranges (outline://, file:///...?lines=)', () => {
 		assert.equal(greet.uri, `${resourceUri('src/greet.ts')}?lines=${greet.lines}`);
 		assert.match(await client.readText(greet.uri), /^export function greet\(/);
 		assert.match(await client.readText(`${resourceUri('src/greet.ts')}?symbol=greet`), /^export function greet\(/);
-		const listed = await client.listedUris();
-		assert.ok(listed.has('outline://file/src/greet.ts'), 'an open file\'s outline is listed');
 	});
 
 	it('a range reads the unsaved text of a dirty file', async () => {

@@ -27,8 +27,8 @@ export interface OutlineProviderOptions {
 
 /**
  * Each file's outline (functions, classes, methods... with their ranges) from the editor's
- * document symbol providers, as `outline://file/<path>`: listed for the files open in the
- * editor, any other served file through the template. Every symbol carries the URI that reads
+ * document symbol providers, as `outline://file/<path>` (a template; completion offers the
+ * files open in the editor first). Every symbol carries the URI that reads
  * just its lines (`file:///...?lines=N-M`).
  */
 export class OutlineProvider extends Disposable implements ResourceProvider {
@@ -61,8 +61,7 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 				this.notify.trigger();
 			}
 		}));
-		this._register(source.onDidChangeOpenFiles(() => this.changeEmitter.fire({ updated: [], listChanged: true })));
-		this._register(scope.onDidChange(() => this.changeEmitter.fire({ updated: [], listChanged: true })));
+
 	}
 
 	ready(): Promise<void> {
@@ -73,19 +72,24 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 		return /^outline:/i.test(uri);
 	}
 
+	/**
+	 * Nothing is listed: VS Code opens documents for many reasons (hovers, diffs, searches), and a
+	 * list that changed with each would send every client list_changed. The template names any file.
+	 */
 	list(): readonly ResourceEntry[] {
-		const entries: ResourceEntry[] = [];
+		return [];
+	}
+
+	/** Outline URIs of the files open in the editor, served ones only: completion offers them first. */
+	private openOutlines(): string[] {
+		const out: string[] = [];
 		for (const absPath of this.source.openFiles()) {
 			const scoped = this.scope.locate(absPath);
 			if (scoped) {
-				entries.push({
-					uri: outlineUri(scoped), name: `outline of ${scoped.display}`, title: `Outline: ${scoped.display}`,
-					description: 'Symbols of a file open in the editor, with the URI of each one\'s lines.',
-					mimeType: JSON_MIME, annotations: { priority: 0.5, audience: ['assistant'] },
-				});
+				out.push(scoped.display);
 			}
 		}
-		return entries.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0)).filter((e, i, all) => i === 0 || all[i - 1].uri !== e.uri);
+		return out;
 	}
 
 	templates(): readonly TemplateEntry[] {
@@ -121,7 +125,7 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 		}
 		// The files template completes absolute paths; the outline names workspace-relative ones.
 		// Open files first: they are what a client most likely wants an outline of.
-		const open = this.list().map(e => decodePath(e.uri.slice(OUTLINE_PREFIX.length)) ?? '').filter(p => p.startsWith(value));
+		const open = this.openOutlines().filter(p => p.startsWith(value));
 		const relative: string[] = [];
 		let hasMore = false;
 		const folders = this.folders.folders();

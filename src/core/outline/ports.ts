@@ -18,10 +18,8 @@ export interface OutlineSymbol {
 export interface OutlineSource {
 	/** The outline of the file at `absPath` (its unsaved text when dirty); [] when no provider knows it. */
 	symbols(absPath: string): Promise<readonly OutlineSymbol[]>;
-	/** Absolute paths of the files open in the editor (their outlines are listed). */
+	/** Absolute paths of the files open in the editor (completion offers their outlines first). */
 	openFiles(): readonly string[];
 	/** A file's text changed (typed, saved, reverted): its outline may differ. */
 	readonly onDidChangeFile: Event<string>;
-	/** Files were opened or closed. */
-	readonly onDidChangeOpenFiles: Event<void>;
 }

@@ -95,11 +95,10 @@ describe('line ranges and outlines through an MCP client', () => {
 		await conn.waitForUpdate(uri);
 	});
 
-	it('list the outlines of open files, read one with each symbol\'s range URI, and notify it on edits', async () => {
+	it('serve the outline of a file by the template, each symbol with its range URI, list none, and notify it on edits', async () => {
 		outline.setOpen([file, fx.file('.env')]);
 		const { resources } = await conn.client.listResources();
-		const outlines = resources.filter(r => r.uri.startsWith('outline:'));
-		assert.deepEqual(outlines.map(r => r.uri), ['outline://file/src/greeter.ts'], 'a secret open in the editor is not listed');
+		assert.deepEqual(resources.filter(r => r.uri.startsWith('outline:')), [], 'outlines are not listed: opening a document changes no list');
 		const body = await readJson(conn, 'outline://file/src/greeter.ts') as { file: string; symbols: { name: string; kind: string; lines: string; uri: string; children?: { name: string; uri: string }[] }[] };
 		assert.equal(body.file, 'src/greeter.ts');
 		assert.deepEqual(body.symbols.map(s => [s.name, s.kind, s.lines]), [['Greeter', 'Class', '1-5'], ['main', 'Function', '7-9']]);
@@ -118,6 +117,10 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate).sort(), ['file:///{+path}', 'file:///{+path}{?lines}', 'file:///{+path}{?symbol}', 'outline://file/{+path}']);
 		const paths = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'outline://file/{+path}' }, argument: { name: 'path', value: 'src/gr' } });
 		assert.deepEqual(paths.completion.values, ['src/greeter.ts']);
+		outline.setOpen([fx.file('README.md'), fx.file('.env')]);
+		const openFirst = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'outline://file/{+path}' }, argument: { name: 'path', value: '' } });
+		assert.equal(openFirst.completion.values[0], 'README.md', 'open files first');
+		assert.ok(!openFirst.completion.values.includes('.env'), 'a secret open in the editor is not offered');
 		const symbols = await conn.client.complete({
 			ref: { type: 'ref/resource', uri: 'file:///{+path}{?symbol}' }, argument: { name: 'symbol', value: 'gre' },
 			context: { arguments: { path: file.slice(1) } },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { countTokens as anthropicCount } from '@anthropic-ai/tokenizer';
 import { Selection } from '../../../src/picker/selection';
-import { BYTES_PER_TOKEN, countTokens, countVocabularyTokens, estimateTokensFromSize } from '../../../src/picker/tokenCount';
+import { BYTES_PER_TOKEN, COUNT_LIMIT_CHARS, countTokens, countVocabularyTokens, estimateTokensFromSize } from '../../../src/picker/tokenCount';
 
 const repoRoot = path.join(__dirname, '../../../..');
 const corpus = ['README.md', 'CHANGELOG.md', 'src/core/registry.ts', 'src/picker/contextBundle.ts', 'src/mcp/httpHost.ts', 'esbuild.mjs']
@@ -28,6 +28,14 @@ describe('picker: token counts', () => {
 		const text = 'export function activate(context: vscode.ExtensionContext): void {}\n';
 		assert.equal(countTokens(text), Math.ceil(countVocabularyTokens(text) * 1.1));
 		assert.equal(countTokens(''), 0);
+	});
+
+	it('count a long text on its first part and scale by length, so a huge read cannot stall the editor', () => {
+		const line = 'const value = computeSomething(input, options); // a line of code\n';
+		const long = line.repeat(Math.ceil((COUNT_LIMIT_CHARS * 3) / line.length));
+		const exact = countVocabularyTokens(long);
+		const counted = countTokens(long);
+		assert.ok(Math.abs(counted - exact * 1.1) / (exact * 1.1) < 0.01, `scaled ${counted} vs exact ${exact * 1.1}`);
 	});
 
 	it('are far from characters over four for code, which the size estimate now follows', () => {
