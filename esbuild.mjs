@@ -17,9 +17,22 @@ const common = {
 	metafile: true,
 };
 
+/**
+ * The Claude tokenizer's vocabulary (2.3 MB) is its own bundle, dist/claudeTokenizer.js, that
+ * src/picker/tokenCount.ts requires on first use: the main bundles keep the `require` as it is,
+ * and it resolves next to them at run time (and next to the compiled source in tests).
+ */
+const lazyTokenizer = {
+	name: 'lazy-tokenizer',
+	setup(build) {
+		build.onResolve({ filter: /^\.\/claudeTokenizer$/ }, () => ({ path: './claudeTokenizer.js', external: true }));
+	},
+};
+
 const builds = [
-	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyTokenizer] },
+	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyTokenizer] },
+	{ ...common, entryPoints: ['src/picker/claudeTokenizer.ts'], outfile: 'dist/claudeTokenizer.js' },
 ];
 
 if (watch) {

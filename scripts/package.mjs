@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/extension.js', 'dist/cli.js'];
+const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/extension.js', 'dist/cli.js', 'dist/claudeTokenizer.js'];
 const out = path.join(root, 'dist', 'mcp-workspace-resources.vsix');
 const stage = mkdtempSync(path.join(os.tmpdir(), 'mwr-package-'));
 try {

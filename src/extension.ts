@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		settings,
 		log,
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

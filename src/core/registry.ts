@@ -2,7 +2,7 @@ import { Disposable } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
 import { InvalidParams, ResourceNotFound } from './errors';
 import { decodeCursor, Page, paginate } from './pager';
-import { Completion, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
+import { Completion, isAnnotator, ResourceAnnotator, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
 
 export const DEFAULT_PAGE_SIZE = 1000;
 
@@ -15,6 +15,7 @@ export class ProviderRegistry extends Disposable {
 	/** Flushed, coalesced changes of every provider. */
 	readonly onDidChange;
 	private setVersion = 0;
+	private readonly annotators: readonly ResourceAnnotator[];
 
 	constructor(
 		readonly providers: readonly ResourceProvider[],
@@ -23,6 +24,7 @@ export class ProviderRegistry extends Disposable {
 		super();
 		this.tracker = this._register(new ChangeTracker(trackerOptions));
 		this.onDidChange = this.tracker.onDidFlush;
+		this.annotators = providers.filter(isAnnotator);
 		for (const provider of providers) {
 			this._register(provider);
 			this._register(provider.onDidChange(change => {
@@ -63,7 +65,7 @@ export class ProviderRegistry extends Disposable {
 			const sections = this.providers.slice(0, reached + 1).map((p, i) => ({ id: p.id, items: i < start ? [] : p.list() }));
 			const page = paginate(sections, cursor, pageSize);
 			if (page.nextCursor !== undefined || reached === this.providers.length - 1) {
-				return page;
+				return this.annotators.length === 0 ? page : { ...page, resources: page.resources.map(r => this.annotators.reduce((e, a) => a.annotate(e), r)) };
 			}
 		}
 	}

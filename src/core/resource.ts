@@ -88,3 +88,16 @@ export interface ResourceProvider extends IDisposable {
 	complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined>;
 	readonly onDidChange: Event<ResourceChange>;
 }
+
+/**
+ * Something that sets annotations on other providers' listed entries (the relevance ranking
+ * sets each file's priority). The registry applies it to each page as it is listed, so a
+ * ranking change never moves an entry between pages or breaks a cursor.
+ */
+export interface ResourceAnnotator {
+	annotate(entry: ResourceEntry): ResourceEntry;
+}
+
+export function isAnnotator(provider: ResourceProvider): provider is ResourceProvider & ResourceAnnotator {
+	return typeof (provider as Partial<ResourceAnnotator>).annotate === 'function';
+}

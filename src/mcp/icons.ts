@@ -19,6 +19,11 @@ const FAMILY_ICONS: Readonly<Record<string, readonly Icon[]>> = {
 	diagnostics: pngIcons(ICON_PNG.problems),
 	git: pngIcons(ICON_PNG.git),
 	editor: pngIcons(ICON_PNG.editor),
+	// Until they have icons of their own: what matters now and terminals are editor state,
+	// an outline is a view of a file.
+	context: pngIcons(ICON_PNG.editor),
+	terminal: pngIcons(ICON_PNG.editor),
+	outline: pngIcons(ICON_PNG.files),
 };
 
 function schemeOf(uri: string): string {

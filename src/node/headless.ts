@@ -1,8 +1,12 @@
+import { Event } from '../common/event';
 import { Logger } from '../common/logger';
 import { ChangeTrackerOptions } from '../core/changeTracker';
 import { FilesProvider } from '../core/files/filesProvider';
 import { GitProvider } from '../core/git/gitProvider';
 import { FileWatcher, noOpenDocuments } from '../core/ports';
+import { RangesProvider } from '../core/ranges/rangesProvider';
+import { FileTouch } from '../core/relevance/ports';
+import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../core/registry';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
@@ -40,13 +44,22 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		maxFileSizeSetting: '--max-file-size',
 	});
 	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
+	// One scope (the files provider's rule) for every family; the git provider owns it.
+	const scope = new WorkspaceScope(folders, files, reader);
+	const gitSource = new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange });
 	const git = new GitProvider({
-		source: new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange }),
-		scope: new WorkspaceScope(folders, files, reader),
+		source: gitSource,
+		scope,
 		settings,
 		log: options.log,
 	});
-	const registry = new ProviderRegistry([git, files], options.trackerOptions);
+	// Line ranges (no outlines headless: no language services, and no parser fits the bundle).
+	const ranges = new RangesProvider({ files, scope, reader });
+	// Headless relevance: git changes and files written on disk (there is no editor).
+	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events =>
+		listener(events.filter(e => e.kind !== 'deleted').map(e => ({ path: e.path, kind: 'written' }))));
+	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
+	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry, files };
 }

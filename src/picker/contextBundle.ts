@@ -1,5 +1,6 @@
 import { escapeMarkdownInline, markdownUri, safeMimeType } from './markdownText';
-import { estimateTokens, formatSize } from './tokenEstimate';
+import { countTokens } from './tokenCount';
+import { formatSize } from './tokenEstimate';
 
 /** One content item of a `resources/read` result. */
 export interface ReadContent {
@@ -41,6 +42,7 @@ export interface ContextBundle {
 	readonly text: string;
 	readonly images: readonly BundleImage[];
 	readonly resourceCount: number;
+	/** Claude tokens of `text`, counted with the tokenizer (tokenCount.ts). */
 	readonly estimatedTokens: number;
 }
 
@@ -164,5 +166,5 @@ export function buildContextBundle(entries: readonly BundleEntry[], options: Bun
 		}
 	}
 	const text = parts.join('\n');
-	return { text, images, resourceCount: entries.length, estimatedTokens: estimateTokens(text.length) };
+	return { text, images, resourceCount: entries.length, estimatedTokens: countTokens(text) };
 }

@@ -1,11 +1,13 @@
 import { Emitter } from '../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
-import { BundleEntry } from './contextBundle';
+import { BundleEntry, ReadContent } from './contextBundle';
 import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
 import { ServerConfig } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
+import { Suggestions } from './suggestions';
+import { countTokens } from './tokenCount';
 import { ResourceNode, ServerResources } from './treeModel';
 
 export const WORKSPACE_SERVER_ID = 'workspace';
@@ -15,6 +17,8 @@ export interface ServerEntry {
 	readonly label: string;
 	readonly connection: ServerConnection;
 	readonly resources: ServerResources;
+	/** What the server suggests now (its `context://relevant`), for the "Suggested" group. */
+	readonly suggestions: Suggestions;
 	/** The user's setting entry; undefined for "This workspace". */
 	readonly config?: ServerConfig;
 }
@@ -44,6 +48,9 @@ export class PickerService extends Disposable {
 	private held: readonly FolderServer[] = [];
 	readonly selection = this._register(new Selection());
 	private readonly selectionSubscriptions = new Map<string, IDisposable>();
+	/** Counts run one after another, so selecting many resources reads them one at a time. */
+	private counting: Promise<void> = Promise.resolve();
+	private readonly countsWaiting = new Set<string>();
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	/** Anything shown changed: servers, states, resources, selection. */
 	readonly onDidChange = this.changeEmitter.event;
@@ -60,6 +67,7 @@ export class PickerService extends Disposable {
 			const server = this.entries.get(item.serverId);
 			if (server) {
 				this.selectionSubscriptions.set(selectionKey(item.serverId, item.resource.uri), server.connection.subscribe(item.resource.uri));
+				this.countLater(item.serverId, item.resource.uri);
 			}
 		}));
 		this._register(this.selection.onDidRemove(item => {
@@ -167,10 +175,42 @@ export class PickerService extends Disposable {
 		return out;
 	}
 
+	/** Resolves once every count asked for so far has finished (tests, attach). */
+	whenCounted(): Promise<void> {
+		return this.counting;
+	}
+
+	/**
+	 * Reads a selected resource and counts its text with the Claude tokenizer, after the counts
+	 * already queued; a resource that is no longer selected, or already waiting, is skipped.
+	 */
+	private countLater(serverId: string, uri: string): void {
+		const key = selectionKey(serverId, uri);
+		if (this.countsWaiting.has(key)) {
+			return;
+		}
+		this.countsWaiting.add(key);
+		this.counting = this.counting.then(async () => {
+			this.countsWaiting.delete(key);
+			const server = this.entries.get(serverId);
+			if (!server || !this.selection.has(serverId, uri)) {
+				return;
+			}
+			try {
+				this.selection.setTokens(serverId, uri, countContents(await server.connection.read(uri)));
+			} catch (err) {
+				// The size estimate stays; the read error shows when the selection is attached.
+				this.options.log.debug(`picker: counting tokens of ${uri} failed: ${(err as Error).message}`);
+			}
+		});
+	}
+
 	private addEntry(id: string, label: string, source: ConnectionSource, config?: ServerConfig): void {
 		const store = new DisposableStore();
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
 		const resources = store.add(new ServerResources(connection, { childLimit: this.options.childLimit }));
+		const suggestions = store.add(new Suggestions(connection, resources));
+		store.add(suggestions.onDidChange(() => this.changeEmitter.fire()));
 		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));
 		let loadKind = resources.state.kind;
 		store.add(resources.onDidChange(() => {
@@ -184,10 +224,12 @@ export class PickerService extends Disposable {
 			this.changeEmitter.fire();
 		}));
 		store.add(connection.onDidUpdateResource(uri => {
-			this.selection.markChanged(id, uri);
+			if (this.selection.markChanged(id, uri)) {
+				this.countLater(id, uri);
+			}
 			this.updatedEmitter.fire({ serverId: id, uri });
 		}));
-		this.entries.set(id, { id, label, connection, resources, config, store, configJson: config && JSON.stringify(config) });
+		this.entries.set(id, { id, label, connection, resources, suggestions, config, store, configJson: config && JSON.stringify(config) });
 	}
 
 	private removeEntry(id: string): void {
@@ -199,4 +241,15 @@ export class PickerService extends Disposable {
 		this.entries.delete(id);
 		entry.store.dispose();
 	}
+}
+
+/** Tokens of a resource's text parts; binary parts count nothing (a bundle notes them in a line). */
+export function countContents(contents: readonly ReadContent[]): number {
+	let total = 0;
+	for (const content of contents) {
+		if (typeof content.text === 'string') {
+			total += countTokens(content.text);
+		}
+	}
+	return total;
 }

@@ -1,7 +1,7 @@
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { ListedResource } from './serverConnection';
-import { estimateTokens } from './tokenEstimate';
+import { estimateTokensFromSize } from './tokenCount';
 
 export interface SelectedResource {
 	readonly serverId: string;
@@ -9,6 +9,8 @@ export interface SelectedResource {
 	readonly selectedAt: number;
 	/** Set when the server reported an update after the resource was selected. */
 	changedAt?: number;
+	/** Claude tokens of the resource's text, once it has been read and counted. */
+	tokens?: number;
 }
 
 export function selectionKey(serverId: string, uri: string): string {
@@ -29,13 +31,39 @@ export class Selection extends Disposable {
 		return this.items.size;
 	}
 
-	/** Estimated tokens of everything selected, from listed sizes (chars/4). */
+	/**
+	 * Tokens of everything selected: counted for the resources read so far, estimated from the
+	 * listed size for the rest (see `tokensCounted`).
+	 */
 	get estimatedTokens(): number {
 		let total = 0;
 		for (const item of this.items.values()) {
-			total += estimateTokens(item.resource.size);
+			total += item.tokens ?? estimateTokensFromSize(item.resource.size);
 		}
 		return total;
+	}
+
+	/** True when every selected resource has been counted, so the total is exact. */
+	get tokensCounted(): boolean {
+		for (const item of this.items.values()) {
+			if (item.tokens === undefined) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** Records the counted tokens of a selected resource; false when it is no longer selected. */
+	setTokens(serverId: string, uri: string, tokens: number): boolean {
+		const item = this.items.get(selectionKey(serverId, uri));
+		if (!item) {
+			return false;
+		}
+		if (item.tokens !== tokens) {
+			item.tokens = tokens;
+			this.changeEmitter.fire();
+		}
+		return true;
 	}
 
 	has(serverId: string, uri: string): boolean {

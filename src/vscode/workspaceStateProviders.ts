@@ -2,12 +2,20 @@ import { Logger } from '../common/logger';
 import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
 import { EditorProvider } from '../core/editor/editorProvider';
 import { GitProvider } from '../core/git/gitProvider';
+import { FILE_TEMPLATE } from '../core/files/filesProvider';
+import { OutlineProvider } from '../core/outline/outlineProvider';
+import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
+import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
+import { VsCodeOutline } from './vsCodeOutline';
+import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
+import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -19,12 +27,25 @@ export function createWorkspaceStateProviders(ports: {
 	reader: FileSystemReader;
 	/** The files provider's rule, so every family serves exactly what files does. */
 	rule: ServedRule;
+	/** The files provider's reads, which line ranges and symbols are cut from. */
+	files: FileReads;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
-	const diagnostics = new DiagnosticsProvider(new VsCodeDiagnostics(), scope);
-	const git = new GitProvider({ source: new VsCodeGit(ports.log), scope, settings: ports.settings, log: ports.log });
+	const problems = new VsCodeDiagnostics();
+	const diagnostics = new DiagnosticsProvider(problems, scope);
+	const gitSource = new VsCodeGit(ports.log);
+	const git = new GitProvider({ source: gitSource, scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
+	const outlineSource = new VsCodeOutline();
+	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
+	// Ranges own the file: URIs with a query, so they come before the files provider.
+	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource });
+	const signals = new VsCodeRelevanceSignals();
+	// It owns the editor signals; the problems and git sources are owned by their providers.
+	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
+	const terminalSetting = new VsCodeTerminalSetting();
+	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [editor, git, diagnostics];
+	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
 }

@@ -19,7 +19,7 @@ function iconSrc(family) {
 function familyOf(detail) {
 	const uri = detail.replace(/^Resource template: /, '');
 	if (uri.startsWith('file:')) { return detail === uri ? undefined : 'files'; }
-	return { diagnostics: 'problems', git: 'git', editor: 'editor' }[uri.slice(0, uri.indexOf(':'))] ?? 'unknown';
+	return { diagnostics: 'problems', git: 'git', editor: 'editor', context: 'editor', terminal: 'editor', outline: 'files' }[uri.slice(0, uri.indexOf(':'))] ?? 'unknown';
 }
 
 /** Label, detail (URI or template) and icon of every row the quick input renders. */

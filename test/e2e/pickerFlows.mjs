@@ -105,7 +105,8 @@ export const pickerFlowChecks = [
 		name: '"Fill Template..." suggests paths from the server\'s completion and opens the chosen resource',
 		async run({ page, screenshot }) {
 			const input = await openPalettePick(page, 'MCP Resources: Fill Template...', /Choose a resource template/);
-			await quickRow(page, 'file:///{+path}').click();
+			// Exactly the files template: the line-range template `file:///{+path}{?lines}` starts the same.
+			await quickInput(page).locator('.monaco-list-row', { hasText: /file:\/\/\/\{\+path\}(?!\{)/ }).first().click();
 			await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
 			await input.fill('docs/gu');
 			const suggestion = quickInput(page).locator('.monaco-list-row', { hasText: 'docs/guide/intro.md' }).filter({ hasNotText: 'as typed' }).first();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { buildContextBundle, BundleEntry } from '../../picker/contextBundle';
 import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
+import { estimateTokensFromSize } from '../../picker/tokenCount';
 import { formatTokens } from '../../picker/tokenEstimate';
 
 export type AttachTarget = 'clipboard' | 'editor' | 'chat';
@@ -92,7 +93,7 @@ async function attachToChat(service: PickerService, storage: vscode.Uri): Promis
 	const direct = selected.filter(i => i.serverId === WORKSPACE_SERVER_ID && i.resource.uri.startsWith('file:'));
 	const rest = selected.filter(i => !direct.includes(i));
 	const files: vscode.Uri[] = direct.map(i => vscode.Uri.parse(i.resource.uri));
-	let tokens = direct.reduce((n, i) => n + Math.ceil((i.resource.size ?? 0) / 4), 0);
+	let tokens = direct.reduce((n, i) => n + (i.tokens ?? estimateTokensFromSize(i.resource.size)), 0);
 	try {
 		if (rest.length > 0) {
 			const entries = await service.readForBundle(rest.map(i => ({ serverId: i.serverId, uri: i.resource.uri })));

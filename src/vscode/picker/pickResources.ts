@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
 import { PickerService } from '../../picker/pickerService';
 import { selectionKey } from '../../picker/selection';
-import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
+import { estimateTokensFromSize } from '../../picker/tokenCount';
+import { formatSize, formatTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GROUP_ORDER, ResourceNode } from '../../picker/treeModel';
 import { onTypingSettled } from './typing';
 
@@ -35,7 +36,7 @@ export function pickResources(service: PickerService): Promise<number | undefine
 		let item = items.get(key);
 		if (!item) {
 			const folder = node.path.length > node.label.length ? node.path.slice(0, node.path.length - node.label.length - 1) : '';
-			const size = node.resource.size !== undefined ? `${formatSize(node.resource.size)} · ${formatTokens(estimateTokens(node.resource.size))}` : '';
+			const size = node.resource.size !== undefined ? `${formatSize(node.resource.size)} · ${formatTokens(estimateTokensFromSize(node.resource.size))}` : '';
 			item = {
 				key, node, alwaysShow: true,
 				label: `$(${node.group === 'files' ? 'file' : 'symbol-file'}) ${escapeIconSyntax(node.label)}`,

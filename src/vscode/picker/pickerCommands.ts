@@ -1,7 +1,7 @@
 import { UriTemplate } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
-import { PickerService, ServerEntry } from '../../picker/pickerService';
+import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
 import { PickerNode, ResourceNode } from '../../picker/treeModel';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
@@ -27,6 +27,7 @@ export const PICKER_COMMANDS = {
 	filter: 'mcpResources.filter',
 	clearFilter: 'mcpResources.clearFilter',
 	showMore: 'mcpResources.showMore',
+	attachSuggested: 'mcpResources.attachSuggested',
 } as const;
 
 /** A resource named by a tree node or by `{ serverId, uri }` (tests and other extensions). */
@@ -58,6 +59,18 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		const configured = vscode.workspace.getConfiguration('mcpResources').get<AttachTarget>('attachTarget', 'chat');
 		const target = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && arg.target ? arg.target : configured;
 		return attachSelection(service, target, storage);
+	};
+
+	/** One click on the Suggested group: its resources join the selection, and the selection is attached. */
+	const attachSuggested = async (node?: { serverId?: string; target?: AttachTarget }): Promise<AttachResult | undefined> => {
+		const server = service.server(node?.serverId ?? WORKSPACE_SERVER_ID);
+		const items = server?.suggestions.items() ?? [];
+		if (!server || items.length === 0) {
+			void vscode.window.showInformationMessage('Nothing is suggested right now.');
+			return undefined;
+		}
+		service.selection.update(items.map(s => ({ serverId: server.id, resource: s.node.resource })));
+		return attach(node?.target ? { target: node.target } : undefined);
 	};
 
 	const copyUri = async (node?: PickerNode, nodes?: readonly PickerNode[]) => {
@@ -233,6 +246,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 	const disposables = [
 		vscode.commands.registerCommand(PICKER_COMMANDS.pickResources, () => pickResources(service)),
 		vscode.commands.registerCommand(PICKER_COMMANDS.attachSelected, attach),
+		vscode.commands.registerCommand(PICKER_COMMANDS.attachSuggested, attachSuggested),
 		vscode.commands.registerCommand(PICKER_COMMANDS.attachToClipboard, () => attach('clipboard')),
 		vscode.commands.registerCommand(PICKER_COMMANDS.attachToEditor, () => attach('editor')),
 		vscode.commands.registerCommand(PICKER_COMMANDS.attachToChat, () => attach('chat')),

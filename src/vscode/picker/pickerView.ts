@@ -3,7 +3,8 @@ import { describeServer, FolderServer, printable } from '../../picker/folderServ
 import { SafeIcon } from '../../picker/icons';
 import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownText';
 import { PickerService, ServerEntry } from '../../picker/pickerService';
-import { formatSize, formatTokens, estimateTokens } from '../../picker/tokenEstimate';
+import { estimateTokensFromSize } from '../../picker/tokenCount';
+import { formatSize, formatTokens } from '../../picker/tokenEstimate';
 import { GROUP_LABELS, GroupKind, GroupNode, MoreNode, PickerNode, ResourceNode, ServerNode, StatusNode } from '../../picker/treeModel';
 import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
 import { RESOURCE_SCHEME, toDocumentUri } from './resourceUris';
@@ -31,8 +32,15 @@ export interface HeldServerNode {
 	readonly held: FolderServer;
 }
 
-/** Every row of the view: the picker's nodes and the held folder servers. */
-export type ViewNode = PickerNode | HeldServerNode;
+/** "Suggested": what the server says matters now, at the top of a server. */
+export interface SuggestedGroupNode {
+	readonly kind: 'suggested';
+	readonly serverId: string;
+	readonly key: string;
+}
+
+/** Every row of the view: the picker's nodes, the held folder servers and the Suggested groups. */
+export type ViewNode = PickerNode | HeldServerNode | SuggestedGroupNode;
 
 const GROUP_ICONS: Record<GroupKind, string> = {
 	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
@@ -164,8 +172,9 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 	private updateBadge(): void {
 		const count = this.service.selection.size;
 		const tokens = this.service.selection.estimatedTokens;
-		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ~${tokens.toLocaleString('en-US')} tokens` } : undefined;
-		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens)}` : undefined;
+		const counted = this.service.selection.tokensCounted;
+		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ${counted ? '' : '~'}${tokens.toLocaleString('en-US')} tokens` } : undefined;
+		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens, counted)}` : undefined;
 		const message = this.filterQuery ? `Filter: "${this.filterQuery}"` : undefined;
 		// Setting the message counts as a tree change for the workbench's coalescing: only on change.
 		if (this.view.message !== message) {
@@ -193,6 +202,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		switch (node.kind) {
 			case 'server':
 				return this.serverChildren(server);
+			case 'suggested':
+				return server.suggestions.items().map(s => s.node);
 			case 'group':
 			case 'folder':
 				return server.resources.children(node);
@@ -201,7 +212,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		}
 	}
 
-	private serverChildren(server: ServerEntry): PickerNode[] {
+	private serverChildren(server: ServerEntry): ViewNode[] {
 		const { connection, resources } = server;
 		void resources.load().catch(() => undefined);
 		const state = connection.state;
@@ -232,7 +243,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 			return [...out, ...noticeRow(server)];
 		}
 		const groups: PickerNode[] = resources.groups().map(g => this.groupNode(server.id, g));
-		return [...groups, ...noticeRow(server)];
+		const suggested: SuggestedGroupNode[] = server.suggestions.items().length > 0 ? [{ kind: 'suggested', serverId: server.id, key: `${server.id}|suggested` }] : [];
+		return [...suggested, ...groups, ...noticeRow(server)];
 	}
 
 	/** "Load more…" under a folder or group, or "More matches…" under a filtered server. */
@@ -260,6 +272,16 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		switch (node.kind) {
 			case 'held':
 				return heldItem(node);
+			case 'suggested': {
+				const count = server?.suggestions.items().length ?? 0;
+				const item = new vscode.TreeItem('Suggested', vscode.TreeItemCollapsibleState.Expanded);
+				item.id = node.key;
+				item.description = `${count} · what matters now`;
+				item.tooltip = 'Files this server ranks as relevant right now (active and recent editors, edits, problems, git changes). Attach All Suggested adds them to the selection and attaches it.';
+				item.iconPath = new vscode.ThemeIcon('sparkle');
+				item.contextValue = 'suggested';
+				return item;
+			}
 			case 'server': {
 				const item = new vscode.TreeItem(server?.label ?? node.serverId, vscode.TreeItemCollapsibleState.Collapsed);
 				item.id = node.key;
@@ -365,8 +387,11 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		if (this.filterQuery && node.path !== node.label) {
 			parts.push(node.path.slice(0, node.path.length - node.label.length).replace(/\/$/, ''));
 		}
-		if (r.size !== undefined) {
-			parts.push(`${formatSize(r.size)} · ${formatTokens(estimateTokens(r.size))}`);
+		const reason = server?.suggestions.reasonFor(node.key);
+		if (reason) {
+			parts.push(reason);
+		} else if (r.size !== undefined) {
+			parts.push(`${formatSize(r.size)} · ${rowTokens(selected?.tokens, r.size)}`);
 		}
 		item.description = parts.join('  ');
 		item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
@@ -404,7 +429,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		md.appendMarkdown(`- URI: ${markdownCodeSpan(r.uri)}\n`);
 		md.appendMarkdown(`- MIME type: ${r.mimeType ? escapeMarkdownRendered(r.mimeType, 200) : 'unknown'}\n`);
 		if (r.size !== undefined) {
-			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${formatTokens(estimateTokens(r.size))})\n`);
+			md.appendMarkdown(`- Size: ${formatSize(r.size)} (${rowTokens(selected?.tokens, r.size)})\n`);
 		}
 		const modified = r.annotations?.lastModified ? new Date(r.annotations.lastModified) : undefined;
 		if (modified && !Number.isNaN(modified.getTime())) {
@@ -532,4 +557,9 @@ function noticeRow(server: ServerEntry): StatusNode[] {
 /** The `parentKey` of the "More matches…" row under a server while the tree is filtered. */
 function filterMoreKey(serverId: string): string {
 	return `${serverId}|filter`;
+}
+
+/** The counted tokens of a selected, read resource; otherwise the estimate from its size. */
+function rowTokens(counted: number | undefined, size: number): string {
+	return counted !== undefined ? formatTokens(counted, true) : formatTokens(estimateTokensFromSize(size));
 }

@@ -15,7 +15,7 @@ describe('headless list order and startup notifications', () => {
 	});
 	afterEach(() => repo.dispose());
 
-	it('puts git state on the first page before files, and sends no list_changed for what that page showed', async () => {
+	it('puts the relevance resource and git state on the first page before files, and sends no list_changed for what that page showed', async () => {
 		const log = new RecordingLogger();
 		const { registry } = createHeadlessRegistry({ roots: [repo.root], log, watcher: new FakeWatcher() });
 		// A page smaller than the workspace: files alone would fill it.
@@ -23,7 +23,8 @@ describe('headless list order and startup notifications', () => {
 		try {
 			const first = await conn.client.listResources();
 			const uris = first.resources.map(r => r.uri);
-			assert.ok(uris[0].startsWith('git://app/'), uris.join(' '));
+			assert.equal(uris[0], 'context://relevant', uris.join(' '));
+			assert.ok(uris[1].startsWith('git://app/'), uris.join(' '));
 			assert.ok(uris.some(u => u.startsWith('file:')), 'files follow on the same page');
 			assert.ok(first.nextCursor);
 			registry.flushChanges();

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
 import { parseServerConfigs } from '../../../src/picker/serverConfig';
-import { estimateTokens, formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
+import { countTokens } from '../../../src/picker/tokenCount';
+import { formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
 
 describe('picker: context bundle', () => {
@@ -15,7 +16,8 @@ describe('picker: context bundle', () => {
 			'## file:///ws/a.ts\n\n```typescript\nexport const a = 1;\n```\n\n' +
 			'## git://repo/status\n\n```json\n{"clean":true}\n```\n');
 		assert.equal(bundle.resourceCount, 2);
-		assert.equal(bundle.estimatedTokens, Math.ceil(bundle.text.length / 4));
+		assert.equal(bundle.estimatedTokens, countTokens(bundle.text), 'the bundle is counted with the tokenizer');
+		assert.notEqual(bundle.estimatedTokens, Math.ceil(bundle.text.length / 4), 'not characters over four');
 	});
 
 	it('uses a longer fence when the content holds a fence', () => {
@@ -57,11 +59,10 @@ describe('picker: context bundle', () => {
 	});
 });
 
-describe('picker: token estimate', () => {
-	it('is characters over four, rounded up, and formats compactly', () => {
-		assert.equal(estimateTokens(0), 0);
-		assert.equal(estimateTokens(undefined), 0);
-		assert.equal(estimateTokens(9), 3);
+describe('picker: token formatting', () => {
+	it('formats compactly, with "~" only for an estimate', () => {
+		assert.equal(formatTokens(540, true), '540 tok');
+		assert.equal(formatTokens(12_345, true), '12.3k tok');
 		assert.equal(formatTokens(540), '~540 tok');
 		assert.equal(formatTokens(12_345), '~12.3k tok');
 		assert.equal(formatSize(2150), '2.1 KB');

@@ -1,0 +1,267 @@
+import * as path from 'node:path';
+import { Emitter } from '../../common/event';
+import { Disposable } from '../../common/lifecycle';
+import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
+import { FILE_TEMPLATE } from '../files/filesProvider';
+import { decodeText, isBinaryMime, mimeTypeForName } from '../mime';
+import { OutlineSource, OutlineSymbol } from '../outline/ports';
+import { FileSystemReader } from '../ports';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { fileUriToPath } from '../uriGuard';
+import { WorkspaceScope } from '../workspaceScope';
+import { LineRange, parseLineRange, sliceLines } from './lineRange';
+
+export const LINES_TEMPLATE = 'file:///{+path}{?lines}';
+export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
+/**
+ * Largest file a range is read from when the file is over the read cap (`maxFileSize`): the
+ * point of a range is to read part of a big file, but the whole file is still read to find it.
+ */
+export const MAX_RANGE_SOURCE_BYTES = 16 * 1024 * 1024;
+/** Range URIs remembered (read or subscribed) so a change to their file notifies them. */
+const MAX_KNOWN_RANGES = 1_000;
+const TEXT_MIME = 'text/plain';
+
+/** The files provider, as ranges use it: its reads apply the one served-or-not rule. */
+export type FileReads = Pick<ResourceProvider, 'read' | 'checkSubscribable' | 'complete' | 'onDidChange'>;
+
+export interface RangesProviderPorts {
+	readonly files: FileReads;
+	readonly scope: WorkspaceScope;
+	readonly reader: FileSystemReader;
+	/** The editor's outlines; without them (headless) only `?lines=` is offered. */
+	readonly outline?: OutlineSource;
+}
+
+/**
+ * Part of a file: `file:///abs/path?lines=12-40` (1-based, inclusive), or, in the editor,
+ * `file:///abs/path?symbol=Class.method` (a symbol of its outline, by dotted name). The text is
+ * the editor's unsaved buffer when the file is dirty, exactly as a read of the whole file. It
+ * must sit before the files provider in the registry: it takes the `file:` URIs with a query,
+ * which the files provider refuses.
+ */
+export class RangesProvider extends Disposable implements ResourceProvider {
+	readonly id = 'ranges';
+	readonly summary: string;
+	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	readonly onDidChange = this.changeEmitter.event;
+	/** Range URIs by their file's URI, oldest first; bounded by MAX_KNOWN_RANGES. */
+	private readonly known = new Map<string, Set<string>>();
+	private knownCount = 0;
+
+	constructor(private readonly ports: RangesProviderPorts) {
+		super();
+		this.summary = ports.outline
+			? `line ranges and symbols of files (${LINES_TEMPLATE}, ${SYMBOL_TEMPLATE})`
+			: `line ranges of files (${LINES_TEMPLATE})`;
+		this._register(ports.files.onDidChange(change => {
+			const updated = change.updated.flatMap(uri => [...this.known.get(uri) ?? []]);
+			if (updated.length > 0) {
+				this.changeEmitter.fire({ updated, listChanged: false });
+			}
+		}));
+	}
+
+	ready(): Promise<void> {
+		return Promise.resolve();
+	}
+
+	handles(uri: string): boolean {
+		return /^file:[^?#]*\?/i.test(uri);
+	}
+
+	list(): readonly ResourceEntry[] {
+		return [];
+	}
+
+	templates(): readonly TemplateEntry[] {
+		const lines: TemplateEntry = {
+			uriTemplate: LINES_TEMPLATE, name: 'file lines', title: 'Lines of a file',
+			description: 'Lines of a workspace file: lines=12 (one), 12-40, or 12- (to the end); 1-based. The unsaved text when the file is open and dirty.',
+		};
+		if (!this.ports.outline) {
+			return [lines];
+		}
+		return [lines, {
+			uriTemplate: SYMBOL_TEMPLATE, name: 'file symbol', title: 'Symbol of a file',
+			description: 'The lines of one symbol of a file\'s outline, by dotted name (e.g. Class.method); completion suggests names.',
+		}];
+	}
+
+	async read(uri: string): Promise<ResourceContent[]> {
+		const { base, query } = this.parse(uri);
+		const text = await this.text(uri, base);
+		const range = 'lines' in query ? query.lines : await this.symbolLines(base, query.symbol);
+		const sliced = sliceLines(text.text, range);
+		this.remember(base, uri);
+		return [{ uri, mimeType: text.mimeType, text: sliced.text }];
+	}
+
+	async checkSubscribable(uri: string): Promise<void> {
+		const { base } = this.parse(uri);
+		await this.ports.files.checkSubscribable(base);
+		this.remember(base, uri);
+	}
+
+	async complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined> {
+		if (uriTemplate !== LINES_TEMPLATE && uriTemplate !== SYMBOL_TEMPLATE) {
+			return undefined;
+		}
+		if (argument === 'path') {
+			return this.ports.files.complete(FILE_TEMPLATE, 'path', value, context);
+		}
+		if (argument === 'symbol' && uriTemplate === SYMBOL_TEMPLATE && this.ports.outline && context.path) {
+			const absPath = `/${context.path.replace(/^\/+/, '')}`;
+			if (!(await this.ports.scope.isServed(absPath))) {
+				return { values: [] };
+			}
+			const names = dottedNames(await this.ports.outline.symbols(absPath)).filter(n => n.toLowerCase().includes(value.toLowerCase()));
+			return { values: names.slice(0, 100), total: names.length, hasMore: names.length > 100 };
+		}
+		if (argument === 'lines' || argument === 'symbol') {
+			return { values: [] };
+		}
+		return undefined;
+	}
+
+	/** The file's URI and what part of it is asked for; a malformed query is an InvalidParams. */
+	private parse(uri: string): { base: string; query: { lines: LineRange } | { symbol: string } } {
+		const at = uri.indexOf('?');
+		const base = uri.slice(0, at);
+		if (uri.includes('#')) {
+			throw new ResourceNotFound(uri);
+		}
+		try {
+			fileUriToPath(base); // refuses hosts, traversal, bad escapes before anything else
+		} catch {
+			throw new ResourceNotFound(uri);
+		}
+		let params: URLSearchParams;
+		try {
+			params = new URLSearchParams(uri.slice(at + 1));
+		} catch {
+			throw new InvalidParams('Malformed query');
+		}
+		const keys = [...params.keys()];
+		if (keys.length === 1 && keys[0] === 'lines') {
+			return { base, query: { lines: parseLineRange(params.get('lines')!) } };
+		}
+		if (keys.length === 1 && keys[0] === 'symbol' && this.ports.outline) {
+			const symbol = params.get('symbol')!;
+			if (symbol === '' || symbol.length > 500) {
+				throw new InvalidParams('Invalid symbol name');
+			}
+			return { base, query: { symbol } };
+		}
+		throw new InvalidParams(this.ports.outline
+			? 'A part of a file is ?lines=N-M or ?symbol=NAME (one of them)'
+			: 'A part of a file is ?lines=N-M (symbols need the editor\'s outline)');
+	}
+
+	/** The whole text the range is cut from: the files provider's read, or past its cap our own. */
+	private async text(uri: string, base: string): Promise<{ text: string; mimeType: string }> {
+		let contents: ResourceContent[];
+		try {
+			contents = await this.ports.files.read(base);
+		} catch (err) {
+			if (err instanceof ResourceTooLarge && err.size <= MAX_RANGE_SOURCE_BYTES) {
+				return this.readLarge(uri, base);
+			}
+			if (err instanceof ResourceNotFound) {
+				throw new ResourceNotFound(uri);
+			}
+			throw err;
+		}
+		const first = contents[0];
+		if (!first || !('text' in first)) {
+			throw new InvalidParams('The file is binary: it has no lines');
+		}
+		return { text: first.text, mimeType: first.mimeType ?? TEXT_MIME };
+	}
+
+	/**
+	 * A file over the read cap: checked by name with the same rule, opened, and checked again by
+	 * what was opened (as the files provider reads), up to MAX_RANGE_SOURCE_BYTES.
+	 */
+	private async readLarge(uri: string, base: string): Promise<{ text: string; mimeType: string }> {
+		const absPath = fileUriToPath(base);
+		const { scope, reader } = this.ports;
+		if (!(await scope.isServed(absPath))) {
+			throw new ResourceNotFound(uri);
+		}
+		const result = await reader.readFileUpTo(absPath, MAX_RANGE_SOURCE_BYTES, async real => real === absPath || await scope.isServed(real))
+			.catch(() => ({ kind: 'refused' as const }));
+		if (result.kind === 'too-large') {
+			throw new ResourceTooLarge(uri, result.size, MAX_RANGE_SOURCE_BYTES, 'a smaller file (ranges read files up to 16 MB)');
+		}
+		if (result.kind !== 'ok') {
+			throw new ResourceNotFound(uri);
+		}
+		const mimeType = mimeTypeForName(path.basename(absPath));
+		const text = isBinaryMime(mimeType) ? undefined : decodeText(result.bytes);
+		if (text === undefined) {
+			throw new InvalidParams('The file is binary: it has no lines');
+		}
+		return { text, mimeType: mimeType ?? TEXT_MIME };
+	}
+
+	private async symbolLines(base: string, name: string): Promise<LineRange> {
+		const symbols = await this.ports.outline!.symbols(fileUriToPath(base));
+		const found = findSymbol(symbols, name);
+		if (!found) {
+			const known = dottedNames(symbols).slice(0, 20);
+			throw new InvalidParams(`No symbol "${name.slice(0, 100)}" in this file${known.length ? `; it has ${known.join(', ')}` : ' (its outline is empty)'}`);
+		}
+		return { start: found.range.start.line + 1, end: found.range.end.line + 1 };
+	}
+
+	private remember(base: string, uri: string): void {
+		let set = this.known.get(base);
+		if (set?.has(uri)) {
+			return;
+		}
+		if (!set) {
+			set = new Set();
+			this.known.set(base, set);
+		}
+		set.add(uri);
+		this.knownCount++;
+		// Forget the oldest file's ranges past the bound: they are re-learned on the next read.
+		while (this.knownCount > MAX_KNOWN_RANGES) {
+			const [oldest, ranges] = this.known.entries().next().value!;
+			this.known.delete(oldest);
+			this.knownCount -= ranges.size;
+		}
+	}
+}
+
+/** The symbol named by a dotted path (`Class.method`); a plain name also finds a nested one. */
+export function findSymbol(symbols: readonly OutlineSymbol[], dotted: string): OutlineSymbol | undefined {
+	const parts = dotted.split('.');
+	let level = symbols;
+	let found: OutlineSymbol | undefined;
+	for (const part of parts) {
+		found = level.find(s => s.name === part);
+		if (!found) {
+			break;
+		}
+		level = found.children;
+	}
+	if (found && found.name === parts[parts.length - 1]) {
+		return found;
+	}
+	// A name the path does not reach, e.g. a symbol named "a.b" or a method named alone.
+	const queue = [...symbols];
+	for (let s = queue.shift(); s; s = queue.shift()) {
+		if (s.name === dotted) {
+			return s;
+		}
+		queue.push(...s.children);
+	}
+	return undefined;
+}
+
+/** Every symbol's dotted name, outermost first. */
+export function dottedNames(symbols: readonly OutlineSymbol[], prefix = ''): string[] {
+	return symbols.flatMap(s => [`${prefix}${s.name}`, ...dottedNames(s.children, `${prefix}${s.name}.`)]);
+}

@@ -1,0 +1,292 @@
+import * as path from 'node:path';
+import { Emitter, Event } from '../../common/event';
+import { Disposable, DisposableStore } from '../../common/lifecycle';
+import { DiagnosticsSource } from '../diagnostics/ports';
+import { ResourceNotFound } from '../errors';
+import { GitSource } from '../git/ports';
+import { Completion, ResourceAnnotator, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Throttle } from '../throttle';
+import { fileUri } from '../uriGuard';
+import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
+import { EditorSignals, FileTouch } from './ports';
+import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, rank, strongerGit } from './ranking';
+
+export const RELEVANT_URI = 'context://relevant';
+const JSON_MIME = 'application/json';
+/** Files the relevance resource returns. */
+export const RELEVANT_TOP = 20;
+/** Recently touched files remembered; older ones are forgotten first. */
+const MAX_TOUCHED = 200;
+/** Files ranked at most (problems or git changes can name thousands): the rest keep the base priority. */
+const MAX_CANDIDATES = 5_000;
+
+export interface RelevancePorts {
+	readonly scope: WorkspaceScope;
+	/** Editor state; absent headless. */
+	readonly editor?: EditorSignals;
+	/** Edits and saves (editor) or writes on disk (headless). */
+	readonly touches: Event<readonly FileTouch[]>;
+	readonly diagnostics?: DiagnosticsSource;
+	readonly git?: GitSource;
+	readonly now?: () => number;
+}
+
+export interface RelevanceOptions {
+	/** Shortest gap between two re-rankings (and so between two `updated` notifications). */
+	readonly throttleMs: number;
+	/** Shortest gap between two git status reads after the repository changed. */
+	readonly gitThrottleMs: number;
+}
+
+interface RankedFile {
+	readonly uri: string;
+	readonly display: string;
+	readonly score: number;
+	readonly priority: number;
+	readonly reasons: readonly string[];
+}
+
+/**
+ * "What matters now": ranks files by live signals (editor state, recent edits and saves,
+ * problems, git changes) into `context://relevant` (the top files with their reasons,
+ * notified when the order changes) and into `annotations.priority` on every listed file.
+ * Signals only mark the ranking stale; it is recomputed at most once per `throttleMs`, over the
+ * few files that have a signal, never by scanning the workspace.
+ */
+export class RelevanceProvider extends Disposable implements ResourceProvider, ResourceAnnotator {
+	readonly id = 'relevance';
+	readonly summary = `what matters now (${RELEVANT_URI}: the files to look at first, ranked, with reasons)`;
+	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	readonly onDidChange = this.changeEmitter.event;
+	private readonly touched = new Map<string, { edited?: number; saved?: number; written?: number }>();
+	private gitChanges = new Map<string, GitChangeKind>();
+	private ranked: readonly RankedFile[] = [];
+	private priorities = new Map<string, number>();
+	private stale = true;
+	private lastTop = '';
+	private gitStarted = false;
+	private readonly gitListeners = this._register(new DisposableStore());
+	private readonly rerank: Throttle;
+	private readonly refreshGit: Throttle;
+	private readonly now: () => number;
+
+	constructor(private readonly ports: RelevancePorts, options: RelevanceOptions = { throttleMs: 500, gitThrottleMs: 1000 }) {
+		super();
+		this.now = ports.now ?? Date.now;
+		this.rerank = this._register(new Throttle(options.throttleMs, () => this.rerankAndNotify()));
+		this.refreshGit = this._register(new Throttle(options.gitThrottleMs, () => void this.readGit()));
+		const changed = () => {
+			this.stale = true;
+			this.rerank.trigger();
+		};
+		this._register(ports.touches(touches => {
+			const at = this.now();
+			for (const touch of touches) {
+				const entry = this.touched.get(touch.path) ?? {};
+				this.touched.delete(touch.path); // re-inserted last: the Map's order is recency
+				this.touched.set(touch.path, { ...entry, [touch.kind]: at });
+			}
+			while (this.touched.size > MAX_TOUCHED) {
+				this.touched.delete(this.touched.keys().next().value!);
+			}
+			changed();
+		}));
+		if (ports.editor) {
+			ownIfDisposable(ports.editor, d => this._register(d));
+			this._register(ports.editor.onDidChange(changed));
+		}
+		if (ports.diagnostics) {
+			this._register(ports.diagnostics.onDidChange(changed));
+		}
+		this._register(ports.scope.onDidChange(changed));
+		// Until the rule is loaded nothing can be judged served, so nothing ranks: rank again then.
+		ports.scope.ready().then(changed, () => undefined);
+	}
+
+	ready(): Promise<void> {
+		return this.ports.scope.ready();
+	}
+
+	handles(uri: string): boolean {
+		return /^context:/i.test(uri);
+	}
+
+	list(): readonly ResourceEntry[] {
+		this.startGit();
+		return [{
+			uri: RELEVANT_URI, name: 'relevant now', title: 'Relevant now',
+			description: `The ${RELEVANT_TOP} files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.`,
+			mimeType: JSON_MIME, annotations: { priority: 1, audience: ['assistant', 'user'] },
+		}];
+	}
+
+	templates(): readonly TemplateEntry[] {
+		return [];
+	}
+
+	async read(uri: string): Promise<ResourceContent[]> {
+		if (uri !== RELEVANT_URI) {
+			throw new ResourceNotFound(uri);
+		}
+		await Promise.all([this.ports.scope.ready(), this.startGitAndWait()]);
+		const top = this.current().slice(0, RELEVANT_TOP);
+		const body = {
+			files: top.map(f => ({ file: f.display, uri: f.uri, priority: f.priority, score: f.score, reasons: f.reasons })),
+			...(top.length === 0 ? { note: 'Nothing stands out: no file is open, edited, broken or changed in git.' } : {}),
+		};
+		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
+	}
+
+	async checkSubscribable(uri: string): Promise<void> {
+		if (uri !== RELEVANT_URI) {
+			throw new ResourceNotFound(uri);
+		}
+		this.startGit();
+	}
+
+	async complete(): Promise<Completion | undefined> {
+		return undefined;
+	}
+
+	/** A listed file gets its live priority (files nothing points at get the base one). */
+	annotate(entry: ResourceEntry): ResourceEntry {
+		if (!entry.uri.startsWith('file:')) {
+			return entry;
+		}
+		this.startGit();
+		if (this.stale) {
+			this.current();
+		}
+		return { ...entry, annotations: { ...entry.annotations, priority: this.priorities.get(entry.uri) ?? BASE_PRIORITY, audience: ['user', 'assistant'] } };
+	}
+
+	/** The ranking, recomputed first when a signal arrived since the last time. */
+	private current(): readonly RankedFile[] {
+		if (!this.stale) {
+			return this.ranked;
+		}
+		this.stale = false;
+		const now = this.now();
+		const signals = new Map<string, FileSignals>();
+		const at = (p: string) => {
+			let s = signals.get(p);
+			if (!s) {
+				if (signals.size >= MAX_CANDIDATES) {
+					return undefined;
+				}
+				s = {};
+				signals.set(p, s);
+			}
+			return s;
+		};
+		const editor = this.ports.editor;
+		if (editor) {
+			const active = editor.activeFile();
+			if (active) {
+				at(active)!.active = true;
+			}
+			editor.visibleFiles().forEach(p => { const s = at(p); if (s) { s.visible = true; } });
+			editor.openFiles().forEach(p => { const s = at(p); if (s) { s.openInTab = true; } });
+		}
+		for (const [p, t] of this.touched) {
+			const s = at(p);
+			if (s) {
+				Object.assign(s, t);
+			}
+		}
+		for (const [p, problems] of this.ports.diagnostics?.all() ?? []) {
+			const counts = countProblems(problems.map(x => x.severity));
+			if (counts.errors + counts.warnings > 0) {
+				const s = at(p);
+				if (s) {
+					Object.assign(s, counts);
+				}
+			}
+		}
+		for (const [p, kind] of this.gitChanges) {
+			const s = at(p);
+			if (s) {
+				s.git = kind;
+			}
+		}
+		const ranked: RankedFile[] = [];
+		for (const [p, s] of signals) {
+			// Only what the one rule serves is ranked, named or given a priority.
+			const scoped = this.ports.scope.locate(p);
+			if (!scoped) {
+				continue;
+			}
+			const { score, reasons } = rank(s, now);
+			if (score > 0) {
+				ranked.push({ uri: fileUri(scoped.absPath), display: scoped.display, score, priority: priorityFor(score), reasons });
+			}
+		}
+		ranked.sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+		this.ranked = ranked;
+		this.priorities = new Map(ranked.map(r => [r.uri, r.priority]));
+		return ranked;
+	}
+
+	private rerankAndNotify(): void {
+		const key = topKey(this.current());
+		if (key !== this.lastTop) {
+			this.lastTop = key;
+			this.changeEmitter.fire({ updated: [RELEVANT_URI], listChanged: false });
+		}
+	}
+
+	/** Git is first asked when a client lists or reads (as the git provider does), never on activation. */
+	private startGit(): void {
+		if (this.gitStarted || !this.ports.git) {
+			return;
+		}
+		this.gitStarted = true;
+		const git = this.ports.git;
+		const watchRepos = () => {
+			this.gitListeners.clear();
+			for (const repo of git.repositories()) {
+				this.gitListeners.add(repo.onDidChange(() => this.refreshGit.trigger()));
+			}
+			this.refreshGit.trigger();
+		};
+		this._register(git.onDidChangeRepositories(watchRepos));
+		this.gitReady = git.ready().then(() => {
+			watchRepos();
+			return this.readGit();
+		}, () => undefined);
+	}
+
+	private gitReady: Promise<void> | undefined;
+
+	private async startGitAndWait(): Promise<void> {
+		this.startGit();
+		await this.gitReady;
+	}
+
+	private async readGit(): Promise<void> {
+		const changes = new Map<string, GitChangeKind>();
+		for (const repo of this.ports.git?.repositories() ?? []) {
+			try {
+				const status = await repo.status();
+				for (const area of ['conflicts', 'staged', 'unstaged', 'untracked'] as const) {
+					for (const change of status[area]) {
+						const abs = path.join(repo.root, ...change.path.split('/'));
+						changes.set(abs, strongerGit(changes.get(abs), gitChangeKind(area, change.status)));
+						if (changes.size >= MAX_CANDIDATES) {
+							break;
+						}
+					}
+				}
+			} catch {
+				// A repository that cannot be read adds no signal; the git resources report the error.
+			}
+		}
+		this.gitChanges = changes;
+		this.stale = true;
+		this.rerank.trigger();
+	}
+}
+
+function topKey(ranked: readonly RankedFile[]): string {
+	return ranked.slice(0, RELEVANT_TOP).map(r => r.uri).join('\n');
+}

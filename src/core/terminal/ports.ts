@@ -1,0 +1,34 @@
+import { Event } from '../../common/event';
+
+/** One command a terminal ran, as shell integration reported it. */
+export interface TerminalCommand {
+	readonly commandLine: string;
+	/** Absolute path, when the shell reported it. */
+	readonly cwd?: string;
+	/** Undefined while running, or when the shell did not report it. */
+	readonly exitCode?: number;
+	readonly running: boolean;
+	readonly startedAt: number;
+	readonly endedAt?: number;
+	/** The output with terminal escape sequences removed, capped: its head and its tail. */
+	readonly output: string;
+	/** Where characters were left out of `output` to keep it within the cap, and how many. */
+	readonly cut?: { readonly at: number; readonly chars: number };
+}
+
+export interface TerminalInfo {
+	/** Stable for the terminal's life in this window: 1, 2, ... */
+	readonly id: number;
+	readonly name: string;
+	/** Newest last. */
+	readonly commands: readonly TerminalCommand[];
+}
+
+/** Terminals with shell integration and their last commands. Headless there are none. */
+export interface TerminalSource {
+	terminals(): readonly TerminalInfo[];
+	/** A terminal's commands changed (output arrived, a command started or ended). */
+	readonly onDidChangeTerminal: Event<number>;
+	/** Terminals opened or closed. */
+	readonly onDidChangeTerminals: Event<void>;
+}

@@ -1,0 +1,57 @@
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+
+/**
+ * Credentials terminals print. Token formats come from secretlint's recommended preset (AWS,
+ * GCP, GitHub, npm, Slack, SendGrid, OpenAI, Anthropic, basic-auth URLs, ...); the rules below
+ * add what a terminal shows and the preset does not look for: whole private key blocks (the
+ * preset needs a complete, valid-looking key), `Authorization:` header values, AWS access key
+ * ids on their own, and `NAME_TOKEN=value` style assignments.
+ */
+const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
+	{ id: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+	// Keeps "Authorization: Bearer " and hides the credential after it.
+	{ id: 'authorization', pattern: /(\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate)\s+)?)[^\s"',;]+/gi, keep: 1 },
+	{ id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b/g },
+	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
+	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
+];
+
+export const REDACTED = '[REDACTED]';
+
+/** `text` with every credential the rules find replaced by `[REDACTED:<rule>]`. */
+export async function redactSecrets(text: string): Promise<string> {
+	const ranges: [number, number, string][] = [];
+	for (const rule of OWN_RULES) {
+		for (const match of text.matchAll(rule.pattern)) {
+			const start = match.index + (rule.keep ? match[rule.keep].length : 0);
+			ranges.push([start, match.index + match[0].length, rule.id]);
+		}
+	}
+	const result = await lintSource({
+		source: { content: text, filePath: 'terminal-output.txt', contentType: 'text' },
+		options: { config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] }, maskSecrets: false },
+	});
+	for (const message of result.messages) {
+		const [start, end] = message.range;
+		ranges.push([start, end, message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')]);
+	}
+	if (ranges.length === 0) {
+		return text;
+	}
+	// Overlapping finds merge into one redaction, named after the first.
+	ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+	let out = '';
+	let at = 0;
+	for (const [start, end, id] of ranges) {
+		if (end <= at) {
+			continue;
+		}
+		out += text.slice(at, Math.max(at, start));
+		if (start >= at) {
+			out += `[REDACTED:${id}]`;
+		}
+		at = end;
+	}
+	return out + text.slice(at);
+}

@@ -1,0 +1,137 @@
+import * as assert from 'node:assert/strict';
+import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
+import { FILE_TEMPLATE } from '../../../src/core/files/filesProvider';
+import { RangesProvider } from '../../../src/core/ranges/rangesProvider';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { fileUri } from '../../../src/core/uriGuard';
+import { WorkspaceScope } from '../../../src/core/workspaceScope';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../../src/node/staticSources';
+import { FakeDocuments } from '../../fakes/fakeDocuments';
+import { FakeOutline, sym } from '../../fakes/fakeOutline';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { connectInMemory, ConnectedClient, createTestServer, errorOf, TestServer } from '../../helpers/harness';
+import { readJson } from '../../helpers/readJson';
+
+const SOURCE = ['class Greeter {', '  greet() {', '    return "hi";', '  }', '}', '', 'function main() {', '  new Greeter().greet();', '}', ''].join('\n');
+
+describe('line ranges and outlines through an MCP client', () => {
+	let fx: Fixture;
+	let server: TestServer;
+	let outline: FakeOutline;
+	let documents: FakeDocuments;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+	let file: string;
+
+	beforeEach(async () => {
+		fx = createFixture();
+		file = fx.write('src/greeter.ts', SOURCE);
+		documents = new FakeDocuments();
+		server = createTestServer([fx.root], { documents, settings: { maxFileSize: 1024 } });
+		outline = new FakeOutline();
+		outline.set(file, [sym('Greeter', 'Class', 0, 4, [sym('greet', 'Method', 1, 3)]), sym('main', 'Function', 6, 8)]);
+		const folders = new StaticFolders([fx.root]);
+		const reader = new NodeFileSystem();
+		const scope = new WorkspaceScope(folders, server.files, reader);
+		registry = new ProviderRegistry([
+			new OutlineProvider(outline, scope, folders, server.files, FILE_TEMPLATE, { throttleMs: 10 }),
+			new RangesProvider({ files: server.files, scope, reader, outline }),
+			server.files,
+		], { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
+		conn = await connectInMemory(registry);
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+		fx.dispose();
+	});
+
+	const text = async (uri: string) => {
+		const { contents } = await conn.client.readResource({ uri });
+		return (contents[0] as { text: string }).text;
+	};
+
+	it('read a line range, a symbol by dotted name, and the unsaved text of a dirty file', async () => {
+		const uri = fileUri(file);
+		assert.equal(await text(`${uri}?lines=2-4`), '  greet() {\n    return "hi";\n  }\n');
+		assert.equal(await text(`${uri}?lines=7`), 'function main() {\n');
+		assert.equal(await text(`${uri}?symbol=Greeter.greet`), '  greet() {\n    return "hi";\n  }\n');
+		assert.equal(await text(`${uri}?symbol=main`), 'function main() {\n  new Greeter().greet();\n}\n');
+		const { contents } = await conn.client.readResource({ uri: `${uri}?lines=1` });
+		assert.equal(contents[0].uri, `${uri}?lines=1`);
+		assert.equal(contents[0].mimeType, 'text/x-typescript');
+		documents.edit(file, '// unsaved\n' + SOURCE);
+		assert.equal(await text(`${uri}?lines=1-2`), '// unsaved\nclass Greeter {\n');
+	});
+
+	it('read a range of a file over the read cap, which a whole read refuses', async () => {
+		const big = fx.write('src/big.log.txt', Array.from({ length: 400 }, (_, i) => `row ${i + 1}`).join('\n') + '\n');
+		const whole = await errorOf(conn.client.readResource({ uri: fileUri(big) }));
+		assert.match(whole.message, /over the 1 KB limit/);
+		assert.equal(await text(`${fileUri(big)}?lines=300-301`), 'row 300\nrow 301\n');
+	});
+
+	it('refuse what a whole read refuses (secrets, ignored, outside), and say what a bad query should be', async () => {
+		for (const rel of ['.env', 'build/out.js', 'link-outside-file']) {
+			const err = await errorOf(conn.client.readResource({ uri: `${fileUri(fx.file(rel))}?lines=1` }));
+			assert.ok(err.code === -32002 || err.code === -32602, `${rel}: ${JSON.stringify(err)}`);
+			assert.ok(!JSON.stringify(err).includes(fx.outside), 'no outside path');
+			assert.ok(!/hunter2|ignored|root:x/.test(JSON.stringify(err)), 'no content');
+		}
+		const outside = await errorOf(conn.client.readResource({ uri: `${fileUri(fx.outside)}/passwd?lines=1` }));
+		assert.ok(outside.code === -32002 || outside.code === -32602);
+		assert.match((await errorOf(conn.client.readResource({ uri: `${fileUri(file)}?lines=0` }))).message, /N, N-M or N-/);
+		assert.match((await errorOf(conn.client.readResource({ uri: `${fileUri(file)}?lines=99` }))).message, /past the end: the file has 9 lines/);
+		assert.match((await errorOf(conn.client.readResource({ uri: `${fileUri(file)}?foo=1` }))).message, /\?lines=N-M or \?symbol=NAME/);
+		assert.match((await errorOf(conn.client.readResource({ uri: `${fileUri(file)}?symbol=nope` }))).message, /No symbol "nope" in this file; it has Greeter, Greeter.greet, main/);
+		assert.match((await errorOf(conn.client.readResource({ uri: `${fileUri(fx.file('images/pixel.png'))}?lines=1` }))).message, /binary/);
+	});
+
+	it('notify a subscribed range when its file changes', async () => {
+		const uri = `${fileUri(file)}?lines=1-2`;
+		await conn.client.subscribeResource({ uri });
+		documents.edit(file, '// typed\n' + SOURCE);
+		await conn.waitForUpdate(uri);
+	});
+
+	it('serve the outline of a file by the template, each symbol with its range URI, list none, and notify it on edits', async () => {
+		outline.setOpen([file, fx.file('.env')]);
+		const { resources } = await conn.client.listResources();
+		assert.deepEqual(resources.filter(r => r.uri.startsWith('outline:')), [], 'outlines are not listed: opening a document changes no list');
+		const body = await readJson(conn, 'outline://file/src/greeter.ts') as { file: string; symbols: { name: string; kind: string; lines: string; uri: string; children?: { name: string; uri: string }[] }[] };
+		assert.equal(body.file, 'src/greeter.ts');
+		assert.deepEqual(body.symbols.map(s => [s.name, s.kind, s.lines]), [['Greeter', 'Class', '1-5'], ['main', 'Function', '7-9']]);
+		assert.equal(body.symbols[0].children![0].uri, `${fileUri(file)}?lines=2-4`);
+		assert.equal(await text(body.symbols[1].uri), 'function main() {\n  new Greeter().greet();\n}\n');
+		await conn.client.subscribeResource({ uri: 'outline://file/src/greeter.ts' });
+		outline.edit(file);
+		await conn.waitForUpdate('outline://file/src/greeter.ts');
+		const secret = await errorOf(conn.client.readResource({ uri: 'outline://file/.env' }));
+		assert.ok(secret.code === -32002 || secret.code === -32602);
+		assert.ok(!outline.asked.includes(fx.file('.env')), 'a refused file\'s outline is never asked for');
+	});
+
+	it('offer templates with completion for paths and symbol names', async () => {
+		const { resourceTemplates } = await conn.client.listResourceTemplates();
+		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate).sort(), ['file:///{+path}', 'file:///{+path}{?lines}', 'file:///{+path}{?symbol}', 'outline://file/{+path}']);
+		const paths = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'outline://file/{+path}' }, argument: { name: 'path', value: 'src/gr' } });
+		assert.deepEqual(paths.completion.values, ['src/greeter.ts']);
+		outline.setOpen([fx.file('README.md'), fx.file('.env')]);
+		const openFirst = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'outline://file/{+path}' }, argument: { name: 'path', value: '' } });
+		assert.equal(openFirst.completion.values[0], 'README.md', 'open files first');
+		assert.ok(!openFirst.completion.values.includes('.env'), 'a secret open in the editor is not offered');
+		const symbols = await conn.client.complete({
+			ref: { type: 'ref/resource', uri: 'file:///{+path}{?symbol}' }, argument: { name: 'symbol', value: 'gre' },
+			context: { arguments: { path: file.slice(1) } },
+		});
+		assert.deepEqual(symbols.completion.values, ['Greeter', 'Greeter.greet']);
+		const linePaths = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}{?lines}' }, argument: { name: 'path', value: file.slice(1, -3) } });
+		assert.ok(linePaths.completion.values.includes(file.slice(1)), JSON.stringify(linePaths.completion.values));
+		const secretSymbols = await conn.client.complete({
+			ref: { type: 'ref/resource', uri: 'file:///{+path}{?symbol}' }, argument: { name: 'symbol', value: '' },
+			context: { arguments: { path: fx.file('.env').slice(1) } },
+		});
+		assert.deepEqual(secretSymbols.completion.values, []);
+	});
+});

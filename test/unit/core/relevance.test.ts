@@ -1,0 +1,192 @@
+import * as assert from 'node:assert/strict';
+import { BASE_PRIORITY, priorityFor, rank, WEIGHTS } from '../../../src/core/relevance/ranking';
+import { RELEVANT_URI, RelevanceProvider } from '../../../src/core/relevance/relevanceProvider';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { fileUri } from '../../../src/core/uriGuard';
+import { WorkspaceScope } from '../../../src/core/workspaceScope';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../../src/node/staticSources';
+import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';
+import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
+import { FakeRelevanceSignals } from '../../fakes/fakeRelevanceSignals';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { connectInMemory, ConnectedClient, createTestServer, TestServer } from '../../helpers/harness';
+import { readJson } from '../../helpers/readJson';
+
+const NOW = 1_800_000_000_000;
+const MIN = 60_000;
+
+describe('relevance ranking', () => {
+	it('puts what the user looks at first: active, then visible, then a tab', () => {
+		assert.deepEqual(rank({ active: true, visible: true, openInTab: true }, NOW), { score: WEIGHTS.active, reasons: ['active editor'] });
+		assert.ok(rank({ visible: true }, NOW).score > rank({ openInTab: true }, NOW).score);
+		assert.deepEqual(rank({}, NOW), { score: 0, reasons: [] });
+	});
+
+	it('decays edits, saves and writes with a half-life, and lets a later save cover an edit', () => {
+		const fresh = rank({ edited: NOW }, NOW);
+		assert.deepEqual(fresh.reasons, ['edited (unsaved) 0 s ago']);
+		assert.equal(fresh.score, WEIGHTS.edited);
+		assert.equal(rank({ edited: NOW - WEIGHTS.recencyHalfLifeMinutes * MIN }, NOW).score, WEIGHTS.edited / 2);
+		assert.deepEqual(rank({ edited: NOW - 2 * MIN, saved: NOW - MIN }, NOW).reasons, ['saved 1 min ago']);
+		assert.deepEqual(rank({ written: NOW - 90 * MIN }, NOW).reasons, ['written 2 h ago']);
+	});
+
+	it('raises files with errors over warnings, and git conflicts over other changes', () => {
+		assert.ok(rank({ errors: 1 }, NOW).score > rank({ warnings: 5 }, NOW).score);
+		assert.deepEqual(rank({ errors: 2, warnings: 3 }, NOW).reasons, ['2 errors'], 'warnings count only without errors');
+		assert.ok(rank({ git: 'conflicted' }, NOW).score > rank({ git: 'staged' }, NOW).score);
+		assert.ok(rank({ git: 'modified' }, NOW).score > rank({ git: 'untracked' }, NOW).score);
+		assert.deepEqual(rank({ active: true, errors: 1, git: 'modified' }, NOW).reasons, ['active editor', '1 error', 'changed in the working tree (git)'], 'strongest reason first');
+	});
+
+	it('maps scores to priorities from the base towards 1, in order', () => {
+		assert.equal(priorityFor(0), BASE_PRIORITY);
+		const scores = [0.2, 0.5, 1, 2, 4];
+		const priorities = scores.map(priorityFor);
+		assert.deepEqual([...priorities].sort(), priorities, 'monotone');
+		assert.ok(priorities.every(p => p > BASE_PRIORITY && p < 1));
+		assert.ok(priorityFor(WEIGHTS.active) > 0.65 && priorityFor(WEIGHTS.active) < 0.75);
+	});
+});
+
+describe('relevance provider through an MCP client', () => {
+	let fx: Fixture;
+	let server: TestServer;
+	let signals: FakeRelevanceSignals;
+	let diagnostics: FakeDiagnostics;
+	let git: FakeGitSource;
+	let repo: FakeGitRepository;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+	let now: number;
+
+	beforeEach(async () => {
+		fx = createFixture();
+		for (let i = 0; i < 12; i++) {
+			fx.write(`many/f${String(i).padStart(2, '0')}.txt`, `${i}\n`);
+		}
+		server = createTestServer([fx.root]);
+		signals = new FakeRelevanceSignals();
+		diagnostics = new FakeDiagnostics();
+		git = new FakeGitSource();
+		repo = new FakeGitRepository(fx.root);
+		git.open(repo);
+		now = NOW;
+		const scope = new WorkspaceScope(new StaticFolders([fx.root]), server.files, new NodeFileSystem());
+		const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics, git, now: () => now }, { throttleMs: 20, gitThrottleMs: 10 });
+		registry = new ProviderRegistry([relevance, server.files], { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
+		conn = await connectInMemory(registry);
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+		fx.dispose();
+	});
+
+	interface Body { files: { file: string; uri: string; priority: number; reasons: string[] }[]; note?: string }
+	const relevant = async () => await readJson(conn, RELEVANT_URI) as Body;
+
+	it('answers with a note when nothing stands out, then ranks the active file first with its reason', async () => {
+		assert.deepEqual(await relevant(), { files: [], note: 'Nothing stands out: no file is open, edited, broken or changed in git.' });
+		signals.show(fx.file('src/index.ts'), [fx.file('src/index.ts'), fx.file('README.md')], [fx.file('src/index.ts'), fx.file('README.md'), fx.file('pkg/lib.ts')]);
+		const body = await relevant();
+		assert.deepEqual(body.files.map(f => [f.file, f.reasons]), [
+			['src/index.ts', ['active editor']],
+			['README.md', ['visible editor']],
+			['pkg/lib.ts', ['open in a tab']],
+		]);
+		assert.equal(body.files[0].uri, fileUri(fx.file('src/index.ts')));
+	});
+
+	it('puts a file typed into at the top and notifies subscribers once the order changes', async () => {
+		signals.show(fx.file('README.md'));
+		await conn.client.subscribeResource({ uri: RELEVANT_URI });
+		assert.equal((await relevant()).files[0].file, 'README.md');
+		registry.flushChanges();
+		await conn.client.ping(); // what the start-up ranking notified has arrived
+		const before = conn.updates.length;
+		for (let i = 0; i < 4; i++) {
+			signals.touch(fx.file('src/index.ts'), 'edited');
+		}
+		await waitUntil(async () => conn.updates.length > before);
+		assert.deepEqual((await relevant()).files.map(f => f.file), ['README.md', 'src/index.ts'], 'an edit (0.9) does not beat the active editor (1.0) alone');
+		const mid = conn.updates.length;
+		diagnostics.set(fx.file('src/index.ts'), [problem('error', 0, 'broken')]);
+		await waitUntil(async () => conn.updates.length > mid);
+		assert.equal((await relevant()).files[0].file, 'src/index.ts');
+		assert.deepEqual((await relevant()).files[0].reasons, ['edited (unsaved) 0 s ago', '1 error']);
+		registry.flushChanges();
+		await conn.client.ping();
+		const notified = conn.updates.slice(before).filter(u => u === RELEVANT_URI).length;
+		assert.equal(notified, 2, 'one notification per change of order: 4 keystrokes and one error change it twice');
+	});
+
+	it('raises a file with a TypeScript-style error and files git sees changed', async () => {
+		repo.statusValue = { staged: [{ path: 'pkg/lib.ts', status: 'modified' }], unstaged: [], untracked: [{ path: 'many/f03.txt', status: 'untracked' }], conflicts: [] };
+		repo.change();
+		diagnostics.set(fx.file('many/f07.txt'), [problem('error', 1, 'Type error'), problem('warning', 2, 'unused')]);
+		await waitUntil(async () => (await relevant()).files.length === 3);
+		assert.deepEqual((await relevant()).files.map(f => [f.file, f.reasons]), [
+			['many/f07.txt', ['1 error']],
+			['pkg/lib.ts', ['staged (git)']],
+			['many/f03.txt', ['new, untracked (git)']],
+		]);
+	});
+
+	it('never names, ranks or prioritises a file the rule does not serve (secrets, ignored, outside)', async () => {
+		for (const p of [fx.file('.env'), fx.file('build/out.js'), `${fx.outside}/passwd`]) {
+			signals.touch(p, 'edited');
+			diagnostics.set(p, [problem('error', 0, 'x')]);
+		}
+		signals.show(fx.file('.env'));
+		repo.statusValue = { staged: [], unstaged: [{ path: '.env', status: 'modified' }], untracked: [], conflicts: [] };
+		repo.change();
+		signals.touch(fx.file('README.md'), 'saved');
+		await waitUntil(async () => (await relevant()).files.length === 1);
+		const text = JSON.stringify(await relevant());
+		assert.ok(!/\.env|out\.js|passwd|outside/.test(text), text);
+	});
+
+	it('sets each listed file\'s priority from the ranking, and a ranking change between pages never breaks the cursor', async () => {
+		signals.show(fx.file('many/f05.txt'));
+		const first = await conn.client.request({ method: 'resources/list', params: {} }, (await import('@modelcontextprotocol/sdk/types.js')).ListResourcesResultSchema);
+		const all = [...first.resources];
+		const f05 = all.find(r => r.uri === fileUri(fx.file('many/f05.txt')));
+		const readme = all.find(r => r.uri === fileUri(fx.file('README.md')));
+		assert.ok(f05 && readme);
+		assert.equal(f05.annotations?.priority, priorityFor(WEIGHTS.active));
+		assert.equal(readme.annotations?.priority, BASE_PRIORITY);
+		assert.deepEqual(readme.annotations?.audience, ['user', 'assistant']);
+		assert.equal(all[0].uri, RELEVANT_URI);
+		assert.equal(all[0].annotations?.priority, 1);
+
+		// Page by page with a small page, the ranking changing after every page.
+		const small = await connectInMemory(registry, undefined, 4);
+		try {
+			const seen: string[] = [];
+			let cursor: string | undefined;
+			let i = 0;
+			do {
+				const page = await small.client.listResources(cursor ? { cursor } : {});
+				seen.push(...page.resources.map(r => r.uri));
+				cursor = page.nextCursor;
+				signals.show(fx.file(`many/f${String(i++ % 12).padStart(2, '0')}.txt`));
+				signals.touch(fx.file(`many/f${String((i * 5) % 12).padStart(2, '0')}.txt`), 'edited');
+			} while (cursor);
+			assert.deepEqual(seen, all.map(r => r.uri), 'the same entries, once each, in the same order');
+		} finally {
+			await small.close();
+		}
+	});
+});
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await check())) {
+		if (Date.now() > deadline) {
+			throw new Error('timed out');
+		}
+		await new Promise(resolve => setImmediate(resolve));
+	}
+}

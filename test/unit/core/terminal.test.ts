@@ -1,0 +1,116 @@
+import * as assert from 'node:assert/strict';
+import { Emitter } from '../../../src/common/event';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { OutputBuffer } from '../../../src/core/terminal/outputBuffer';
+import { redactSecrets } from '../../../src/core/terminal/redact';
+import { TerminalProvider } from '../../../src/core/terminal/terminalProvider';
+import { FakeTerminals } from '../../fakes/fakeTerminals';
+import { connectInMemory, ConnectedClient, errorOf } from '../../helpers/harness';
+import { readJson } from '../../helpers/readJson';
+
+// Built from pieces so no scanner mistakes this file for a leak.
+const GITHUB_TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const SLACK_TOKEN = 'xoxb-' + '123456789012-1234567890123-abcdefghijABCDEFGHIJabcd';
+const ANTHROPIC_KEY = 'sk-ant-api03-' + 'x'.repeat(93) + 'AA';
+const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
+
+describe('terminal output redaction', () => {
+	it('redacts well-known token formats by secretlint\'s recommended rules', async () => {
+		const out = await redactSecrets(`token ${GITHUB_TOKEN}\nslack ${SLACK_TOKEN}\nkey ${ANTHROPIC_KEY}\n`);
+		assert.ok(!out.includes(GITHUB_TOKEN) && !out.includes(SLACK_TOKEN) && !out.includes(ANTHROPIC_KEY), out);
+		assert.match(out, /token \[REDACTED:github\]\nslack \[REDACTED:slack\]\nkey \[REDACTED:anthropic\]\n/);
+	});
+
+	it('redacts private key blocks, Authorization values, AWS key ids and secret assignments, keeping what frames them', async () => {
+		const text = [
+			'$ cat id_ed25519', PRIVATE_KEY, 'done',
+			'> Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc',
+			'curl -H "authorization: token abc123def" https://x',
+			'AWS AKIA' + 'IOSFODNN7EXAMPLE here',
+			'export NPM_TOKEN=npm_secretvalue123 DB_PASSWORD="p a s s"',
+		].join('\n');
+		const out = await redactSecrets(text);
+		assert.equal(out, [
+			'$ cat id_ed25519', '[REDACTED:private-key]', 'done',
+			'> Authorization: Bearer [REDACTED:authorization]',
+			'curl -H "authorization: token [REDACTED:authorization]" https://x',
+			'AWS [REDACTED:aws-access-key-id] here',
+			'export NPM_TOKEN=[REDACTED:secret-assignment] DB_PASSWORD=[REDACTED:secret-assignment]',
+		].join('\n'));
+	});
+
+	it('redacts a private key whose end was cut off, and leaves ordinary output alone', async () => {
+		assert.equal(await redactSecrets('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE'), 'x\n[REDACTED:private-key]');
+		const plain = 'npm test\n  316 passing (51s)\nexit 0\nauthor: me, tokens: 12\n';
+		assert.equal(await redactSecrets(plain), plain);
+	});
+});
+
+describe('terminal output buffer', () => {
+	it('keeps the head and the tail, counts what it dropped, and removes escape sequences', () => {
+		const buffer = new OutputBuffer(10, 20);
+		buffer.append('\u001b[31mred\u001b[0m\r\n');
+		assert.deepEqual(buffer.snapshot(), { output: 'red\n' });
+		buffer.append('0123456789'.repeat(5));
+		const { output, cut } = buffer.snapshot();
+		assert.equal(output.length, 30);
+		assert.deepEqual(cut, { at: 10, chars: 54 - 30 });
+		assert.ok(output.startsWith('red\n012345') && output.endsWith('0123456789'));
+	});
+});
+
+describe('terminal provider through an MCP client', () => {
+	let terminals: FakeTerminals;
+	let enabled: boolean;
+	let enabledChanged: Emitter<void>;
+	let registry: ProviderRegistry;
+	let conn: ConnectedClient;
+
+	beforeEach(async () => {
+		terminals = new FakeTerminals();
+		enabled = true;
+		enabledChanged = new Emitter<void>();
+		registry = new ProviderRegistry([new TerminalProvider(terminals, { get: () => enabled, onDidChange: enabledChanged.event }, { throttleMs: 10 })],
+			{ debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
+		conn = await connectInMemory(registry);
+	});
+	afterEach(async () => {
+		await conn.close();
+		registry.dispose();
+	});
+
+	it('lists a terminal once it ran a command and serves its last command and history, redacted', async () => {
+		terminals.open(1, 'bash');
+		assert.deepEqual((await conn.client.listResources()).resources, []);
+		terminals.run(1, { commandLine: 'npm test', cwd: '/ws', exitCode: 1, output: 'FAIL one\n' });
+		terminals.run(1, { commandLine: `gh auth login --with-token ${GITHUB_TOKEN}`, exitCode: 0, output: `Logged in with ${GITHUB_TOKEN}\n` });
+		assert.deepEqual((await conn.client.listResources()).resources.map(r => r.uri), ['terminal://1/commands', 'terminal://1/last']);
+		const { contents } = await conn.client.readResource({ uri: 'terminal://1/last' });
+		const text = (contents[0] as { text: string }).text;
+		assert.equal(text, '$ gh auth login --with-token [REDACTED:github]\n# exit code 0\nLogged in with [REDACTED:github]\n');
+		const history = await readJson(conn, 'terminal://1/commands') as { commands: { commandLine: string; cwd?: string; exitCode: number; output: string }[] };
+		assert.deepEqual(history.commands.map(c => [c.commandLine.slice(0, 8), c.cwd, c.exitCode]), [['npm test', '/ws', 1], ['gh auth ', undefined, 0]]);
+		assert.ok(!JSON.stringify(history).includes(GITHUB_TOKEN));
+	});
+
+	it('marks cut output clearly and notifies subscribers as a command prints', async () => {
+		terminals.open(2, 'zsh');
+		terminals.run(2, { commandLine: 'make', running: true, output: 'startend', cut: { at: 5, chars: 1234 } });
+		const text = (await conn.client.readResource({ uri: 'terminal://2/last' })).contents[0] as { text: string };
+		assert.equal(text.text, '$ make\n# running\nstart\n[... 1,234 characters of output cut here ...]\nend');
+		await conn.client.subscribeResource({ uri: 'terminal://2/last' });
+		terminals.run(2, { commandLine: 'make again' });
+		await conn.waitForUpdate('terminal://2/last');
+	});
+
+	it('serves nothing once the setting turns the family off', async () => {
+		terminals.open(1, 'bash');
+		terminals.run(1, { commandLine: 'ls' });
+		enabled = false;
+		enabledChanged.fire();
+		await conn.waitForListChanged();
+		assert.deepEqual((await conn.client.listResources()).resources, []);
+		const err = await errorOf(conn.client.readResource({ uri: 'terminal://1/last' }));
+		assert.ok(err.code === -32002 || err.code === -32602, JSON.stringify(err));
+	});
+});
