@@ -131,10 +131,13 @@ export class Bridge {
 		// The factory also builds a throwaway instance for a `server/discover` probe; the last one
 		// built serves. (So an instance closing says nothing about the client: the wire does.)
 		this.server = { instance, era };
+		// A 2026-07-28 window's results carry that revision's fields (caching hints, resultType);
+		// a 2025 client must not see them, as our own server never sends them in that era.
+		const shape = era === 'legacy' ? withoutModernFields : <T>(result: T) => result;
 		if (capabilities.resources) {
-			instance.setRequestHandler('resources/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
-			instance.setRequestHandler('resources/read', (req, ctx) => this.relay(c => c.request({ method: 'resources/read', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
-			instance.setRequestHandler('resources/templates/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/templates/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
+			instance.setRequestHandler('resources/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
+			instance.setRequestHandler('resources/read', (req, ctx) => this.relay(c => c.request({ method: 'resources/read', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
+			instance.setRequestHandler('resources/templates/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/templates/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
 		}
 		if (capabilities.resources?.subscribe && era === 'legacy') {
 			instance.setRequestHandler('resources/subscribe', req => this.subscribe(req.params.uri));
@@ -145,11 +148,11 @@ export class Bridge {
 			});
 		}
 		if (capabilities.completions) {
-			instance.setRequestHandler('completion/complete', (req, ctx) => this.relay(c => c.request({ method: 'completion/complete', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal));
+			instance.setRequestHandler('completion/complete', (req, ctx) => this.relay(c => c.request({ method: 'completion/complete', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
 		}
 		// Anything else the window may offer (tools, prompts) passes through unchanged.
 		instance.fallbackRequestHandler = async (req, ctx) =>
-			this.relay(c => c.request({ method: req.method, params: forwardable(req.params) }, ANY_RESULT, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal) as Promise<Result>;
+			this.relay(c => c.request({ method: req.method, params: forwardable(req.params) }, ANY_RESULT, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape) as Promise<Result>;
 		return instance;
 	}
 
@@ -363,4 +366,13 @@ export function installWarningFilter(log: Logger): void {
 		}
 		log.warn(`${warning.name}: ${warning.message}`);
 	});
+}
+
+/** A result as a 2025 client expects it: without the 2026-07-28 revision's own fields. */
+function withoutModernFields<T>(result: T): T {
+	if (result === null || typeof result !== 'object') {
+		return result;
+	}
+	const { ttlMs: _ttl, cacheScope: _scope, resultType: _type, ...rest } = result as Record<string, unknown>;
+	return rest as T;
 }

@@ -222,6 +222,10 @@ describe('bridge: both protocol eras', function () {
 				const { resources: page } = await client.listResources();
 				assert.deepEqual(page.map(r => r.uri), [fileUri(fx.file('README.md')), fileUri(fx.file('src/index.ts'))], 'the first page, as the window paged it');
 				const readme = fileUri(fx.file('README.md'));
+				// The window speaks 2026-07-28; its caching hints are not for a 2025 client.
+				for (const result of [await client.readResource({ uri: readme }), await client.listResources(), await client.listResourceTemplates()] as Record<string, unknown>[]) {
+					assert.deepEqual([result.ttlMs, result.cacheScope, result.resultType], [undefined, undefined, undefined]);
+				}
 				await client.subscribeResource({ uri: readme });
 				await assert.rejects(client.subscribeResource({ uri: fileUri(fx.file('.env')) }), /Resource not found/);
 				window.updated(readme);
