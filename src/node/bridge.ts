@@ -373,6 +373,9 @@ function withoutModernFields<T>(result: T): T {
 	if (result === null || typeof result !== 'object') {
 		return result;
 	}
-	const { ttlMs: _ttl, cacheScope: _scope, resultType: _type, ...rest } = result as Record<string, unknown>;
+	const rest: Record<string, unknown> = { ...result };
+	delete rest.ttlMs;
+	delete rest.cacheScope;
+	delete rest.resultType;
 	return rest as T;
 }
