@@ -373,7 +373,7 @@ function withoutModernFields<T>(result: T): T {
 	if (result === null || typeof result !== 'object') {
 		return result;
 	}
-	const rest: Record<string, unknown> = { ...result };
+	const rest = { ...(result as Record<string, unknown>) };
 	delete rest.ttlMs;
 	delete rest.cacheScope;
 	delete rest.resultType;
