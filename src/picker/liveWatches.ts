@@ -44,6 +44,8 @@ export class LiveWatches {
 
 	private listenStream: McpSubscription | undefined;
 	private listenRound: Promise<void> | undefined;
+	/** The connection `listenRound` listens on. */
+	private listenRoundClient: Client | undefined;
 	private listenDirty = false;
 	private listenDrops = 0;
 
@@ -161,10 +163,22 @@ export class LiveWatches {
 	 */
 	private scheduleListen(client: Client): Promise<void> {
 		this.listenDirty = true;
-		this.listenRound ??= this.runListen(client).finally(() => {
-			this.listenRound = undefined;
+		if (this.listenRound && this.listenRoundClient === client) {
+			return this.listenRound;
+		}
+		// A round still running belongs to a connection that is gone (its listen failing is what
+		// made the reconnect): the new connection's round follows it rather than being folded
+		// into it, or the new connection would never listen.
+		const before = this.listenRound ?? Promise.resolve();
+		const round: Promise<void> = before.catch(() => undefined).then(() => this.runListen(client)).finally(() => {
+			if (this.listenRound === round) {
+				this.listenRound = undefined;
+				this.listenRoundClient = undefined;
+			}
 		});
-		return this.listenRound;
+		this.listenRound = round;
+		this.listenRoundClient = client;
+		return round;
 	}
 
 	private async runListen(client: Client): Promise<void> {
