@@ -14,6 +14,8 @@
 //     histogram is started in it over the DevTools protocol (Runtime.evaluate) as soon as the
 //     process exists, reset when the server's lock file appears, and read when the index line
 //     shows, then around a full listing. The inspector stays attached for the whole run;
+//   - the same histogram over 2 s in which nothing of ours runs (a control for the machine's load
+//     and the workbench's other extensions);
 //   - pings answered (MCP ping over the server's HTTP endpoint, SDK client) while indexing;
 //   - first page p50 (21 after 5 warm-up pages), full listing, and the latency of list_changed for
 //     a file created and of updated for a subscribed file changed, as the headless scale bench.
@@ -201,6 +203,11 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 		r.indexingDelay = indexing;
 		r.pingWhileIndexing = pings.length ? summarize(pings) : null;
 		await waitForWorkbench(page);
+		// A control: the same host doing nothing of ours for 2 s, so the delays above can be told
+		// from what the machine's load and the workbench's other extensions cause anyway.
+		await inspector.delay();
+		await sleep(2000);
+		r.idleDelay = await inspector.delay();
 
 		for (let i = 0; i < 5; i++) await client.listResources(undefined, { timeout: 60_000 });
 		const firstPage = [];
@@ -253,6 +260,8 @@ const ROWS = [
 	['extension host peak RSS (VmHWM)', r => r.peakRssMiB, 'MiB'],
 	['event-loop delay while indexing p99', r => r.indexingDelay?.p99Ms, 'ms'],
 	['event-loop delay while indexing max', r => r.indexingDelay?.maxMs, 'ms'],
+	['event-loop delay idle for 2 s after indexing, p99', r => r.idleDelay?.p99Ms, 'ms'],
+	['event-loop delay idle for 2 s after indexing, max', r => r.idleDelay?.maxMs, 'ms'],
 	['ping while indexing p99', r => r.pingWhileIndexing?.p99, 'ms'],
 	['ping while indexing max', r => r.pingWhileIndexing?.max, 'ms'],
 	['first page p50', r => r.firstPageP50Ms, 'ms'],
