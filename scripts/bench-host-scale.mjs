@@ -21,7 +21,8 @@
 //     a file created and of updated for a subscribed file changed, as the headless scale bench.
 //
 // `npm run bench:host-scale` or `npm run bench -- --scale --host` (needs `npm run provision`).
-// Env: BENCH_HOST_FILES (100000), BENCH_HOST_RUNS (3). Aims are reported, never asserted.
+// Env: BENCH_HOST_FILES (100000), BENCH_HOST_RUNS (3), BENCH_HOST_NO_INSPECTOR=1 (no delay
+// histograms: what the attached inspector costs the other numbers). Aims are reported, never asserted.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,6 +42,9 @@ import { connectInspector } from './lib/bench-host-inspector.mjs';
 
 const FILES = Number(process.env.BENCH_HOST_FILES ?? 100_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_HOST_RUNS ?? 3));
+/** BENCH_HOST_NO_INSPECTOR=1: no delay histograms, to see what the attached inspector costs. */
+const NO_INSPECTOR = process.env.BENCH_HOST_NO_INSPECTOR === '1';
+const absentInspector = { startDelayMonitor: async () => {}, delay: async () => null, memory: async () => null, close: async () => {} };
 const CLIENT_INFO = { name: 'mcp-workspace-resources-host-bench', version: '0.1.0' };
 const log = msg => process.stderr.write(`${msg}\n`);
 
@@ -168,7 +172,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 
 		// The extension host as soon as it exists: its event loop is watched from then on.
 		const hostPid = await until(() => findExtensionHost(server.pid), 'the extension host process', 120_000, 10);
-		const inspector = await connectInspector(hostPid);
+		const inspector = NO_INSPECTOR ? absentInspector : await connectInspector(hostPid);
 		cleanups.push(() => inspector.close());
 		await inspector.startDelayMonitor();
 		r.lockBeforeMonitor = readLockFile(mcpHome.dir) !== undefined;
@@ -283,7 +287,7 @@ const expected = servedCount(cacheDir, FILES);
 const leafDir = path.join(tree.root, planScaleTree(FILES).dirs[1]);
 const results = {
 	startedAt: new Date().toISOString(),
-	params: { files: FILES, runs: RUNS },
+	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR },
 	env: { cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
 	runs: [],
 };
