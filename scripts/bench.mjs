@@ -11,7 +11,8 @@
 // Our server runs in both protocol eras (scripts/lib/bench-eras.mjs): legacy (SDK v1 client) and
 // modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
 // compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
-//        --scale: only the scale section instead (scripts/lib/bench-scale.mjs, its own flags)
+//        --scale: only the scale section instead (scripts/lib/bench-scale.mjs, its own flags);
+//        --scale --host: the same at 100,000 files in the real extension host (bench-host-scale.mjs)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,6 +77,15 @@ function parseArgs(argv) {
 	if (opts.files < 1) throw new Error('--files must be at least 1');
 	if (!['stdio', 'http'].includes(opts.notifyTransport)) throw new Error('--notify-transport is stdio or http');
 	return opts;
+}
+
+if (process.argv.includes('--scale') && process.argv.includes('--host')) {
+	// The same at 100,000 files in the real extension host (code-server): its own script, which
+	// needs a global WebSocket (Node 20: --experimental-websocket) to reach the host's inspector.
+	const { spawnSync } = await import('node:child_process');
+	const script = new URL('./bench-host-scale.mjs', import.meta.url).pathname;
+	const r = spawnSync(process.execPath, ['--experimental-websocket', script], { stdio: 'inherit' });
+	process.exit(r.status ?? 1);
 }
 
 if (process.argv.includes('--scale')) {
