@@ -76,22 +76,17 @@ async function widenSidebar(page) {
 }
 
 /** A TypeScript file with a few top-level functions for the outline picture. */
-const SHAPES_TS = `// Areas and perimeters of simple shapes.
-export interface Rectangle {
-	width: number;
-	height: number;
+const SHAPES_TS = `// Areas and perimeters of rectangles.
+export function area(width: number, height: number): number {
+	return width * height;
 }
 
-export function area(r: Rectangle): number {
-	return r.width * r.height;
+export function perimeter(width: number, height: number): number {
+	return 2 * (width + height);
 }
 
-export function perimeter(r: Rectangle): number {
-	return 2 * (r.width + r.height);
-}
-
-export function isSquare(r: Rectangle): boolean {
-	return r.width === r.height;
+export function isSquare(width: number, height: number): boolean {
+	return width === height;
 }
 `;
 
@@ -151,6 +146,9 @@ export const contextShotChecks = [
 					return labels.includes('isSquare');
 				}, 'the TypeScript symbols of shapes.ts in Go to Symbol in Editor', 60_000, 500);
 				await closeQuickInput(page);
+				// The file and its outline side by side, the sidebar out of the way.
+				await runFromPalette(page, 'View: Toggle Primary Side Bar Visibility');
+				await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
 				await runFromPalette(page, 'View: Split Editor Right');
 
 				await closeQuickInput(page);
@@ -163,29 +161,40 @@ export const contextShotChecks = [
 				await input.fill('outline');
 				await quickInput(page).locator('.monaco-list-row', { hasText: 'outline://file/{+path}' }).first().click();
 				await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
-				await input.fill('src/sha');
-				// The open file comes first among the server's completions.
-				const suggestion = quickInput(page).locator('.monaco-list-row', { hasText: 'src/shapes.ts' }).filter({ hasNotText: 'as typed' }).first();
-				await suggestion.waitFor({ state: 'visible', timeout: 15_000 });
-				await suggestion.click();
+				// The whole path: once the server's completion has it, it is the only row (no "as typed" one).
+				await input.fill('src/shapes.ts');
+				await poll(async () => {
+					const rows = (await quickInput(page).locator('.monaco-list-row').allInnerTexts()).map(t => t.replace(/\s+/g, ' ').trim());
+					return rows.length === 1 && rows[0] === 'src/shapes.ts';
+				}, 'src/shapes.ts suggested by the server\'s completion');
+				await page.keyboard.press('Enter');
 				await poll(async () => /What to do with the resource/.test(await input.getAttribute('placeholder') ?? ''), 'the Open / Add to Selection choice');
 				await quickInput(page).locator('.monaco-list-row', { hasText: 'Open' }).first().click();
 				await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
 				await poll(async () => /shapes\.ts/.test(await activeTabText(page)) && (await activeEditorText(page)).includes('"symbols"'), 'the outline document open');
 				// One line per range object, so each function shows whole: name, kind, lines, uri.
 				await runFromPalette(page, 'Fold Level 4');
+				let current = '';
 				const text = await poll(async () => {
-					const current = await activeEditorText(page);
+					current = await activeEditorText(page);
 					return ['area', 'perimeter', 'isSquare'].every(n => current.includes(`"name": "${n}"`)) ? current : undefined;
-				}, 'the three functions in the outline');
-				for (const [name, lines] of [['area', '7-9'], ['perimeter', '11-13'], ['isSquare', '15-17']]) {
+				}, 'the three functions in the outline').catch(err => {
+					throw new Error(`${err.message}; the editor shows: ${current}`);
+				});
+				for (const [name, lines] of [['area', '2-4'], ['perimeter', '6-8'], ['isSquare', '10-12']]) {
 					assert.match(text, new RegExp(`"name": "${name}",\\s*"kind": "Function",[\\s\\S]*?"lines": "${lines}",\\s*"uri": "file:///[^"]*/src/shapes\\.ts\\?lines=${lines}"`), text);
 				}
 				await noHover(page);
 				await screenshot('outline');
 				keepForReadme('outline');
+			} catch (err) {
+				await screenshot('failed-outline-before-cleanup');
+				throw err;
 			} finally {
 				await runFromPalette(page, 'View: Close All Editors');
+				if (!(await page.locator('.part.sidebar').isVisible())) {
+					await runFromPalette(page, 'View: Toggle Primary Side Bar Visibility');
+				}
 				fs.rmSync(file, { force: true });
 			}
 		},
@@ -206,7 +215,8 @@ export const contextShotChecks = [
 				await page.keyboard.press('Enter');
 				await openPicker(page);
 				await expand(page, /^Other\b/);
-				const row = treeItem(page, /^Terminal \d+ \(bash\): last command/);
+				// The name in parentheses is the terminal's at listing time (the running process, e.g. "sleep").
+				const row = treeItem(page, /^Terminal \d+ \([^)]*\): last command,/);
 				await row.waitFor({ state: 'visible', timeout: 30_000 });
 				// The row opens a read-only document that follows the resource as the command finishes.
 				await row.click();
@@ -219,6 +229,9 @@ export const contextShotChecks = [
 				await noHover(page);
 				await screenshot('terminal');
 				keepForReadme('terminal');
+			} catch (err) {
+				await screenshot('failed-terminal-before-cleanup');
+				throw err;
 			} finally {
 				await runFromPalette(page, 'Terminal: Kill All Terminals');
 				await runFromPalette(page, 'View: Close All Editors');
