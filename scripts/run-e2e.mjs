@@ -18,6 +18,7 @@ import { chatCheck, pickerFlowChecks } from '../test/e2e/pickerFlows.mjs';
 import { startHostileMcpServer } from '../test/e2e/hostileMcpServer.mjs';
 import { hostileServerCheck } from '../test/e2e/pickerHostile.mjs';
 import { mcpIconsCheck } from '../test/e2e/mcpIcons.mjs';
+import { contextShotChecks } from '../test/e2e/contextShots.mjs';
 import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../test/e2e/vscodeClient.mjs';
 import { poll, visibleTreeRows, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
@@ -43,6 +44,8 @@ async function main() {
 		workspace: workspace.dir,
 		env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir },
 		installExtensions: [vsix],
+		// bash, for the terminal check: VS Code injects shell integration into it.
+		settings: { 'terminal.integrated.defaultProfile.linux': 'bash' },
 	});
 	cleanups.push(() => server.stop({ keepDir: keep }));
 	step(`code-server ${server.url} with ${path.relative(repoRoot, vsix)} installed`);
@@ -73,7 +76,7 @@ async function main() {
 	let passing = 0;
 	let failing = 0;
 	const grep = process.env.MCP_E2E_GREP;
-	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks].entries()) {
+	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks, ...contextShotChecks].entries()) {
 		if (grep && !check.name.includes(grep)) { continue; }
 		const t0 = Date.now();
 		try {
