@@ -19,9 +19,14 @@ export class VsCodeOutline implements OutlineSource, vscode.Disposable {
 		];
 	}
 
-	async symbols(absPath: string): Promise<readonly OutlineSymbol[]> {
+	async symbols(absPath: string): Promise<readonly OutlineSymbol[] | undefined> {
+		const uri = vscode.Uri.file(absPath);
+		const open = vscode.workspace.textDocuments.some(d => d.uri.scheme === 'file' && d.uri.fsPath === absPath);
+		if (!open && !(await vscode.workspace.fs.stat(uri).then(() => true, () => false))) {
+			return undefined; // asking the symbol providers would fail to open it
+		}
 		const found = await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
-			'vscode.executeDocumentSymbolProvider', vscode.Uri.file(absPath));
+			'vscode.executeDocumentSymbolProvider', uri);
 		return (found ?? []).map(toSymbol);
 	}
 

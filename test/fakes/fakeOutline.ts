@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Emitter } from '../../src/common/event';
 import { OutlineSource, OutlineSymbol } from '../../src/core/outline/ports';
 
@@ -21,9 +22,10 @@ export class FakeOutline implements OutlineSource {
 		this.open = paths;
 	}
 
-	async symbols(absPath: string): Promise<readonly OutlineSymbol[]> {
+	/** As the editor does: undefined for a file that does not exist. */
+	async symbols(absPath: string): Promise<readonly OutlineSymbol[] | undefined> {
 		this.asked.push(absPath);
-		return this.byPath.get(absPath) ?? [];
+		return existsSync(absPath) ? this.byPath.get(absPath) ?? [] : undefined;
 	}
 
 	openFiles(): readonly string[] {

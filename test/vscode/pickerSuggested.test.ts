@@ -16,8 +16,14 @@ describe('picker: Suggested', () => {
 		await server.resources.load();
 		await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscodeUri('src/greet.ts')));
 		// Other suites may have edited files; the active file shows with its reason wherever it ranks.
-		const first = await waitFor(() => server.suggestions.items().find(s => s.node.resource.uri === resourceUri('src/greet.ts') && /active editor/.test(s.reason)),
-			'src/greet.ts suggested as the active editor', 30_000);
+		let seen = '';
+		const first = await waitFor(() => {
+			const items = server.suggestions.items();
+			seen = items.map(s => `${s.node.resource.uri.split('/').pop()} (${s.reason})`).join('; ');
+			return items.find(s => s.node.resource.uri === resourceUri('src/greet.ts') && /active editor/.test(s.reason));
+		}, 'src/greet.ts suggested as the active editor', 30_000).catch(err => {
+			throw new Error(`${(err as Error).message}; the group shows: ${seen || 'nothing'}`);
+		});
 		const serverNode = (await view.getChildren(undefined)).find(n => n.serverId === 'workspace')!;
 		const children = await view.getChildren(serverNode);
 		assert.equal(children[0].kind, 'suggested', 'Suggested comes first');

@@ -103,6 +103,9 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		const scoped = await this.resolve(uri);
 		const symbols = await this.source.symbols(scoped.absPath);
+		if (symbols === undefined) {
+			throw new ResourceNotFound(uri); // a typo'd or deleted path is not found, not a failure
+		}
 		const budget = { left: MAX_OUTLINE_SYMBOLS };
 		const shown = symbols.map(s => toJson(s, fileUri(scoped.absPath), budget)).filter(s => s !== undefined);
 		const body: Record<string, unknown> = { file: scoped.display, uri: fileUri(scoped.absPath), symbols: shown };

@@ -16,8 +16,11 @@ export interface OutlineSymbol {
 
 /** The editor's outlines. Headless there is none (no language services without an editor). */
 export interface OutlineSource {
-	/** The outline of the file at `absPath` (its unsaved text when dirty); [] when no provider knows it. */
-	symbols(absPath: string): Promise<readonly OutlineSymbol[]>;
+	/**
+	 * The outline of the file at `absPath` (its unsaved text when dirty); [] when no provider
+	 * knows it; undefined when there is no such file (nor an open document).
+	 */
+	symbols(absPath: string): Promise<readonly OutlineSymbol[] | undefined>;
 	/** Absolute paths of the files open in the editor (completion offers their outlines first). */
 	openFiles(): readonly string[];
 	/** A file's text changed (typed, saved, reverted): its outline may differ. */

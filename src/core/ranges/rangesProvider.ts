@@ -115,7 +115,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			if (!(await this.ports.scope.isServed(absPath))) {
 				return { values: [] };
 			}
-			const names = dottedNames(await this.ports.outline.symbols(absPath)).filter(n => n.toLowerCase().includes(value.toLowerCase()));
+			const names = dottedNames(await this.ports.outline.symbols(absPath) ?? []).filter(n => n.toLowerCase().includes(value.toLowerCase()));
 			return { values: names.slice(0, 100), total: names.length, hasMore: names.length > 100 };
 		}
 		if (argument === 'lines' || argument === 'symbol') {
@@ -207,6 +207,9 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 
 	private async symbolLines(base: string, name: string): Promise<LineRange> {
 		const symbols = await this.ports.outline!.symbols(fileUriToPath(base));
+		if (symbols === undefined) {
+			throw new ResourceNotFound(base);
+		}
 		const found = findSymbol(symbols, name);
 		if (!found) {
 			const known = dottedNames(symbols).slice(0, 20);

@@ -107,6 +107,8 @@ describe('line ranges and outlines through an MCP client', () => {
 		await conn.client.subscribeResource({ uri: 'outline://file/src/greeter.ts' });
 		outline.edit(file);
 		await conn.waitForUpdate('outline://file/src/greeter.ts');
+		const missing = await errorOf(conn.client.readResource({ uri: 'outline://file/src/no-such-file.ts' }));
+		assert.deepEqual([missing.code, missing.data], [-32602, { uri: 'outline://file/src/no-such-file.ts' }], 'a typo\'d path is not found');
 		const secret = await errorOf(conn.client.readResource({ uri: 'outline://file/.env' }));
 		assert.ok(secret.code === -32002 || secret.code === -32602);
 		assert.ok(!outline.asked.includes(fx.file('.env')), 'a refused file\'s outline is never asked for');
