@@ -49,7 +49,7 @@ interface RankedFile {
 /**
  * "What matters now": ranks files by live signals (editor state, recent edits and saves,
  * problems, git changes) into `context://relevant` (the top files with their reasons,
- * notified when the order changes) and into `annotations.priority` on every listed file.
+ * notified when the order or a reason changes) and into `annotations.priority` on every listed file.
  * Signals only mark the ranking stale; it is recomputed at most once per `throttleMs`, over the
  * few files that have a signal, never by scanning the workspace.
  */
@@ -287,6 +287,11 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	}
 }
 
+/**
+ * What a reader of context://relevant would see change: the order, and each file's reasons
+ * (a file becoming the active editor while already first is news too). How long ago something
+ * happened is left out, or the resource would change every second.
+ */
 function topKey(ranked: readonly RankedFile[]): string {
-	return ranked.slice(0, RELEVANT_TOP).map(r => r.uri).join('\n');
+	return ranked.slice(0, RELEVANT_TOP).map(r => `${r.uri} ${r.reasons.map(reason => reason.replace(/ \d+ (s|min|h) ago$/, '')).join(',')}`).join('\n');
 }

@@ -122,6 +122,18 @@ describe('relevance provider through an MCP client', () => {
 		assert.equal(notified, 2, 'one notification per change of order: 4 keystrokes and one error change it twice');
 	});
 
+	it('notifies when a file already first gains a reason (it becomes the active editor)', async () => {
+		signals.touch(fx.file('src/index.ts'), 'edited');
+		await conn.client.subscribeResource({ uri: RELEVANT_URI });
+		await waitUntil(async () => (await relevant()).files[0]?.file === 'src/index.ts');
+		registry.flushChanges();
+		await conn.client.ping();
+		const before = conn.updates.filter(u => u === RELEVANT_URI).length;
+		signals.show(fx.file('src/index.ts'));
+		await waitUntil(async () => conn.updates.filter(u => u === RELEVANT_URI).length > before);
+		assert.deepEqual((await relevant()).files[0].reasons, ['active editor', 'edited (unsaved) 0 s ago']);
+	});
+
 	it('raises a file with a TypeScript-style error and files git sees changed', async () => {
 		repo.statusValue = { staged: [{ path: 'pkg/lib.ts', status: 'modified' }], unstaged: [], untracked: [{ path: 'many/f03.txt', status: 'untracked' }], conflicts: [] };
 		repo.change();
