@@ -1,9 +1,9 @@
 import { formatBytes } from '../core/errors';
 
 /**
- * The resources one session asked to hear about. Kept behind this interface so a second
- * front (the 2026-07-28 revision's `subscriptions/listen`) can share it with
- * `resources/subscribe` without touching providers or the change stream.
+ * The resources one 2025 session asked to hear about (`resources/subscribe`). 2026-07-28 listen
+ * streams are filtered and bounded in listenFilter.ts and held in ListenInterest instead: the
+ * SDK's listen router keeps their subscriptions.
  */
 export interface SubscriptionStore {
 	add(uri: string): void;
