@@ -100,7 +100,6 @@ export const pickerFlowChecks = [
 				return lines.includes('"branch"') ? lines : undefined;
 			}, 'the git status document text');
 			assert.match(text, /"repo": "fixture-workspace"/);
-			await expand(page, /^Files\b/); // as the next checks expect to find the tree
 			await runFromPalette(page, 'View: Close All Editors');
 		},
 	},
