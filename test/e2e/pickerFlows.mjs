@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless } from '../../scripts/lib/headless.mjs';
-import { clipboardAfter, closeQuickInput, collapse, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -90,8 +90,6 @@ export const pickerFlowChecks = [
 			// The file itself opens (not a copy): its tab's resource is the workspace file.
 			const readmeTab = tabs.filter({ hasText: 'README' }).first();
 			assert.match(await readmeTab.getAttribute('data-resource-name') ?? await readmeTab.innerText(), /README/);
-			// The Suggested group and the open Files group can push Git's rows below the view.
-			await collapse(page, /^Files\b/);
 			await expand(page, /^Git\b/);
 			await drag(page, treeItem(page, /^Git status/), page.locator('.part.editor'));
 			await poll(async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), 'a "status" tab from the drop');

@@ -103,13 +103,6 @@ export async function expand(page, name) {
 	await clickUntil(row, async () => await row.getAttribute('aria-expanded') === 'true', `${name} expanded`);
 }
 
-/** Collapses a tree row (so rows below it come into the view, which renders only what it shows). */
-export async function collapse(page, name) {
-	const row = treeItem(page, name);
-	await row.waitFor({ state: 'visible', timeout: 15_000 });
-	await clickUntil(row, async () => await row.getAttribute('aria-expanded') === 'false', `${name} collapsed`);
-}
-
 /**
  * Drags with real mouse events in small steps: VS Code's lists start a drag only after the
  * pointer moves with the button held, and its drop targets need dragover events on the way.
