@@ -3,8 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { StreamLogger } from './common/logger';
-import { HttpHost } from './mcp/httpHost';
-import { removeLockFile, writeLockFile } from './mcp/lockFile';
+import { ServerRunner } from './mcp/serverRunner';
 import { serveStdioEras } from './mcp/stdioHost';
 import { answerInvalidLines } from './mcp/stdioFraming';
 import { Bridge, installWarningFilter, NoServerError, RateLimitedLogger } from './node/bridge';
@@ -155,19 +154,20 @@ async function serve(args: ServeArgs): Promise<void> {
 		return;
 	}
 
-	const host = new HttpHost({ registry, log, port: args.port });
-	const info = await host.start();
-	cleanups.push(() => host.stop());
-	cleanups.push(() => removeLockFile(process.pid));
-	try {
-		await writeLockFile({
-			url: info.url, token: info.token, pid: process.pid, version: VERSION, host: 'headless',
-			workspaceFolders: args.roots.map(r => path.resolve(r)), startedAt: new Date().toISOString(),
-		}, log);
-	} catch (err) {
-		log.warn(`could not write the discovery lock file: ${String(err)}`);
+	const runner = new ServerRunner({
+		registry, log, hostKind: 'headless',
+		port: () => args.port,
+		workspaceFolders: () => args.roots.map(r => path.resolve(r)),
+	});
+	cleanups.push(() => runner.dispose());
+	cleanups.push(() => runner.stop());
+	await runner.start();
+	const state = runner.state;
+	if (state.kind !== 'running') {
+		// The runner has logged the cause; the caller prints this and exits 1.
+		throw new Error(state.kind === 'error' ? state.message : 'the server did not start');
 	}
-	process.stdout.write(JSON.stringify({ url: info.url, token: info.token }) + '\n');
+	process.stdout.write(JSON.stringify({ url: state.info.url, token: state.info.token }) + '\n');
 }
 
 /** `bridge`: a stdio server relaying to the window that serves a folder (see src/node/bridge.ts). */
