@@ -10,7 +10,7 @@ import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../core/registry';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
-import { GitCliSource } from './gitCli';
+import { GitCliSource } from './git/gitCliSource';
 import { NodeFileSystem } from './nodeFileSystem';
 import { StaticFolders, StaticSettings } from './staticSources';
 

@@ -6,7 +6,8 @@ import { Logger } from '../common/logger';
 import {
 	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText,
 } from '../core/git/ports';
-import { GitCli, GitCliRepository } from '../node/gitCli';
+import { commitPatch } from '../node/git/gitDiff';
+import { GitCli } from '../node/git/gitProcess';
 import { GitApi, GitApiChange, GitApiCommit, GitApiRepository, GitExtension, GitRefType } from './gitApi';
 
 /** How long `ready()` waits for the git extension to find the workspace's repositories. */
@@ -123,13 +124,11 @@ class VsCodeGitRepository extends Disposable implements GitRepository {
 	readonly onDidChange = this.changeEmitter.event;
 	readonly root: string;
 	private headSignature: string;
-	private readonly patches: GitCliRepository;
 
-	constructor(readonly api: GitApiRepository, cli: GitCli) {
+	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
 		super();
 		this.root = api.rootUri.fsPath;
 		this.headSignature = this.signature();
-		this.patches = this._register(new GitCliRepository({ root: this.root, gitDir: '', commonDir: '' }, cli, { debug() {}, info() {}, warn() {}, error() {} }));
 		this._register(api.state.onDidChange(() => {
 			const next = this.signature();
 			const history = next !== this.headSignature;
@@ -272,7 +271,7 @@ class VsCodeGitRepository extends Disposable implements GitRepository {
 
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
 		// API 1 has no call for a commit's whole patch; the extension's own git binary does it.
-		return this.patches.commitPatch(commit, maxBytes);
+		return commitPatch(this.cli, this.root, commit, maxBytes);
 	}
 }
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
 import { GitProvider } from '../../../src/core/git/gitProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { GitCliSource } from '../../../src/node/gitCli';
+import { GitCliSource } from '../../../src/node/git/gitCliSource';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
 import { FakeSettings } from '../../fakes/fakeSettings';

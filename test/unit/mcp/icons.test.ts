@@ -13,7 +13,7 @@ import { noOpenDocuments } from '../../../src/core/ports';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
 import { ICON_PNG } from '../../../src/mcp/iconData';
-import { GitCliSource } from '../../../src/node/gitCli';
+import { GitCliSource } from '../../../src/node/git/gitCliSource';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';

@@ -1,6 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { nullLogger } from '../../../src/common/logger';
-import { GitCli, GitCliRepository, GitCliSource, locateRepository, parseStatus } from '../../../src/node/gitCli';
+import { GitCliRepository } from '../../../src/node/git/gitCliRepository';
+import { GitCliSource } from '../../../src/node/git/gitCliSource';
+import { locateRepository } from '../../../src/node/git/gitLocation';
+import { parseStatus } from '../../../src/node/git/gitOutput';
+import { GitCli } from '../../../src/node/git/gitProcess';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { TestRepo } from '../../helpers/gitRepo';
 import * as fs from 'node:fs';

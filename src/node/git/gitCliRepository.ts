@@ -1,0 +1,100 @@
+import { Event } from '../../common/event';
+import { Disposable } from '../../common/lifecycle';
+import { Logger } from '../../common/logger';
+import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
+import { commitPatch, gitDiff } from './gitDiff';
+import { GitDirWatcher } from './gitDirWatcher';
+import { GitLocation } from './gitLocation';
+import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
+import { GitCli } from './gitProcess';
+
+/** A repository read through the git CLI, changes from `.git` (and the workspace's files). */
+export class GitCliRepository extends Disposable implements GitRepository {
+	private readonly watcher: GitDirWatcher;
+	readonly onDidChange: Event<GitRepositoryChange>;
+	readonly root: string;
+
+	constructor(readonly location: GitLocation, private readonly cli: GitCli, logger: Logger) {
+		super();
+		this.root = location.root;
+		this.watcher = this._register(new GitDirWatcher(location, logger));
+		this.onDidChange = this.watcher.onDidChange;
+	}
+
+	/** Watches HEAD, the index and refs (fs.watch; no polling). */
+	startWatching(): void {
+		this.watcher.start();
+	}
+
+	/** A working-tree change seen by the workspace's file watcher. */
+	notifyWorkingTreeChanged(): void {
+		this.watcher.notifyWorkingTreeChanged();
+	}
+
+	private git(args: readonly string[], maxBytes?: number) {
+		return this.cli.run(this.root, args, maxBytes);
+	}
+
+	async status(): Promise<GitStatus> {
+		const { stdout } = await this.git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+		return parseStatus(stdout);
+	}
+
+	diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return gitDiff(this.cli, this.root, [...(staged ? ['--cached'] : [])], maxBytes);
+	}
+
+	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
+		const spec = ['--', `:(literal)${repoPath}`];
+		if (await this.hasHead()) {
+			return gitDiff(this.cli, this.root, ['HEAD', ...spec], maxBytes);
+		}
+		// Before the first commit: staged (against the empty tree) and unstaged, one after the other.
+		const staged = await gitDiff(this.cli, this.root, ['--cached', ...spec], maxBytes);
+		const unstaged = await gitDiff(this.cli, this.root, spec, maxBytes);
+		return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
+	}
+
+	async log(maxEntries: number): Promise<GitCommit[]> {
+		if (!(await this.hasHead())) {
+			return [];
+		}
+		const { stdout } = await this.git(['log', `-n${Math.max(1, Math.floor(maxEntries))}`, `--format=${COMMIT_FORMAT}`, 'HEAD', '--']);
+		return parseCommits(stdout);
+	}
+
+	async refs(): Promise<GitRef[]> {
+		const { stdout } = await this.git(['for-each-ref', `--format=${REF_FORMAT}`, 'refs/heads', 'refs/remotes', 'refs/tags']);
+		return parseRefs(stdout);
+	}
+
+	async commit(ref: string): Promise<GitCommit | undefined> {
+		if (ref.startsWith('-')) {
+			return undefined;
+		}
+		let hash: string;
+		try {
+			hash = (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).stdout.trim();
+		} catch {
+			return undefined;
+		}
+		if (!/^[0-9a-f]{40,64}$/.test(hash)) {
+			return undefined;
+		}
+		const { stdout } = await this.git(['show', '-s', `--format=${COMMIT_FORMAT}`, hash, '--']);
+		return parseCommits(stdout)[0];
+	}
+
+	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
+		return commitPatch(this.cli, this.root, commit, maxBytes);
+	}
+
+	private async hasHead(): Promise<boolean> {
+		try {
+			await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
