@@ -51,12 +51,3 @@ export function fileUriToPath(uri: string): string {
 	}
 	return absPath;
 }
-
-/** The workspace-relative path of `absPath` under `root`, or undefined when outside it. */
-export function relativeInside(root: string, absPath: string): string | undefined {
-	const rel = path.relative(root, absPath);
-	if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
-		return undefined;
-	}
-	return rel.split(path.sep).join('/');
-}

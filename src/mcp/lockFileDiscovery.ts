@@ -2,6 +2,7 @@ import { constants, promises as fs, realpathSync, Stats } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import * as path from 'node:path';
 import { array, literal, number, object, string, union } from 'zod';
+import { isInsideFolder } from '../core/pathContainment';
 import { discoveryHome, LockFileContent, processState, serversDirectory } from './lockFile';
 
 /**
@@ -181,7 +182,7 @@ export function pickLockFile(locks: readonly LockFileContent[], dir: string): Lo
 		let depth = -1;
 		for (const folder of lock.workspaceFolders) {
 			for (const form of pathForms(folder)) {
-				if (targets.some(t => isInside(t, form))) {
+				if (targets.some(t => isInsideFolder(form, t))) {
 					depth = Math.max(depth, form.length);
 				}
 			}
@@ -206,14 +207,6 @@ function pathForms(p: string): string[] {
 		// a folder that no longer exists still matches by name
 	}
 	return real === resolved ? [resolved] : [resolved, real];
-}
-
-function isInside(child: string, folder: string): boolean {
-	if (child === folder) {
-		return true;
-	}
-	const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
-	return child.startsWith(prefix);
 }
 
 /**

@@ -1,11 +1,10 @@
 import { realpathSync } from 'node:fs';
-import * as path from 'node:path';
 import { Emitter, Event } from '../../common/event';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { GitRepository, GitSource } from '../../core/git/ports';
 import { FileChangeEvent, WorkspaceFoldersSource } from '../../core/ports';
-import { relativeInside } from '../../core/uriGuard';
+import { isInsideFolder, relativeInside } from '../../core/pathContainment';
 import { GitCliRepository } from './gitCliRepository';
 import { GitLocation, locateRepository } from './gitLocation';
 import { GitCli } from './gitProcess';
@@ -16,11 +15,6 @@ function realFolder(folder: string): string {
 	} catch {
 		return folder;
 	}
-}
-
-function isInside(parent: string, child: string): boolean {
-	const rel = path.relative(parent, child);
-	return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 export interface GitCliSourceOptions {
@@ -68,7 +62,7 @@ export class GitCliSource extends Disposable implements GitSource {
 		// Headless, --root is an explicit scope: a repository that starts above a served root
 		// (serving one package of a monorepo) would expose history of files outside it.
 		const found = (await Promise.all(folders.map(f => locateRepository(this.cli, f.path))))
-			.map((location, i) => location && isInside(realFolder(folders[i].path), location.root) ? location : undefined);
+			.map((location, i) => location && isInsideFolder(realFolder(folders[i].path), location.root) ? location : undefined);
 		if (this.isDisposed) {
 			return;
 		}
