@@ -1,3 +1,5 @@
+import { bearerAuthorization } from './authorization';
+
 /** The clients "Connect a Client..." knows how to configure. */
 export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode';
 
@@ -48,7 +50,7 @@ export function bridgeCommand(ctx: ClientConfigContext): { command: string; args
 }
 
 function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
-	return ctx.token ? { Authorization: `Bearer ${ctx.token}` } : undefined;
+	return ctx.token ? bearerAuthorization(ctx.token) : undefined;
 }
 
 function shellQuote(value: string): string {

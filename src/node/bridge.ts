@@ -7,6 +7,7 @@ import { serveStdio, StdioServerHandle, StdioServerTransport } from '@modelconte
 import { looseObject } from 'zod';
 import { IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
+import { bearerAuthorization } from '../mcp/authorization';
 import { SERVER_ICONS } from '../mcp/icons';
 import { discoveryHome, LockFileContent } from '../mcp/lockFile';
 import { findLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
@@ -80,7 +81,7 @@ export class Bridge {
 					throw new SourceUnavailable(`no window serves ${this.options.workspace}`);
 				}
 				this.lock = lock;
-				return { kind: 'http', url: lock.url, headers: { Authorization: `Bearer ${lock.token}` } };
+				return { kind: 'http', url: lock.url, headers: bearerAuthorization(lock.token) };
 			},
 		};
 		const upstream = new ReconnectingClient(source, {

@@ -1,5 +1,6 @@
 import { Emitter, Event } from '../common/event';
 import { Disposable } from '../common/lifecycle';
+import { bearerAuthorization } from '../mcp/authorization';
 import type { ConnectionInfo } from '../mcp/httpHost';
 import type { ServerState } from '../mcp/serverRunner';
 import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './serverConnection';
@@ -45,6 +46,6 @@ export class RunnerSource extends Disposable implements ConnectionSource {
 			throw new SourceUnavailable(state.message);
 		}
 		const info = await this.runner.whenRunning();
-		return { kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } };
+		return { kind: 'http', url: info.url, headers: bearerAuthorization(info.token) };
 	}
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { bearerAuthorization } from '../mcp/authorization';
 import { ServerRunner } from '../mcp/serverRunner';
 import { OutputLogger } from './outputLogger';
 import { ServerController } from './serverController';
@@ -40,7 +41,7 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 			return;
 		}
 		// The shape of an HTTP server entry in VS Code's mcp.json, Cursor and Claude Code.
-		const config = { type: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } };
+		const config = { type: 'http', url: info.url, headers: bearerAuthorization(info.token) };
 		await vscode.env.clipboard.writeText(JSON.stringify(config, null, 2));
 		void vscode.window.showInformationMessage('MCP connection info copied: the URL and the bearer token. Keep the token private.');
 	};

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Logger } from '../common/logger';
+import { bearerAuthorization } from '../mcp/authorization';
 import { ConnectionInfo } from '../mcp/httpHost';
 import { ServerRunner } from '../mcp/serverRunner';
 import { VERSION } from '../version';
@@ -84,7 +85,7 @@ export class WorkspaceServerDefinitionProvider implements vscode.McpServerDefini
 			return undefined; // stopped (disabled, Restricted Mode, failed): nothing to start
 		}
 		server.uri = vscode.Uri.parse(info.url);
-		server.headers = authorization(info);
+		server.headers = bearerAuthorization(info.token);
 		return server;
 	}
 
@@ -94,11 +95,7 @@ export class WorkspaceServerDefinitionProvider implements vscode.McpServerDefini
 }
 
 function definition(info: ConnectionInfo): vscode.McpHttpServerDefinition {
-	return new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(info.url), authorization(info), VERSION);
-}
-
-function authorization(info: ConnectionInfo): Record<string, string> {
-	return { Authorization: `Bearer ${info.token}` };
+	return new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(info.url), bearerAuthorization(info.token), VERSION);
 }
 
 function key(info: ConnectionInfo | undefined): string | undefined {
