@@ -3,11 +3,12 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { StreamLogger } from './common/logger';
+import { DEFAULT_MAX_FILE_SIZE } from './core/ports';
 import { ServerRunner } from './mcp/serverRunner';
 import { serveStdioEras } from './mcp/stdioHost';
 import { answerInvalidLines } from './mcp/stdioFraming';
 import { Bridge, installWarningFilter, NoServerError, RateLimitedLogger } from './node/bridge';
-import { createHeadlessRegistry, DEFAULT_MAX_FILE_SIZE } from './node/headless';
+import { createHeadlessRegistry } from './node/headless';
 import { VERSION } from './version';
 
 const USAGE = `mcp-workspace-resources ${VERSION}

@@ -50,6 +50,7 @@ const byName: Record<string, string> = {
 
 export const BINARY_MIME = 'application/octet-stream';
 export const TEXT_MIME = 'text/plain';
+export const JSON_MIME = 'application/json';
 
 /** Answers by extension as spelled (`ts`, `PNG`), filled as names are seen; a few hundred at most. */
 const byExtensionSeen = new Map<string, string | undefined>();

@@ -82,6 +82,9 @@ export interface OpenDocuments {
 	readonly onDidChange: Event<string>;
 }
 
+/** `maxFileSize` when the user sets none, in both hosts (the `mcpResources.maxFileSize` default in package.json too). */
+export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
+
 /** What the files provider serves, from settings (VS Code) or arguments (headless). */
 export interface FileSettings {
 	/** Glob patterns, relative to each folder, like VS Code's `files.exclude` keys. */

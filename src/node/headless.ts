@@ -3,7 +3,7 @@ import { Logger } from '../common/logger';
 import { ChangeTrackerOptions } from '../core/changeTracker';
 import { FilesProvider } from '../core/files/filesProvider';
 import { GitProvider } from '../core/git/gitProvider';
-import { FileWatcher, noOpenDocuments } from '../core/ports';
+import { DEFAULT_MAX_FILE_SIZE, FileWatcher, noOpenDocuments } from '../core/ports';
 import { RangesProvider } from '../core/ranges/rangesProvider';
 import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
@@ -25,8 +25,6 @@ export interface HeadlessOptions {
 	readonly watcher?: FileWatcher;
 	readonly trackerOptions?: ChangeTrackerOptions;
 }
-
-export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
 /**
  * The registry the headless host serves: files from node:fs, changes from a file watcher, and

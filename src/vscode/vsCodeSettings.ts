@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { Emitter } from '../common/event';
 import { Logger } from '../common/logger';
 import { FileSettingLayers, mergeFileSettings, SettingLayers } from '../core/files/settingLayers';
-import { FileSettings, SettingsSource } from '../core/ports';
+import { DEFAULT_MAX_FILE_SIZE, FileSettings, SettingsSource } from '../core/ports';
 
-const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 const KEYS = ['files.exclude', 'mcpResources.exclude', 'mcpResources.secrets', 'mcpResources.respectGitignore', 'mcpResources.maxFileSize'];
 
 /**

@@ -1,7 +1,8 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
-import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { JSON_MIME } from '../mime';
+import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri } from '../uriGuard';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
@@ -9,8 +10,6 @@ import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
 export const DIAGNOSTICS_WORKSPACE_URI = 'diagnostics://workspace';
 export const DIAGNOSTICS_FILE_TEMPLATE = 'diagnostics://file/{+path}';
 const FILE_PREFIX = 'diagnostics://file/';
-const JSON_MIME = 'application/json';
-const MAX_COMPLETIONS = 100;
 /** The workspace resource lists at most this many problems, errors first. */
 export const MAX_WORKSPACE_PROBLEMS = 1000;
 

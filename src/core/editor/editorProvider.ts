@@ -1,6 +1,7 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
+import { JSON_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
@@ -10,7 +11,6 @@ import { EditorStateSource } from './ports';
 export const EDITOR_ACTIVE_URI = 'editor://active';
 export const EDITOR_SELECTION_URI = 'editor://selection';
 export const EDITOR_TABS_URI = 'editor://tabs';
-const JSON_MIME = 'application/json';
 /** The label of a tab whose file is not served (its real label is the file's name). */
 export const NOT_SERVED_LABEL = '(not served)';
 /** Most selected text returned per selection. */

@@ -5,7 +5,8 @@ import { Logger } from '../../common/logger';
 import { ByteLru } from '../byteLru';
 import { formatBytes, InvalidParams, ResourceNotFound } from '../errors';
 import { FileSettings, SettingsSource } from '../ports';
-import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { JSON_MIME } from '../mime';
+import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { decodePath, encodePath, ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { filterDiff } from './diffFilter';
 import { GitCommit, GitFileChange, GitRepository, GitSource, GitText } from './ports';
@@ -16,9 +17,7 @@ export const GIT_SHOW_TEMPLATE = 'git://{repo}/show/{ref}';
 export const GIT_LOG_LIMIT = 50;
 /** Most changed paths `/status` lists per group. */
 export const GIT_STATUS_LIMIT = 1000;
-const JSON_MIME = 'application/json';
 const DIFF_MIME = 'text/x-diff';
-const MAX_COMPLETIONS = 100;
 /** Template URIs (per-path diffs, commits) read or subscribed lately, to notify on change. */
 const MAX_WATCHED = 500;
 /** A ref as a client may name it: no options, no ranges, no `ref:path`. */

@@ -1,7 +1,8 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
-import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { JSON_MIME } from '../mime';
+import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { WorkspaceFoldersSource } from '../ports';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
@@ -10,10 +11,8 @@ import { OutlineSource, OutlineSymbol } from './ports';
 
 export const OUTLINE_PREFIX = 'outline://file/';
 export const OUTLINE_TEMPLATE = 'outline://file/{+path}';
-const JSON_MIME = 'application/json';
 /** Most symbols one outline returns (a generated file can have tens of thousands). */
 export const MAX_OUTLINE_SYMBOLS = 5_000;
-const MAX_COMPLETIONS = 100;
 
 /** What the files provider offers for path completion (the outline template completes the same paths). */
 export interface PathCompleter {

@@ -3,7 +3,7 @@ import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
-import { decodeText, isBinaryMime, mimeTypeForName } from '../mime';
+import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
 import { FileSystemReader } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -20,7 +20,6 @@ export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
 export const MAX_RANGE_SOURCE_BYTES = 16 * 1024 * 1024;
 /** Range URIs remembered (read or subscribed) so a change to their file notifies them. */
 const MAX_KNOWN_RANGES = 1_000;
-const TEXT_MIME = 'text/plain';
 
 /** The files provider, as ranges use it: its reads apply the one served-or-not rule. */
 export type FileReads = Pick<ResourceProvider, 'read' | 'checkSubscribable' | 'complete' | 'onDidChange'>;

@@ -4,6 +4,7 @@ import { Disposable, DisposableStore } from '../../common/lifecycle';
 import { DiagnosticsSource } from '../diagnostics/ports';
 import { ResourceNotFound } from '../errors';
 import { GitSource } from '../git/ports';
+import { JSON_MIME } from '../mime';
 import { Completion, ResourceAnnotator, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
@@ -12,7 +13,6 @@ import { EditorSignals, FileTouch } from './ports';
 import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, rank, strongerGit } from './ranking';
 
 export const RELEVANT_URI = 'context://relevant';
-const JSON_MIME = 'application/json';
 /** Files the relevance resource returns. */
 export const RELEVANT_TOP = 20;
 /** Recently touched files remembered; older ones are forgotten first. */

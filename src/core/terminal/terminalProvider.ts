@@ -2,14 +2,13 @@ import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
 import { SettingsSource } from '../ports';
+import { JSON_MIME, TEXT_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
 import { ownIfDisposable } from '../workspaceScope';
 import { TerminalCommand, TerminalInfo, TerminalSource } from './ports';
 import { redactSecrets } from './redact';
 
-const JSON_MIME = 'application/json';
-const TEXT_MIME = 'text/plain';
 
 export interface TerminalProviderOptions {
 	/** Shortest gap between two notifications while a command prints. */
