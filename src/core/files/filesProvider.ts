@@ -7,7 +7,7 @@ import {
 	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
 } from '../ports';
-import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
+import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
@@ -15,7 +15,6 @@ import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
-const MAX_COMPLETIONS = 100;
 
 export interface FilesProviderPorts {
 	readonly folders: WorkspaceFoldersSource;
