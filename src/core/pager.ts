@@ -25,9 +25,10 @@ export function encodeCursor(state: CursorState): string {
 	return CURSOR_PREFIX + Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): CursorState {
+/** The state a cursor carries, or undefined when it is not one of ours (checked by `pageStart`). */
+function decodeCursor(cursor: string): CursorState | undefined {
 	if (typeof cursor !== 'string' || !cursor.startsWith(CURSOR_PREFIX) || cursor.length > 8192) {
-		throw new InvalidParams('Invalid cursor');
+		return undefined;
 	}
 	try {
 		const state = JSON.parse(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) as unknown;
@@ -35,9 +36,31 @@ export function decodeCursor(cursor: string): CursorState {
 			return state as CursorState;
 		}
 	} catch {
-		// fall through
+		// not base64url JSON: not a cursor of ours
 	}
-	throw new InvalidParams('Invalid cursor');
+	return undefined;
+}
+
+/** Where a page starts: the index of its first section, and the URI in it the page resumes after. */
+export interface PageStart {
+	readonly section: number;
+	readonly after?: string;
+}
+
+/**
+ * Decodes `cursor` against the ids of the sections in page order (the first page without one).
+ * A cursor that is not ours, or names a section that no longer exists, is invalid params.
+ */
+export function pageStart(cursor: string | undefined, sectionIds: readonly string[]): PageStart {
+	if (cursor === undefined) {
+		return { section: 0 };
+	}
+	const state = decodeCursor(cursor);
+	const section = state ? sectionIds.indexOf(state.s) : -1;
+	if (!state || section < 0) {
+		throw new InvalidParams('Invalid cursor');
+	}
+	return { section, after: state.a };
 }
 
 /**
@@ -63,32 +86,51 @@ export function searchSorted(items: SortedEntries, uri: string, after = false): 
 }
 
 /**
- * Pages over sections in order with a keyset cursor (the last URI returned), so a walk stays
- * correct while items come and go: no duplicates, and nothing present throughout is skipped.
+ * Fills one page from sections added in order from `start.section`, with a keyset cursor (the
+ * last URI returned), so a walk stays correct while items come and go: no duplicates, and
+ * nothing present throughout is skipped. Sections are added one at a time so a caller can stop
+ * reading (and waiting for) sections once the page is full.
  */
-export function paginate(sections: readonly PageSection[], cursor: string | undefined, pageSize: number): Page {
-	let sectionIndex = 0;
-	let position = 0;
-	if (cursor !== undefined) {
-		const state = decodeCursor(cursor);
-		sectionIndex = sections.findIndex(s => s.id === state.s);
-		if (sectionIndex < 0) {
-			throw new InvalidParams('Invalid cursor');
+export class PageBuilder {
+	private readonly resources: ResourceEntry[] = [];
+	private last: CursorState | undefined;
+	private first = true;
+
+	constructor(private readonly start: PageStart, private readonly pageSize: number) {}
+
+	/** Takes the next section's items; returns the page once it is full and more items follow. */
+	add(id: string, items: SortedEntries): Page | undefined {
+		let position = 0;
+		if (this.first && this.start.after !== undefined) {
+			position = searchSorted(items, this.start.after, true);
 		}
-		position = searchSorted(sections[sectionIndex].items, state.a, true);
-	}
-	const resources: ResourceEntry[] = [];
-	let last: CursorState | undefined;
-	for (; sectionIndex < sections.length; sectionIndex++, position = 0) {
-		const { id, items } = sections[sectionIndex];
+		this.first = false;
 		while (position < items.length) {
-			if (resources.length === pageSize) {
-				return { resources, nextCursor: encodeCursor(last!) };
+			if (this.resources.length === this.pageSize) {
+				return { resources: this.resources, nextCursor: encodeCursor(this.last!) };
 			}
 			const item = items.at(position++)!;
-			resources.push(item);
-			last = { s: id, a: item.uri };
+			this.resources.push(item);
+			this.last = { s: id, a: item.uri };
+		}
+		return undefined;
+	}
+
+	/** The page when no section is left: the last one, without a cursor. */
+	finish(): Page {
+		return { resources: this.resources };
+	}
+}
+
+/** One page over sections that are all at hand. */
+export function paginate(sections: readonly PageSection[], cursor: string | undefined, pageSize: number): Page {
+	const start = pageStart(cursor, sections.map(s => s.id));
+	const page = new PageBuilder(start, pageSize);
+	for (const { id, items } of sections.slice(start.section)) {
+		const full = page.add(id, items);
+		if (full) {
+			return full;
 		}
 	}
-	return { resources };
+	return page.finish();
 }

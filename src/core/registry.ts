@@ -1,7 +1,7 @@
 import { Disposable } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
 import { InvalidParams, ResourceNotFound } from './errors';
-import { decodeCursor, Page, paginate } from './pager';
+import { Page, PageBuilder, pageStart } from './pager';
 import { Completion, isAnnotator, ResourceAnnotator, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
 
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -51,23 +51,21 @@ export class ProviderRegistry extends Disposable {
 	 * non-file resources first, so a client that reads one page still learns they exist.
 	 */
 	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
-		const startId = cursor === undefined ? undefined : decodeCursor(cursor).s;
-		const start = startId === undefined ? 0 : this.providers.findIndex(p => p.id === startId);
-		if (start < 0) {
-			throw new InvalidParams('Invalid cursor');
-		}
-		if (this.providers.length === 0) {
-			return { resources: [] };
-		}
-		for (let reached = start; ; reached++) {
-			await readyOrBounded(this.providers[reached]);
-			// Sections before the cursor's are never read, so they need not be ready.
-			const sections = this.providers.slice(0, reached + 1).map((p, i) => ({ id: p.id, items: i < start ? [] : p.list() }));
-			const page = paginate(sections, cursor, pageSize);
-			if (page.nextCursor !== undefined || reached === this.providers.length - 1) {
-				return this.annotators.length === 0 ? page : { ...page, resources: page.resources.map(r => this.annotators.reduce((e, a) => a.annotate(e), r)) };
+		const start = pageStart(cursor, this.providers.map(p => p.id));
+		const page = new PageBuilder(start, pageSize);
+		// Sections before the cursor's are never read, so they need not be ready.
+		for (const provider of this.providers.slice(start.section)) {
+			await readyOrBounded(provider);
+			const full = page.add(provider.id, provider.list());
+			if (full) {
+				return this.annotate(full);
 			}
 		}
+		return this.annotate(page.finish());
+	}
+
+	private annotate(page: Page): Page {
+		return this.annotators.length === 0 ? page : { ...page, resources: page.resources.map(r => this.annotators.reduce((e, a) => a.annotate(e), r)) };
 	}
 
 	read(uri: string): Promise<ResourceContent[]> {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { InvalidParams } from '../../../src/core/errors';
-import { encodeCursor, paginate, PageSection } from '../../../src/core/pager';
+import { encodeCursor, pageStart, paginate, PageSection } from '../../../src/core/pager';
 import { ResourceEntry } from '../../../src/core/resource';
 
 const entries = (prefix: string, n: number): ResourceEntry[] =>
@@ -61,4 +61,11 @@ describe('pager', () => {
 			assert.throws(() => paginate([{ id: 'files', items: entries('f:', 3) }], bad, 10), InvalidParams);
 		});
 	}
+
+	it('decodes a cursor to the index of its section and the URI the page resumes after', () => {
+		assert.deepEqual(pageStart(undefined, ['a', 'b']), { section: 0 });
+		assert.deepEqual(pageStart(encodeCursor({ s: 'b', a: 'b:0003' }), ['a', 'b']), { section: 1, after: 'b:0003' });
+		assert.throws(() => pageStart(encodeCursor({ s: 'gone', a: 'x' }), ['a', 'b']), { name: 'InvalidParams', message: 'Invalid cursor' });
+		assert.throws(() => pageStart('garbage', ['a']), { name: 'InvalidParams', message: 'Invalid cursor' });
+	});
 });

@@ -12,6 +12,8 @@ class GatedProvider implements ResourceProvider {
 	private opened = false;
 	private readonly gate: Promise<void>;
 	release!: () => void;
+	/** How often a page asked for the entries. */
+	listCalls = 0;
 
 	readonly summary = 'gated test entries';
 
@@ -25,6 +27,7 @@ class GatedProvider implements ResourceProvider {
 	}
 	list(): readonly ResourceEntry[] {
 		assert.ok(this.opened, `${this.id} listed before it was ready`);
+		this.listCalls++;
 		return this.entries;
 	}
 	handles(uri: string): boolean { return uri.startsWith(`${this.id}://`); }
@@ -78,6 +81,18 @@ describe('registry paging waits only for the providers a page reaches', () => {
 			assert.ok(first.nextCursor, 'git comes next');
 			const second = await client.listResources({ cursor: first.nextCursor });
 			assert.deepEqual(second.resources.map(r => r.uri), ['git://item/0000', 'git://item/0001']);
+		});
+	});
+
+	it('asks each provider a page crosses for its entries once, and none before the cursor\'s', async () => {
+		const providers = [new GatedProvider('a', 4, false), new GatedProvider('b', 3, false), new GatedProvider('c', 2, false), new GatedProvider('d', 9, false)];
+		await withClient(providers, async client => {
+			const first = await client.listResources();
+			assert.deepEqual(first.resources.map(r => r.uri).slice(-3), ['c://item/0000', 'c://item/0001', 'd://item/0000']);
+			assert.deepEqual(providers.map(p => p.listCalls), [1, 1, 1, 1]);
+			const second = await client.listResources({ cursor: first.nextCursor });
+			assert.equal(second.resources.length, 8);
+			assert.deepEqual(providers.map(p => p.listCalls), [1, 1, 1, 2]);
 		});
 	});
 
