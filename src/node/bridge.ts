@@ -14,7 +14,7 @@ import { findLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
 import { answerInvalidLines } from '../mcp/stdioFraming';
 import { ConnectTimeout, ConnectionSource, isRemoteError, ReconnectingClient, shortMessage, SourceUnavailable } from '../picker/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../version';
-import { Honoured, ListenFilteringTransport } from './listenFilter';
+import { Honoured, ListenRelayTransport } from './listenRelay';
 
 /** Thrown when no running window or headless host serves the folder. */
 export class NoServerError extends Error {}
@@ -102,7 +102,7 @@ export class Bridge {
 			// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
 			?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
 		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
-			transport: new ListenFilteringTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
+			transport: new ListenRelayTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
 			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),
 		});
 	}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { Honoured, ListenFilteringTransport } from '../../../src/node/listenFilter';
+import { Honoured, ListenRelayTransport } from '../../../src/node/listenRelay';
 
 /** The wire under the filter: the test pushes client messages in and reads what went out. */
 class Wire implements Transport {
@@ -38,7 +38,7 @@ describe('bridge: listen filter on the client side', () => {
 	it('hands a listen on with only the URIs the window honours, and lets later messages pass meanwhile', async () => {
 		const wire = new Wire();
 		const window = upstream(['file:///ws/.env']);
-		const filter = new ListenFilteringTransport(wire, window.honour, () => undefined);
+		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
 		filter.onmessage = m => void delivered.push(m);
 		wire.onmessage!(listen(1, ['file:///ws/a', 'file:///ws/.env']));
@@ -57,7 +57,7 @@ describe('bridge: listen filter on the client side', () => {
 	it('drops a listen the client cancelled before the window answered, and releases what it held', async () => {
 		const wire = new Wire();
 		const window = upstream([]);
-		const filter = new ListenFilteringTransport(wire, window.honour, () => undefined);
+		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
 		filter.onmessage = m => void delivered.push(m);
 		wire.onmessage!(listen(7, ['file:///ws/a']));
@@ -72,7 +72,7 @@ describe('bridge: listen filter on the client side', () => {
 		const wire = new Wire();
 		const window = upstream([]);
 		let closed = 0;
-		const filter = new ListenFilteringTransport(wire, window.honour, () => undefined, () => closed++);
+		const filter = new ListenRelayTransport(wire, window.honour, () => undefined, () => closed++);
 		filter.onmessage = () => undefined;
 		wire.onmessage!(listen(1, ['file:///ws/a']));
 		wire.onmessage!(listen(2, ['file:///ws/b']));
@@ -90,7 +90,7 @@ describe('bridge: listen filter on the client side', () => {
 	it('passes a malformed listen through untouched, for the SDK to answer', async () => {
 		const wire = new Wire();
 		const window = upstream([]);
-		const filter = new ListenFilteringTransport(wire, window.honour, () => undefined);
+		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
 		filter.onmessage = m => void delivered.push(m);
 		const malformed = { jsonrpc: '2.0', id: 3, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [42] } } } as JSONRPCMessage;

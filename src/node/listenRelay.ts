@@ -16,7 +16,7 @@ export interface Honoured {
  * Everything else passes straight through, in order; a request that arrives while a listen is
  * held is not kept waiting behind it.
  */
-export class ListenFilteringTransport implements Transport {
+export class ListenRelayTransport implements Transport {
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 	onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
