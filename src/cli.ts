@@ -7,7 +7,8 @@ import { DEFAULT_MAX_FILE_SIZE } from './core/ports';
 import { ServerRunner } from './mcp/serverRunner';
 import { serveStdioEras } from './mcp/stdioHost';
 import { answerInvalidLines } from './mcp/stdioFraming';
-import { Bridge, installWarningFilter, NoServerError, RateLimitedLogger } from './node/bridge';
+import { Bridge, NoServerError } from './node/bridge/bridge';
+import { installWarningFilter, RateLimitedLogger } from './node/bridge/terminalLog';
 import { createHeadlessRegistry } from './node/headless';
 import { VERSION } from './version';
 

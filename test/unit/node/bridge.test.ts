@@ -15,7 +15,7 @@ import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
 import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
-import { RateLimitedLogger } from '../../../src/node/bridge';
+import { RateLimitedLogger } from '../../../src/node/bridge/terminalLog';
 import { exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
@@ -322,7 +322,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 describe('bridge: warnings', () => {
 	it('reports MaxListenersExceededWarning once and every other warning in full', async () => {
 		const script = `
-			const { installWarningFilter } = require(${JSON.stringify(path.join(__dirname, '../../../src/node/bridge.js'))});
+			const { installWarningFilter } = require(${JSON.stringify(path.join(__dirname, '../../../src/node/bridge/terminalLog.js'))});
 			const line = level => m => process.stderr.write(level + ' ' + m + '\\n');
 			installWarningFilter({ debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') });
 			for (let i = 0; i < 5; i++) process.emitWarning('11 abort listeners added', 'MaxListenersExceededWarning');

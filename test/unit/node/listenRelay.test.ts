@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { Honoured, ListenRelayTransport } from '../../../src/node/listenRelay';
+import { Honoured, ListenRelayTransport } from '../../../src/node/bridge/listenRelay';
 
 /** The wire under the filter: the test pushes client messages in and reads what went out. */
 class Wire implements Transport {

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import { IDisposable } from '../common/lifecycle';
+import { IDisposable } from '../../common/lifecycle';
 
 /** What the upstream agreed to watch for one listen request, and how to let it go. */
 export interface Honoured {

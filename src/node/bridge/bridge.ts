@@ -1,20 +1,20 @@
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import {
 	ProtocolError, ProtocolErrorCode, Result, Server, ServerCapabilities, Transport,
 } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { looseObject } from 'zod';
-import { IDisposable } from '../common/lifecycle';
-import { Logger } from '../common/logger';
-import { bearerAuthorization } from '../mcp/authorization';
-import { SERVER_ICONS } from '../mcp/icons';
-import { discoveryHome, LockFileContent } from '../mcp/lockFile';
-import { findLockFile, readLockFiles } from '../mcp/lockFileDiscovery';
-import { answerInvalidLines } from '../mcp/stdioFraming';
-import { ConnectTimeout, ConnectionSource, isRemoteError, ReconnectingClient, shortMessage, SourceUnavailable } from '../picker/reconnectingClient';
-import { SERVER_NAME, VERSION } from '../version';
+import { IDisposable } from '../../common/lifecycle';
+import { Logger } from '../../common/logger';
+import { bearerAuthorization } from '../../mcp/authorization';
+import { SERVER_ICONS } from '../../mcp/icons';
+import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
+import { answerInvalidLines } from '../../mcp/stdioFraming';
+import { ConnectTimeout, ConnectionSource, isRemoteError, ReconnectingClient, shortMessage, SourceUnavailable } from '../../picker/reconnectingClient';
+import { SERVER_NAME, VERSION } from '../../version';
 import { Honoured, ListenRelayTransport } from './listenRelay';
+import { forwardable, mirrorCapabilities, withoutModernFields } from './relayedMessages';
+import { describeWindow, WindowFinder } from './windowFinder';
 
 /** Thrown when no running window or headless host serves the folder. */
 export class NoServerError extends Error {}
@@ -52,15 +52,13 @@ export class Bridge {
 	/** A 2025 client's subscriptions, each holding its URI upstream. */
 	private readonly subscriptions = new Map<string, IDisposable>();
 	private closed = false;
-	private readonly home: string;
+	private readonly windows: WindowFinder;
 	private readonly onClosed: (() => void)[] = [];
-	/** Skipped lock files already reported: the bridge looks again on every reconnect. */
-	private readonly reported = new Set<string>();
 	/** The lock file the current (or latest) connection came from. */
 	private lock: LockFileContent | undefined;
 
 	constructor(private readonly options: BridgeOptions) {
-		this.home = options.home ?? discoveryHome();
+		this.windows = new WindowFinder(options.workspace, options.home ?? discoveryHome(), options.log);
 	}
 
 	/** The window currently relayed to. */
@@ -70,13 +68,13 @@ export class Bridge {
 
 	/** Connects to the window, then serves the client. Throws `NoServerError` when there is no window. */
 	async start(): Promise<void> {
-		if (!await this.findLock()) {
-			throw new NoServerError(await this.describeMissing());
+		if (!await this.windows.find()) {
+			throw new NoServerError(await this.windows.describeMissing());
 		}
 		const maxDelay = this.options.maxRetryDelayMs ?? 2_000;
 		const source: ConnectionSource = {
 			resolve: async () => {
-				const lock = await this.findLock();
+				const lock = await this.windows.find();
 				if (!lock) {
 					throw new SourceUnavailable(`no window serves ${this.options.workspace}`);
 				}
@@ -90,7 +88,7 @@ export class Bridge {
 		});
 		this.upstream = upstream;
 		const client = await upstream.connect();
-		this.options.log.info(`relaying to ${describe(this.lock!)}`);
+		this.options.log.info(`relaying to ${describeWindow(this.lock!)}`);
 		// Registered after the first connect: every connect it hears is a reconnect.
 		upstream.onDidConnect(() => void this.afterReconnect());
 		upstream.onDidChangeList(() => void this.server?.instance.sendResourceListChanged().catch(() => undefined));
@@ -240,7 +238,7 @@ export class Bridge {
 
 	/** The client missed whatever changed while the window was away: the list, and what it watches. */
 	private async afterReconnect(): Promise<void> {
-		this.options.log.info(`reconnected to ${describe(this.lock!)}`);
+		this.options.log.info(`reconnected to ${describeWindow(this.lock!)}`);
 		const server = this.server;
 		if (!server) {
 			return;
@@ -253,130 +251,4 @@ export class Bridge {
 		}
 	}
 
-	private async findLock(): Promise<LockFileContent | undefined> {
-		return findLockFile(this.options.workspace, this.home, message => this.reportOnce(message));
-	}
-
-	private reportOnce(message: string): void {
-		if (!this.reported.has(message)) {
-			this.reported.add(message);
-			this.options.log.warn(message);
-		}
-	}
-
-	private async describeMissing(): Promise<string> {
-		const running = await readLockFiles(this.home, message => this.reportOnce(message));
-		const where = running.length === 0
-			? 'No MCP Workspace Resources server is running for this user'
-			: `Running servers serve: ${running.flatMap(l => l.workspaceFolders).join(', ')}`;
-		return `no running VS Code window or headless server has ${this.options.workspace} open. ${where}. ` +
-			'Open the folder in VS Code with the MCP Workspace Resources extension (and trust the workspace), ' +
-			`or run "mcp-workspace-resources serve --root ${this.options.workspace} --http". Lock files are read from ${path.join(this.home, 'servers')}.`;
-	}
-}
-
-/** The bridge offers what the window offers (resources, subscriptions, completions), nothing more. */
-function mirrorCapabilities(upstream: ServerCapabilities | undefined): ServerCapabilities {
-	const capabilities: ServerCapabilities = {};
-	for (const key of ['resources', 'completions', 'tools', 'prompts'] as const) {
-		if (upstream?.[key]) {
-			(capabilities as Record<string, unknown>)[key] = upstream[key];
-		}
-	}
-	return capabilities;
-}
-
-/**
- * A client's params without its own protocol envelope: the upstream client adds the envelope of
- * the window's era (a 2026 client's `_meta` sent to a 2025 window would claim the wrong era).
- */
-function forwardable(params: Record<string, unknown> | undefined): Record<string, unknown> {
-	if (!params) {
-		return {};
-	}
-	const { _meta: meta, ...rest } = params as { _meta?: Record<string, unknown> };
-	if (!meta) {
-		return rest;
-	}
-	const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('io.modelcontextprotocol/')));
-	return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest;
-}
-
-function describe(lock: LockFileContent): string {
-	const kind = lock.host === 'vscode' ? 'VS Code window' : 'headless server';
-	return `${kind} (pid ${lock.pid}) at ${lock.url} for ${lock.workspaceFolders.join(', ')}`;
-}
-
-/**
- * A logger for the user's terminal or a client's log file: at most `burst` lines per `windowMs`,
- * then one line saying how many were dropped.
- */
-export class RateLimitedLogger implements Logger {
-	private windowStart = 0;
-	private count = 0;
-	private dropped = 0;
-
-	constructor(private readonly inner: Logger, private readonly burst = 20, private readonly windowMs = 10_000, private readonly now = () => Date.now()) {}
-
-	debug(message: string): void {
-		this.emit(() => this.inner.debug(message));
-	}
-	info(message: string): void {
-		this.emit(() => this.inner.info(message));
-	}
-	warn(message: string): void {
-		this.emit(() => this.inner.warn(message));
-	}
-	error(message: string, err?: unknown): void {
-		this.emit(() => this.inner.error(message, err));
-	}
-
-	private emit(write: () => void): void {
-		const now = this.now();
-		if (now - this.windowStart >= this.windowMs) {
-			if (this.dropped > 0) {
-				this.inner.warn(`${this.dropped} log line(s) dropped to keep the terminal readable`);
-			}
-			this.windowStart = now;
-			this.count = 0;
-			this.dropped = 0;
-		}
-		if (this.count < this.burst) {
-			this.count++;
-			write();
-		} else {
-			this.dropped++;
-		}
-	}
-}
-
-/**
- * Replaces Node's default warning printer in the bridge process: MaxListenersExceededWarning
- * (SDK v1's HTTP client flooded it under load; v2's does not, see reconnectingClient.ts) is reported once, every
- * other warning still goes to the log, rate-limited with everything else.
- */
-export function installWarningFilter(log: Logger): void {
-	let listenerWarnings = 0;
-	process.removeAllListeners('warning');
-	process.on('warning', warning => {
-		if (warning.name === 'MaxListenersExceededWarning') {
-			if (listenerWarnings++ === 0) {
-				log.debug(`${warning.name}: ${warning.message} (reported once)`);
-			}
-			return;
-		}
-		log.warn(`${warning.name}: ${warning.message}`);
-	});
-}
-
-/** A result as a 2025 client expects it: without the 2026-07-28 revision's own fields. */
-function withoutModernFields<T>(result: T): T {
-	if (result === null || typeof result !== 'object') {
-		return result;
-	}
-	const rest = { ...(result as Record<string, unknown>) };
-	delete rest.ttlMs;
-	delete rest.cacheScope;
-	delete rest.resultType;
-	return rest as T;
 }
