@@ -29,9 +29,6 @@ export interface TemplateEntry {
 	readonly mimeType?: string;
 }
 
-/** The most values one `completion/complete` answer may carry (the MCP spec's cap). */
-export const MAX_COMPLETIONS = 100;
-
 export interface Completion {
 	readonly values: string[];
 	readonly total?: number;

@@ -1,8 +1,9 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
+import { matchCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
-import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri } from '../uriGuard';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
@@ -133,11 +134,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 			return undefined;
 		}
 		await this.ready();
-		const query = value.replace(/^\/+/, '');
-		const lower = query.toLowerCase();
-		const all = [...this.scan().keys()].sort();
-		const matches = all.filter(p => p.startsWith(query)).concat(all.filter(p => !p.startsWith(query) && p.toLowerCase().includes(lower)));
-		return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+		return matchCompletion([...this.scan().keys()].sort(), value.replace(/^\/+/, ''));
 	}
 
 	private readWorkspace(uri: string): ResourceContent[] {

@@ -1,13 +1,14 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
+import { MAX_COMPLETIONS } from '../completions';
 import { ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
 	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
 } from '../ports';
-import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
+import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';

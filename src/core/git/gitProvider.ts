@@ -2,10 +2,11 @@ import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
+import { matchCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { FileSettings, SettingsSource } from '../ports';
-import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
 import { branchesAnswer, commitHeader, logAnswer, renderDiff, statusAnswer } from './gitAnswers';
@@ -135,7 +136,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		}
 		await this.ready();
 		if (argument === 'repo') {
-			return completion(this.repos.map(r => r.name), value);
+			return matchCompletion(this.repos.map(r => r.name), value);
 		}
 		const entry = this.repos.find(r => r.name === context.repo) ?? (this.repos.length === 1 ? this.repos[0] : undefined);
 		if (uriTemplate === GIT_DIFF_TEMPLATE && argument === 'path') {
@@ -153,7 +154,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 					served.push(p);
 				}
 			}
-			return completion(served, value.replace(/^\/+/, ''));
+			return matchCompletion(served, value.replace(/^\/+/, ''));
 		}
 		if (uriTemplate === GIT_SHOW_TEMPLATE && argument === 'ref') {
 			if (!entry) {
@@ -161,7 +162,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			}
 			const [refs, commits] = await Promise.all([entry.repo.refs(), entry.repo.log(GIT_LOG_LIMIT).catch(() => [])]);
 			const names = ['HEAD', ...refs.map(r => r.name), ...commits.map(c => c.hash.slice(0, 12))];
-			return completion([...new Set(names)], value);
+			return matchCompletion([...new Set(names)], value);
 		}
 		return undefined;
 	}
@@ -283,11 +284,4 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			this.changeEmitter.fire({ updated, listChanged: false });
 		}
 	}
-}
-
-function completion(candidates: readonly string[], value: string): Completion {
-	const lower = value.toLowerCase();
-	const matches = candidates.filter(c => c.startsWith(value))
-		.concat(value ? candidates.filter(c => !c.startsWith(value) && c.toLowerCase().includes(lower)) : []);
-	return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
 }

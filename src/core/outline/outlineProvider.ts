@@ -1,8 +1,9 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
+import { cappedCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
-import { Completion, MAX_COMPLETIONS, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { WorkspaceFoldersSource } from '../ports';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
@@ -149,7 +150,7 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 			relative.push(...folders.map(f => `${f.name}/`).filter(n => n.startsWith(value)));
 		}
 		const values = [...new Set([...open, ...relative])];
-		return { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: hasMore || values.length > MAX_COMPLETIONS };
+		return cappedCompletion(values, hasMore);
 	}
 
 	private async resolve(uri: string): Promise<ScopedPath> {
