@@ -49,3 +49,10 @@ export function describeFailure(err: Error, stderr: string): string {
 	const lastLine = stderr.trim().split('\n').pop();
 	return lastLine ? `${message} (stderr: ${lastLine.slice(0, 200)})` : message;
 }
+
+/** `whenConnected` waited its time out. */
+export class ConnectTimeout extends Error {
+	constructor(readonly waitedMs: number) {
+		super(`not connected after ${Math.round(waitedMs / 1000)} s`);
+	}
+}

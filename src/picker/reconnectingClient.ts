@@ -1,30 +1,14 @@
 import { Client, ListResourcesResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Emitter, Event } from '../common/event';
+import { Emitter } from '../common/event';
 import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { VERSION } from '../version';
 import { describeFailure, isConnectionLoss, isTransportFailure } from './clientErrors';
+import { createClientTransport } from './clientTransport';
+import { waitForConnection } from './connectionWait';
+import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './connectionSource';
 import { LiveWatches, WatchOutcome } from './liveWatches';
-
-export { isRemoteError, isTransportFailure, shortMessage } from './clientErrors';
-export type { WatchOutcome } from './liveWatches';
-
-export type ConnectionTarget =
-	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
-	| { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string };
-
-/** Thrown by a source that has no server to offer right now (not an error to retry at once). */
-export class SourceUnavailable extends Error {}
-
-/**
- * Where a connection's server is. `resolve` may wait; `onDidChange` asks for a reconnect. A
- * source without `onDidChange` (the bridge's lock files) is asked again on the backoff schedule.
- */
-export interface ConnectionSource {
-	resolve(): Promise<ConnectionTarget>;
-	readonly onDidChange?: Event<void>;
-}
+import { RetrySchedule } from './retrySchedule';
 
 export type ConnectionState =
 	| { readonly kind: 'idle' }
@@ -66,8 +50,7 @@ export class ReconnectingClient extends Disposable {
 	private client: Client | undefined;
 	private connecting: Promise<Client> | undefined;
 	private current: ConnectionState = { kind: 'idle' };
-	private attempt = 0;
-	private retryTimer: NodeJS.Timeout | undefined;
+	private readonly retries: RetrySchedule;
 	private generation = 0;
 	private stderrTail = '';
 
@@ -86,6 +69,7 @@ export class ReconnectingClient extends Disposable {
 
 	constructor(private readonly source: ConnectionSource, private readonly options: ReconnectingClientOptions) {
 		super();
+		this.retries = new RetrySchedule(options.backoffMs ?? DEFAULT_BACKOFF);
 		this.watches = new LiveWatches({
 			log: options.log, logPrefix: options.logPrefix, label: options.label, backoffMs: options.backoffMs ?? DEFAULT_BACKOFF,
 			current: () => this.client,
@@ -99,7 +83,7 @@ export class ReconnectingClient extends Disposable {
 			this._register(source.onDidChange(() => void this.reconnect('the server changed')));
 		}
 		this._register(toDisposable(() => {
-			this.clearRetry();
+			this.retries.cancel();
 			void this.closeClient();
 		}));
 	}
@@ -126,8 +110,8 @@ export class ReconnectingClient extends Disposable {
 	/** Drops the connection and connects again now, forgetting the backoff. */
 	async reconnect(reason = 'retry'): Promise<void> {
 		this.options.log.info(`${this.options.logPrefix}: reconnecting to ${this.options.label} (${reason})`);
-		this.clearRetry();
-		this.attempt = 0;
+		this.retries.cancel();
+		this.retries.reset();
 		this.generation++;
 		await this.closeClient();
 		this.connecting = undefined;
@@ -143,32 +127,7 @@ export class ReconnectingClient extends Disposable {
 			return Promise.resolve(this.client);
 		}
 		void this.ensureClient().catch(() => undefined);
-		return new Promise((resolve, reject) => {
-			const subscriptions: IDisposable[] = [];
-			const done = (err?: Error) => {
-				clearTimeout(timer);
-				signal?.removeEventListener('abort', onAbort);
-				subscriptions.forEach(s => s.dispose());
-				if (err) {
-					reject(err);
-				} else {
-					resolve(this.client!);
-				}
-			};
-			const onAbort = () => done(new Error('cancelled'));
-			const timer = setTimeout(() => done(new ConnectTimeout(waitMs)), waitMs);
-			subscriptions.push(this.onDidChangeState(() => {
-				if (this.isDisposed) {
-					done(new Error('the connection is closed'));
-				} else if (this.client) {
-					done();
-				}
-			}));
-			signal?.addEventListener('abort', onAbort);
-			if (this.client) {
-				done();
-			}
-		});
+		return waitForConnection({ onDidChangeState: this.onDidChangeState, current: () => this.client, closed: () => this.isDisposed }, waitMs, signal);
 	}
 
 	/** Runs a call on the connected client; a transport failure (not an error answer) starts a reconnect. */
@@ -230,7 +189,7 @@ export class ReconnectingClient extends Disposable {
 	}
 
 	private async open(generation: number): Promise<Client> {
-		this.clearRetry();
+		this.retries.cancel();
 		this.setState({ kind: 'connecting' });
 		let target: ConnectionTarget;
 		try {
@@ -270,7 +229,12 @@ export class ReconnectingClient extends Disposable {
 			}
 		};
 		try {
-			await client.connect(this.createTransport(target));
+			if (target.kind === 'stdio') {
+				this.stderrTail = '';
+			}
+			await client.connect(createClientTransport(target, text => {
+				this.stderrTail = (this.stderrTail + text).slice(-2000);
+			}));
 		} catch (err) {
 			await client.close().catch(() => undefined);
 			throw this.failOpen(err, generation);
@@ -285,38 +249,13 @@ export class ReconnectingClient extends Disposable {
 			}
 		};
 		this.client = client;
-		this.attempt = 0;
+		this.retries.reset();
 		this.setState({ kind: 'connected' });
 		this.options.log.info(`${this.options.logPrefix}: connected to ${this.options.label}`);
 		this.options.log.debug(`${this.options.logPrefix}: ${this.options.label} speaks the ${client.getProtocolEra() === 'modern' ? '2026-07-28' : '2025'} protocol`);
 		this.watches.connected(client);
 		this.connectedEmitter.fire();
 		return client;
-	}
-
-	private createTransport(target: ConnectionTarget): StreamableHTTPClientTransport | StdioClientTransport {
-		if (target.kind === 'http') {
-			return new StreamableHTTPClientTransport(new URL(target.url), {
-				requestInit: { headers: { ...target.headers } },
-				// This layer reconnects itself (a restarted server may have a new port and token): the
-				// transport's own retries would only delay noticing.
-				reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
-				// (SDK v2 joins its transport signal and each request's with AbortSignal.any, so many
-				// requests at once no longer pile abort listeners on one signal: no warning flood.)
-			});
-		}
-		this.stderrTail = '';
-		const transport = new StdioClientTransport({
-			command: target.command,
-			args: [...target.args],
-			env: { ...getDefaultEnvironment(), ...target.env },
-			cwd: target.cwd,
-			stderr: 'pipe',
-		});
-		transport.stderr?.on('data', (chunk: Buffer) => {
-			this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
-		});
-		return transport;
 	}
 
 	/** Schedules the retry, and says why in the error the caller gets (a 401 reads as unauthorized). */
@@ -347,10 +286,8 @@ export class ReconnectingClient extends Disposable {
 		if (this.isDisposed) {
 			return;
 		}
-		const backoff = this.options.backoffMs ?? DEFAULT_BACKOFF;
-		const delay = backoff[Math.min(this.attempt, backoff.length - 1)];
-		this.attempt++;
-		this.clearRetry();
+		const delay = this.retries.nextDelay();
+		this.retries.cancel();
 		if (state) {
 			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${message}; looking again in ${delay} ms`);
 			this.setState(state);
@@ -358,18 +295,7 @@ export class ReconnectingClient extends Disposable {
 			this.options.log.warn(`${this.options.logPrefix}: ${this.options.label}: ${message}; retrying in ${delay} ms`);
 			this.setState({ kind: 'error', message, retryAt: Date.now() + delay });
 		}
-		this.retryTimer = setTimeout(() => {
-			this.retryTimer = undefined;
-			void this.ensureClient().catch(() => undefined);
-		}, delay);
-		this.retryTimer.unref?.();
-	}
-
-	private clearRetry(): void {
-		if (this.retryTimer) {
-			clearTimeout(this.retryTimer);
-			this.retryTimer = undefined;
-		}
+		this.retries.start(delay, () => void this.ensureClient().catch(() => undefined));
 	}
 
 	private async closeClient(): Promise<void> {
@@ -390,12 +316,5 @@ export class ReconnectingClient extends Disposable {
 	private setState(state: ConnectionState): void {
 		this.current = state;
 		this.stateEmitter.fire(state);
-	}
-}
-
-/** `whenConnected` waited its time out. */
-export class ConnectTimeout extends Error {
-	constructor(readonly waitedMs: number) {
-		super(`not connected after ${Math.round(waitedMs / 1000)} s`);
 	}
 }

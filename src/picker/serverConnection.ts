@@ -5,11 +5,14 @@ import { ReadContent } from './contextBundle';
 import { IconStore, SafeIcon } from './icons';
 import { ListedResource, ListedTemplate, toListedResource, toListedTemplate } from './listedItems';
 import { ListingGuard, TEMPLATE_LIMITS } from './listingGuard';
-import { ConnectionSource, ConnectionState, isRemoteError, ReconnectingClient } from './reconnectingClient';
+import { isRemoteError } from './clientErrors';
+import { ConnectionSource } from './connectionSource';
+import { ConnectionState, ReconnectingClient } from './reconnectingClient';
 import { formatSize } from './tokenEstimate';
 
-export { SourceUnavailable } from './reconnectingClient';
-export type { ConnectionSource, ConnectionState, ConnectionTarget } from './reconnectingClient';
+export { SourceUnavailable } from './connectionSource';
+export type { ConnectionSource, ConnectionTarget } from './connectionSource';
+export type { ConnectionState } from './reconnectingClient';
 export type { ListedResource, ListedTemplate } from './listedItems';
 
 /**
