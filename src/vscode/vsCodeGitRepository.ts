@@ -1,0 +1,191 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Emitter } from '../common/event';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import {
+	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText,
+} from '../core/git/ports';
+import { commitPatch } from '../node/git/gitDiff';
+import { GitCli } from '../node/git/gitProcess';
+import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
+
+/** One repository through the git extension; commit patches through the git binary it uses. */
+export class VsCodeGitRepository extends Disposable implements GitRepository {
+	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
+	readonly onDidChange = this.changeEmitter.event;
+	readonly root: string;
+	private headSignature: string;
+
+	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
+		super();
+		this.root = api.rootUri.fsPath;
+		this.headSignature = this.signature();
+		this._register(api.state.onDidChange(() => {
+			const next = this.signature();
+			const history = next !== this.headSignature;
+			this.headSignature = next;
+			this.changeEmitter.fire({ history });
+		}));
+		for (const event of [api.onDidCommit, api.onDidCheckout]) {
+			if (event) {
+				this._register(event(() => this.changeEmitter.fire({ history: true })));
+			}
+		}
+		this.refreshOnGitChanges();
+	}
+
+	/**
+	 * The git extension refreshes after outside changes (a commit in a terminal) only when
+	 * the window is idle and focused, which measured 5 s here. Watching HEAD, the index and
+	 * refs and asking it for a status brings the notification down to the watcher's delay.
+	 */
+	private refreshOnGitChanges(): void {
+		if (!this.api.status) {
+			return;
+		}
+		const watcher = vscode.workspace.createFileSystemWatcher(
+			new vscode.RelativePattern(this.api.rootUri, '.git/{HEAD,index,packed-refs,refs/**}'));
+		let timer: NodeJS.Timeout | undefined;
+		const refresh = () => {
+			clearTimeout(timer);
+			timer = setTimeout(() => void this.api.status?.().catch(() => undefined), 50);
+		};
+		this._register(watcher);
+		this._register(watcher.onDidChange(refresh));
+		this._register(watcher.onDidCreate(refresh));
+		this._register(watcher.onDidDelete(refresh));
+		this._register(toDisposable(() => clearTimeout(timer)));
+	}
+
+	private signature(): string {
+		const head = this.api.state.HEAD;
+		return JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]);
+	}
+
+	async status(): Promise<GitStatus> {
+		const { state } = this.api;
+		const head = state.HEAD;
+		const staged: GitFileChange[] = [];
+		const unstaged: GitFileChange[] = [];
+		const untracked: GitFileChange[] = [];
+		const conflicts: GitFileChange[] = [];
+		for (const change of state.indexChanges) {
+			this.push(change, staged);
+		}
+		for (const change of [...state.workingTreeChanges, ...(state.untrackedChanges ?? [])]) {
+			this.push(change, change.status === 7 ? untracked : unstaged);
+		}
+		for (const change of state.mergeChanges) {
+			conflicts.push({ path: this.rel(change.uri), status: 'conflicted' });
+		}
+		return {
+			branch: head?.name,
+			commit: head?.commit,
+			upstream: head?.upstream ? `${head.upstream.remote}/${head.upstream.name}` : undefined,
+			ahead: head?.ahead,
+			behind: head?.behind,
+			staged, unstaged, untracked, conflicts,
+		};
+	}
+
+	private push(change: GitApiChange, into: GitFileChange[]): void {
+		const status = STATUS[change.status];
+		if (!status) {
+			return; // ignored files
+		}
+		const renamed = status === 'renamed' || status === 'copied';
+		into.push({
+			path: this.rel(renamed && change.renameUri ? change.renameUri : change.uri),
+			status,
+			...(renamed ? { originalPath: this.rel(change.originalUri) } : {}),
+		});
+	}
+
+	private rel(uri: vscode.Uri): string {
+		return path.relative(this.root, uri.fsPath).split(path.sep).join('/');
+	}
+
+	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return cut(await this.api.diff(staged), maxBytes);
+	}
+
+	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
+		try {
+			return cut(await this.api.diffWith('HEAD', repoPath), maxBytes);
+		} catch {
+			// No HEAD yet: staged and unstaged changes one after the other.
+			const staged = await this.api.diffIndexWithHEAD(repoPath).catch(() => '');
+			const unstaged = await this.api.diffWithHEAD(repoPath).catch(() => '');
+			return cut(staged + unstaged, maxBytes);
+		}
+	}
+
+	async log(maxEntries: number): Promise<GitCommit[]> {
+		if (!this.api.state.HEAD?.commit) {
+			return [];
+		}
+		return (await this.api.log({ maxEntries })).map(toCommit);
+	}
+
+	async refs(): Promise<GitRef[]> {
+		const refs = this.api.getRefs ? await this.api.getRefs({}) : this.api.state.refs;
+		const head = this.api.state.HEAD;
+		const out: GitRef[] = [];
+		for (const ref of refs) {
+			if (!ref.name || ref.name.endsWith('/HEAD')) {
+				continue;
+			}
+			const kind = ref.type === GitRefType.Head ? 'branch' : ref.type === GitRefType.RemoteHead ? 'remote' : 'tag';
+			const isHead = kind === 'branch' && ref.name === head?.name;
+			out.push({
+				name: ref.name,
+				kind,
+				...(ref.commit ? { commit: ref.commit } : {}),
+				...(isHead && head?.upstream ? { upstream: `${head.upstream.remote}/${head.upstream.name}` } : {}),
+				...(isHead && head?.ahead !== undefined ? { ahead: head.ahead } : {}),
+				...(isHead && head?.behind !== undefined ? { behind: head.behind } : {}),
+			});
+		}
+		return out;
+	}
+
+	async commit(ref: string): Promise<GitCommit | undefined> {
+		if (ref.startsWith('-')) {
+			return undefined;
+		}
+		try {
+			return toCommit(await this.api.getCommit(ref));
+		} catch {
+			return undefined;
+		}
+	}
+
+	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
+		// API 1 has no call for a commit's whole patch; the extension's own git binary does it.
+		return commitPatch(this.cli, this.root, commit, maxBytes);
+	}
+}
+
+const STATUS: Record<number, GitFileStatus | undefined> = {
+	0: 'modified', 1: 'added', 2: 'deleted', 3: 'renamed', 4: 'copied',
+	5: 'modified', 6: 'deleted', 7: 'untracked', 9: 'added', 10: 'renamed', 11: 'typeChanged',
+	12: 'conflicted', 13: 'conflicted', 14: 'conflicted', 15: 'conflicted', 16: 'conflicted', 17: 'conflicted', 18: 'conflicted',
+};
+
+function toCommit(c: GitApiCommit): GitCommit {
+	return {
+		hash: c.hash,
+		parents: c.parents,
+		...(c.authorName !== undefined ? { authorName: c.authorName } : {}),
+		...(c.authorEmail !== undefined ? { authorEmail: c.authorEmail } : {}),
+		...(c.authorDate ? { authorDate: new Date(c.authorDate).toISOString() } : {}),
+		message: c.message.replace(/\n+$/, ''),
+	};
+}
+
+function cut(text: string, maxBytes: number): GitText {
+	if (Buffer.byteLength(text) <= maxBytes) {
+		return { text, truncated: false };
+	}
+	return { text: Buffer.from(text).subarray(0, maxBytes).toString('utf8'), truncated: true };
+}
