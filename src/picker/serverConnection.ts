@@ -10,9 +10,8 @@ import { ConnectionSource } from './connectionSource';
 import { ConnectionState, ReconnectingClient } from './reconnectingClient';
 import { formatSize } from './tokenEstimate';
 
-export { SourceUnavailable } from './connectionSource';
+// pickerService.ts still takes these from here; their home is connectionSource.ts.
 export type { ConnectionSource, ConnectionTarget } from './connectionSource';
-export type { ConnectionState } from './reconnectingClient';
 export type { ListedResource, ListedTemplate } from './listedItems';
 
 /**

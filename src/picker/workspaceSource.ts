@@ -3,7 +3,7 @@ import { Disposable } from '../common/lifecycle';
 import { bearerAuthorization } from '../mcp/authorization';
 import type { ConnectionInfo } from '../mcp/httpHost';
 import type { ServerState } from '../mcp/serverRunner';
-import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './serverConnection';
+import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './connectionSource';
 
 /** What the picker needs of the ServerRunner (structural, so tests can fake it). */
 export interface RunnerLike {
