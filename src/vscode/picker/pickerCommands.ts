@@ -1,34 +1,15 @@
 import { UriTemplate } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
+import { PickerNode, ResourceNode } from '../../picker/pickerNodes';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
-import { PickerNode, ResourceNode } from '../../picker/treeModel';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
+import { PICKER_COMMANDS } from './pickerCommandIds';
 import { pickResources } from './pickResources';
 import { PickerView } from './pickerView';
 import { toDocumentUri } from './resourceUris';
 import { onTypingSettled } from './typing';
-
-export const PICKER_COMMANDS = {
-	pickResources: 'mcpResources.pickResources',
-	attachSelected: 'mcpResources.attachSelected',
-	attachToClipboard: 'mcpResources.attachToClipboard',
-	attachToEditor: 'mcpResources.attachToEditor',
-	attachToChat: 'mcpResources.attachToChat',
-	clearSelection: 'mcpResources.clearSelection',
-	copyUri: 'mcpResources.copyUri',
-	refresh: 'mcpResources.refresh',
-	addServer: 'mcpResources.addServer',
-	removeServer: 'mcpResources.removeServer',
-	fillTemplate: 'mcpResources.fillTemplate',
-	openResource: 'mcpResources.openResource',
-	retryServer: 'mcpResources.retryServer',
-	filter: 'mcpResources.filter',
-	clearFilter: 'mcpResources.clearFilter',
-	showMore: 'mcpResources.showMore',
-	attachSuggested: 'mcpResources.attachSuggested',
-} as const;
 
 /** A resource named by a tree node or by `{ serverId, uri }` (tests and other extensions). */
 type ResourceArg = ResourceNode | { serverId: string; uri: string };
@@ -262,7 +243,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		vscode.commands.registerCommand(PICKER_COMMANDS.clearFilter, () => view.setFilter(undefined)),
 		vscode.commands.registerCommand(PICKER_COMMANDS.showMore, (node?: PickerNode) => {
 			if (node?.kind === 'more') {
-				view.showMore(node);
+				view.model.showMore(node);
 			}
 		}),
 	];
