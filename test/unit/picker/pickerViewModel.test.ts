@@ -9,10 +9,7 @@ import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/pi
 import { PickerViewModel, RowsChange } from '../../../src/picker/pickerViewModel';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { until } from './pickerHelpers';
-
-const labels = (nodes: ViewNode[]) => nodes.map(n =>
-	n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind === 'more' ? `more(${n.remaining})` : n.kind);
+import { rowLabels as labels, until, writeTreeFiles } from './pickerHelpers';
 
 describe('picker: view model over a real server', () => {
 	let fx: Fixture;
@@ -26,13 +23,10 @@ describe('picker: view model over a real server', () => {
 
 	beforeEach(async () => {
 		fx = createFixture();
-		for (let i = 0; i < 25; i++) {
-			fx.write(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}\n`);
-		}
+		writeTreeFiles(fx);
 		for (let i = 0; i < 60; i++) {
 			fx.write(`lots/item-${String(i).padStart(2, '0')}.txt`, `item ${i}\n`);
 		}
-		fx.write('src/deep/er/x.ts', 'x\n');
 		server = createTestServer([fx.root]);
 		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
 		const info = await host.start();

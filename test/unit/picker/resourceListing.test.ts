@@ -3,15 +3,12 @@ import { nullLogger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { HttpHost } from '../../../src/mcp/httpHost';
 import { ServerConnection } from '../../../src/picker/serverConnection';
-import { FolderNode, groupOf, PickerNode } from '../../../src/picker/pickerNodes';
+import { FolderNode, groupOf } from '../../../src/picker/pickerNodes';
 import { ResourceListing } from '../../../src/picker/resourceListing';
 import { filePathOf } from '../../../src/picker/resourceTree';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { until } from './pickerHelpers';
-
-const labels = (nodes: PickerNode[]) => nodes.map(n =>
-	n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind === 'more' ? `more(${n.remaining})` : n.kind);
+import { rowLabels as labels, until, writeTreeFiles } from './pickerHelpers';
 
 describe('picker: resource listing over a real server', () => {
 	let fx: Fixture;
@@ -23,10 +20,7 @@ describe('picker: resource listing over a real server', () => {
 
 	beforeEach(async () => {
 		fx = createFixture();
-		for (let i = 0; i < 25; i++) {
-			fx.write(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}\n`);
-		}
-		fx.write('src/deep/er/x.ts', 'x\n');
+		writeTreeFiles(fx);
 		server = createTestServer([fx.root]);
 		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
 		const info = await host.start();
