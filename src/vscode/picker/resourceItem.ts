@@ -4,7 +4,7 @@ import { ResourceNode } from '../../picker/pickerNodes';
 import { PickerService } from '../../picker/pickerService';
 import { estimateTokensFromSize } from '../../picker/tokenCount';
 import { formatSize, formatTokens } from '../../picker/tokenEstimate';
-import { iconUris, untrustedMarkdown } from './itemParts';
+import { iconUris, untrustedMarkdown } from './serverContentParts';
 import { PICKER_COMMANDS } from './pickerCommandIds';
 import { dragUri } from './resourceDrag';
 

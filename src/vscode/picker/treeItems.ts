@@ -4,7 +4,7 @@ import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownT
 import { FolderNode, GROUP_LABELS, GroupKind, GroupNode, HeldServerNode, MoreNode, ServerNode, StatusNode, TemplateNode, ViewNode } from '../../picker/pickerNodes';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
-import { iconUris, untrustedMarkdown } from './itemParts';
+import { iconUris, untrustedMarkdown } from './serverContentParts';
 import { PICKER_COMMANDS } from './pickerCommandIds';
 import { resourceItem } from './resourceItem';
 import { RESOURCE_SCHEME } from './resourceUris';

@@ -1,3 +1,4 @@
+// TreeItem parts made from what a server sent (its strings, its icons), built so none of it runs or fetches.
 import * as vscode from 'vscode';
 import { SafeIcon } from '../../picker/icons';
 
