@@ -8,7 +8,8 @@ import { ServerConfig } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
 import { Suggestions } from './suggestions';
 import { countTokens } from './tokenCount';
-import { ResourceNode, ServerResources } from './treeModel';
+import { ResourceNode } from './pickerNodes';
+import { ResourceListing } from './resourceListing';
 
 export const WORKSPACE_SERVER_ID = 'workspace';
 
@@ -16,7 +17,7 @@ export interface ServerEntry {
 	readonly id: string;
 	readonly label: string;
 	readonly connection: ServerConnection;
-	readonly resources: ServerResources;
+	readonly resources: ResourceListing;
 	/** What the server suggests now (its `context://relevant`), for the "Suggested" group. */
 	readonly suggestions: Suggestions;
 	/** The user's setting entry; undefined for "This workspace". */
@@ -27,7 +28,6 @@ export interface PickerServiceOptions {
 	readonly log: Logger;
 	/** This window's own server; omitted when the picker runs without one (tests, other hosts). */
 	readonly workspace?: ConnectionSource;
-	readonly childLimit?: number;
 	readonly backoffMs?: readonly number[];
 	/** Working directory for stdio servers. */
 	readonly cwd?: string;
@@ -208,7 +208,7 @@ export class PickerService extends Disposable {
 	private addEntry(id: string, label: string, source: ConnectionSource, config?: ServerConfig): void {
 		const store = new DisposableStore();
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
-		const resources = store.add(new ServerResources(connection, { childLimit: this.options.childLimit }));
+		const resources = store.add(new ResourceListing(connection));
 		const suggestions = store.add(new Suggestions(connection, resources));
 		store.add(suggestions.onDidChange(() => this.changeEmitter.fire()));
 		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));

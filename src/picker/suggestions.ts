@@ -1,7 +1,8 @@
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
+import { ResourceNode } from './pickerNodes';
+import { ResourceListing } from './resourceListing';
 import { ServerConnection } from './serverConnection';
-import { ResourceNode, ServerResources } from './treeModel';
 
 /** The server's "what matters now" resource (this extension's own; other servers rarely have it). */
 export const RELEVANT_URI = 'context://relevant';
@@ -28,7 +29,7 @@ export class Suggestions extends Disposable {
 	private reading: Promise<void> | undefined;
 	private readAgain = false;
 
-	constructor(private readonly connection: ServerConnection, private readonly resources: ServerResources) {
+	constructor(private readonly connection: ServerConnection, private readonly resources: ResourceListing) {
 		super();
 		this._register(resources.onDidChange(() => this.follow()));
 		this._register(connection.onDidUpdateResource(uri => {
@@ -101,7 +102,7 @@ export class Suggestions extends Disposable {
 }
 
 /** The suggestions in a `context://relevant` answer that the listing has; anything malformed is skipped. */
-export function parseSuggestions(body: unknown, resources: Pick<ServerResources, 'resource'>, serverId: string): Suggestion[] {
+export function parseSuggestions(body: unknown, resources: Pick<ResourceListing, 'resource'>, serverId: string): Suggestion[] {
 	const files = (body as { files?: unknown })?.files;
 	if (!Array.isArray(files)) {
 		return [];

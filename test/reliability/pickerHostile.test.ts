@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { RESOURCE_LIMITS } from '../../src/picker/listingGuard';
-import { ServerResources } from '../../src/picker/treeModel';
+import { ResourceListing } from '../../src/picker/resourceListing';
 import { heapAfterGc } from '../helpers/heap';
 import { HostileServer, someResources, startHostileServer } from '../unit/picker/hostileServer';
 
@@ -21,7 +21,7 @@ describe('picker: a server that pages forever', function () {
 		let page = 0;
 		hostile = await startHostileServer({ list: () => ({ resources: someResources('flood', 1000 * page, 1000), nextCursor: `c${++page}` }) });
 		const before = heapAfterGc();
-		const resources = new ServerResources(hostile.connect());
+		const resources = new ResourceListing(hostile.connect());
 		try {
 			await resources.load();
 			assert.equal(resources.size, RESOURCE_LIMITS.maxItems);

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
+import { GROUP_LABELS, GROUP_ORDER, ResourceNode } from '../../picker/pickerNodes';
 import { PickerService } from '../../picker/pickerService';
 import { selectionKey } from '../../picker/selection';
 import { estimateTokensFromSize } from '../../picker/tokenCount';
 import { formatSize, formatTokens } from '../../picker/tokenEstimate';
-import { GROUP_LABELS, GROUP_ORDER, ResourceNode } from '../../picker/treeModel';
 import { onTypingSettled } from './typing';
 
 interface ResourceItem extends vscode.QuickPickItem {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Logger } from '../../common/logger';
 import { ServerRunner, ServerState } from '../../mcp/serverRunner';
 import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
+import { PickerViewModel } from '../../picker/pickerViewModel';
 import { RunnerSource } from '../../picker/workspaceSource';
 import { FolderServerGate } from './folderServerGate';
 import { registerPickerCommands } from './pickerCommands';
@@ -27,24 +28,26 @@ export class Picker implements vscode.Disposable {
 		const source = new RunnerSource(runner);
 		const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 		const service = new PickerService({ log, workspace: source, cwd });
-		const view = new PickerView(service);
+		const model = new PickerViewModel(service);
+		const view = new PickerView(service, model);
 		this.api = { service, view };
 		this.disposables.push(
 			{ dispose: () => service.dispose() },
 			{ dispose: () => source.dispose() },
+			model,
 			view,
 			new ResourceDocuments(service),
 			registerPickerCommands(service, view, context.globalStorageUri),
 			new FolderServerGate(service, view, context.workspaceState, log, cwd),
-			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(view, state)).dispose },
+			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(model, state)).dispose },
 		);
-		this.applyRunnerState(view, runner.state);
+		this.applyRunnerState(model, runner.state);
 	}
 
 	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view explains. */
-	private applyRunnerState(view: PickerView, state: ServerState): void {
+	private applyRunnerState(model: PickerViewModel, state: ServerState): void {
 		const reason = state.kind === 'stopped' && (state.reason === 'restricted' || state.reason === 'disabled') ? state.reason : 'ok';
-		view.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
+		model.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
 		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.workspaceState', reason);
 	}
 

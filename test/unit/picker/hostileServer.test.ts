@@ -6,7 +6,7 @@ import { MAX_ICON_BYTES } from '../../../src/picker/icons';
 import { RESOURCE_LIMITS } from '../../../src/picker/listingGuard';
 import { PickerService } from '../../../src/picker/pickerService';
 import { MAX_READ_BYTES, ReadTooLarge, ServerConnection } from '../../../src/picker/serverConnection';
-import { ServerResources } from '../../../src/picker/treeModel';
+import { ResourceListing } from '../../../src/picker/resourceListing';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
 import { HostileServer, someResources, startHostileServer } from './hostileServer';
 
@@ -46,10 +46,10 @@ describe('picker: a hostile server', () => {
 		hostile = undefined;
 	});
 
-	async function load(behaviour: Parameters<typeof startHostileServer>[0], limits = RESOURCE_LIMITS): Promise<ServerResources> {
+	async function load(behaviour: Parameters<typeof startHostileServer>[0], limits = RESOURCE_LIMITS): Promise<ResourceListing> {
 		hostile = await startHostileServer(behaviour);
 		const connection = hostile.connect();
-		const resources = new ServerResources(connection, { limits });
+		const resources = new ResourceListing(connection, { limits });
 		disposables.push(resources);
 		await resources.load();
 		return resources;

@@ -9,7 +9,8 @@ import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { ServerConnection } from '../../../src/picker/serverConnection';
 import { parseSuggestions, Suggestions } from '../../../src/picker/suggestions';
-import { ResourceNode, ServerResources } from '../../../src/picker/treeModel';
+import { ResourceNode } from '../../../src/picker/pickerNodes';
+import { ResourceListing } from '../../../src/picker/resourceListing';
 import { FakeRelevanceSignals } from '../../fakes/fakeRelevanceSignals';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, fastTracker, TestServer } from '../../helpers/harness';
@@ -22,7 +23,7 @@ describe('picker: Suggested group over a real server', () => {
 	let registry: ProviderRegistry;
 	let host: HttpHost;
 	let connection: ServerConnection;
-	let resources: ServerResources;
+	let resources: ResourceListing;
 	let suggestions: Suggestions;
 
 	beforeEach(async () => {
@@ -34,7 +35,7 @@ describe('picker: Suggested group over a real server', () => {
 		host = new HttpHost({ registry, log: server.log });
 		const info = await host.start();
 		connection = new ServerConnection('t', 'Test', { resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }) }, { log: nullLogger });
-		resources = new ServerResources(connection);
+		resources = new ResourceListing(connection);
 		suggestions = new Suggestions(connection, resources);
 	});
 	afterEach(async () => {
@@ -64,7 +65,7 @@ describe('picker: Suggested group over a real server', () => {
 		const plainHost = new HttpHost({ registry: plain.registry, log: plain.log });
 		const info = await plainHost.start();
 		const c = new ServerConnection('p', 'Plain', { resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }) }, { log: nullLogger });
-		const r = new ServerResources(c);
+		const r = new ResourceListing(c);
 		const s = new Suggestions(c, r);
 		try {
 			await r.load();

@@ -3,28 +3,24 @@ import { nullLogger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { HttpHost } from '../../../src/mcp/httpHost';
 import { ServerConnection } from '../../../src/picker/serverConnection';
-import { filePathOf, FolderNode, groupOf, PickerNode, ServerResources } from '../../../src/picker/treeModel';
+import { FolderNode, groupOf } from '../../../src/picker/pickerNodes';
+import { ResourceListing } from '../../../src/picker/resourceListing';
+import { filePathOf } from '../../../src/picker/resourceTree';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { until } from './pickerHelpers';
+import { rowLabels as labels, until, writeTreeFiles } from './pickerHelpers';
 
-const labels = (nodes: PickerNode[]) => nodes.map(n =>
-	n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind === 'more' ? `more(${n.remaining})` : n.kind);
-
-describe('picker: tree model over a real server', () => {
+describe('picker: resource listing over a real server', () => {
 	let fx: Fixture;
 	let server: TestServer;
 	let host: HttpHost;
 	let connection: ServerConnection;
-	let resources: ServerResources;
+	let resources: ResourceListing;
 	let pages: number;
 
 	beforeEach(async () => {
 		fx = createFixture();
-		for (let i = 0; i < 25; i++) {
-			fx.write(`many/f${String(i).padStart(2, '0')}.txt`, `file ${i}\n`);
-		}
-		fx.write('src/deep/er/x.ts', 'x\n');
+		writeTreeFiles(fx);
 		server = createTestServer([fx.root]);
 		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
 		const info = await host.start();
@@ -35,7 +31,7 @@ describe('picker: tree model over a real server', () => {
 			pages++;
 			return listPage(cursor);
 		};
-		resources = new ServerResources(connection, { childLimit: 10 });
+		resources = new ResourceListing(connection);
 	});
 
 	afterEach(async () => {
@@ -74,33 +70,6 @@ describe('picker: tree model over a real server', () => {
 		assert.ok(x.kind === 'resource' && x.resource.size === 2 && x.resource.mimeType === 'text/x-typescript');
 	});
 
-	it('caps the children of a folder and shows more on request', async () => {
-		await resources.load();
-		const many = resources.folder('t|d|many')!;
-		assert.equal(many.count, 25);
-		let kids = resources.children(many);
-		assert.deepEqual(labels(kids), [...Array.from({ length: 10 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`), 'more(15)']);
-		const more = kids[10];
-		assert.ok(more.kind === 'more');
-		resources.showMore(more.parentKey);
-		kids = resources.children(many);
-		assert.equal(kids.length, 21);
-		assert.equal(labels(kids)[20], 'more(5)');
-	});
-
-	it('shows the first page before the rest have arrived', async () => {
-		let firstPageRoot: string[] | undefined;
-		resources.onDidChange(() => {
-			if (!firstPageRoot && resources.state.kind === 'loading' && resources.size > 0) {
-				firstPageRoot = labels(resources.children(resources.filesRoot));
-			}
-		});
-		await resources.load();
-		assert.ok(firstPageRoot, 'the tree had children while loading');
-		assert.equal(firstPageRoot.at(-1), 'status', 'with a loading line at the end');
-		assert.ok(firstPageRoot.length - 1 <= 7, 'from one page only');
-	});
-
 	it('reloads on list_changed and keeps the old tree until the new one is complete', async () => {
 		await resources.load();
 		const before = resources.size;
@@ -121,7 +90,7 @@ describe('picker: tree model over a real server', () => {
 	});
 });
 
-describe('picker: tree model helpers', () => {
+describe('picker: resource tree helpers', () => {
 	it('groups by URI scheme', () => {
 		assert.equal(groupOf('file:///a'), 'files');
 		assert.equal(groupOf('diagnostics://workspace'), 'problems');

@@ -1,0 +1,20 @@
+/** The picker's command ids (package.json contributes them; tree rows run some on click). */
+export const PICKER_COMMANDS = {
+	pickResources: 'mcpResources.pickResources',
+	attachSelected: 'mcpResources.attachSelected',
+	attachToClipboard: 'mcpResources.attachToClipboard',
+	attachToEditor: 'mcpResources.attachToEditor',
+	attachToChat: 'mcpResources.attachToChat',
+	clearSelection: 'mcpResources.clearSelection',
+	copyUri: 'mcpResources.copyUri',
+	refresh: 'mcpResources.refresh',
+	addServer: 'mcpResources.addServer',
+	removeServer: 'mcpResources.removeServer',
+	fillTemplate: 'mcpResources.fillTemplate',
+	openResource: 'mcpResources.openResource',
+	retryServer: 'mcpResources.retryServer',
+	filter: 'mcpResources.filter',
+	clearFilter: 'mcpResources.clearFilter',
+	showMore: 'mcpResources.showMore',
+	attachSuggested: 'mcpResources.attachSuggested',
+} as const;

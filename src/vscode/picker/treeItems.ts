@@ -1,0 +1,153 @@
+import * as vscode from 'vscode';
+import { describeServer, printable } from '../../picker/folderServers';
+import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownText';
+import { FolderNode, GROUP_LABELS, GroupKind, GroupNode, HeldServerNode, MoreNode, ServerNode, StatusNode, TemplateNode, ViewNode } from '../../picker/pickerNodes';
+import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
+import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
+import { iconUris, untrustedMarkdown } from './serverContentParts';
+import { PICKER_COMMANDS } from './pickerCommandIds';
+import { resourceItem } from './resourceItem';
+import { RESOURCE_SCHEME } from './resourceUris';
+
+const GROUP_ICONS: Record<GroupKind, string> = {
+	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
+};
+
+/** The TreeItem of a row; `filtering`: the tree shows filter matches (their folder joins the description). */
+export function treeItem(service: PickerService, node: ViewNode, filtering: boolean): vscode.TreeItem {
+	const server = service.server(node.serverId);
+	switch (node.kind) {
+		case 'held': return heldItem(node);
+		case 'suggested': return suggestedItem(node, server);
+		case 'server': return serverItem(node, server);
+		case 'group': return groupItem(node, server);
+		case 'folder': return folderItem(node);
+		case 'resource': return resourceItem(service, node, filtering);
+		case 'template': return templateItem(node);
+		case 'more': return moreItem(node);
+		case 'status': return statusItem(node);
+	}
+}
+
+function suggestedItem(node: ViewNode, server: ServerEntry | undefined): vscode.TreeItem {
+	const count = server?.suggestions.items().length ?? 0;
+	const item = new vscode.TreeItem('Suggested', vscode.TreeItemCollapsibleState.Expanded);
+	item.id = node.key;
+	item.description = `${count} · what matters now`;
+	item.tooltip = 'Files this server ranks as relevant right now (active and recent editors, edits, problems, git changes). Attach All Suggested adds them to the selection and attaches it.';
+	item.iconPath = new vscode.ThemeIcon('sparkle');
+	item.contextValue = 'suggested';
+	return item;
+}
+
+function serverItem(node: ServerNode, server: ServerEntry | undefined): vscode.TreeItem {
+	const item = new vscode.TreeItem(server?.label ?? node.serverId, vscode.TreeItemCollapsibleState.Collapsed);
+	item.id = node.key;
+	const state = server?.connection.state;
+	const load = server?.resources.state;
+	// "-configured": servers of mcpResources.servers, which Remove Server offers to remove.
+	item.contextValue = `${state?.kind === 'error' ? 'server-error' : 'server'}${server?.config ? '-configured' : ''}`;
+	if (state?.kind === 'error') {
+		item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+		item.description = 'error';
+		item.tooltip = `${state.message}\nRetrying automatically; use Retry to try now.`;
+	} else if (state?.kind === 'connecting' || load?.kind === 'loading') {
+		item.iconPath = new vscode.ThemeIcon('loading~spin');
+		item.description = load?.kind === 'loading' && load.loaded > 0 ? `loading ${load.loaded.toLocaleString('en-US')}…` : 'connecting…';
+	} else if (state?.kind === 'unavailable') {
+		item.iconPath = new vscode.ThemeIcon('circle-slash');
+		item.description = state.message;
+	} else {
+		const icon = server?.connection.serverIcon;
+		item.iconPath = icon ? iconUris(icon) : new vscode.ThemeIcon(node.serverId === WORKSPACE_SERVER_ID ? 'root-folder' : 'server');
+		const count = server?.resources.size ?? 0;
+		const capped = load?.kind === 'complete' && load.notice ? ' (incomplete)' : '';
+		item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resource${count === 1 ? '' : 's'}${capped}` : state?.kind === 'connected' ? 'connected' : '';
+	}
+	if (server?.config) {
+		item.tooltip = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
+	}
+	return item;
+}
+
+function groupItem(node: GroupNode, server: ServerEntry | undefined): vscode.TreeItem {
+	const count = server?.resources.groupCount(node.group) ?? 0;
+	const item = new vscode.TreeItem(GROUP_LABELS[node.group], node.group === 'files' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+	item.id = node.key;
+	item.description = count.toLocaleString('en-US');
+	item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[node.group]);
+	item.contextValue = `group-${node.group}`;
+	return item;
+}
+
+function folderItem(node: FolderNode): vscode.TreeItem {
+	const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
+	item.id = node.key;
+	item.description = `${node.count.toLocaleString('en-US')}`;
+	item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resources`;
+	item.iconPath = vscode.ThemeIcon.Folder;
+	item.resourceUri = vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` });
+	item.contextValue = 'folder';
+	return item;
+}
+
+function templateItem(node: TemplateNode): vscode.TreeItem {
+	const t = node.template;
+	const item = new vscode.TreeItem(t.title ?? t.name, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	item.description = t.uriTemplate;
+	const md = untrustedMarkdown();
+	md.appendMarkdown(`**${escapeMarkdownRendered(t.name)}**\n\n${markdownCodeSpan(t.uriTemplate)}\n\n`);
+	if (t.description) {
+		md.appendMarkdown(`${escapeMarkdownRendered(t.description)}\n\n`);
+	}
+	md.appendMarkdown('Click to fill in the variables.');
+	item.tooltip = md;
+	item.iconPath = t.icon ? iconUris(t.icon) : new vscode.ThemeIcon('symbol-parameter');
+	item.contextValue = 'template';
+	item.command = { command: PICKER_COMMANDS.fillTemplate, title: 'Fill Template...', arguments: [node] };
+	return item;
+}
+
+function moreItem(node: MoreNode): vscode.TreeItem {
+	const what = node.list === 'matches' ? 'More matches…' : 'Load more…';
+	const item = new vscode.TreeItem(`${what} (${node.remaining.toLocaleString('en-US')} more)`, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	item.iconPath = new vscode.ThemeIcon('ellipsis');
+	item.command = { command: PICKER_COMMANDS.showMore, title: 'Load more', arguments: [node] };
+	item.contextValue = 'more';
+	return item;
+}
+
+function statusItem(node: StatusNode): vscode.TreeItem {
+	const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	item.iconPath = new vscode.ThemeIcon(node.status === 'loading' ? 'loading~spin' : node.status === 'error' ? 'error' : node.status === 'notice' ? 'warning' : 'info');
+	if (node.status === 'notice') {
+		item.tooltip = `${node.message} Refresh lists the server again.`;
+	}
+	if (node.status === 'error') {
+		item.command = { command: PICKER_COMMANDS.retryServer, title: 'Retry', arguments: [node] };
+	}
+	item.contextValue = `status-${node.status}`;
+	return item;
+}
+
+/**
+ * Not an error: the folder's entry waits for the user. Clicking asks (Allow / Don't Allow);
+ * nothing is started or contacted before that.
+ */
+function heldItem(node: HeldServerNode): vscode.TreeItem {
+	const { config, consent, folderLabel } = node.held;
+	const name = printable(config.name);
+	const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	const state = consent === 'declined' ? 'off: you chose Don\'t Allow' : 'not started: from this folder\'s settings';
+	item.description = `${state} — click to review`;
+	item.iconPath = new vscode.ThemeIcon(consent === 'declined' ? 'circle-slash' : 'shield');
+	item.tooltip = `${name}, from the settings of ${folderLabel}\n${describeServer(config)}\n\nClick to allow it or keep it off.`;
+	item.contextValue = 'held-server';
+	item.accessibilityInformation = { label: `${name}, ${item.description}` };
+	item.command = { command: REVIEW_FOLDER_SERVERS_COMMAND, title: 'Review', arguments: [node] };
+	return item;
+}
