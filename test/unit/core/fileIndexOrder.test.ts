@@ -68,8 +68,8 @@ describe('files index order and URIs', () => {
 describe('files store', () => {
 	it('keeps names, order and lookups right when most names are removed and their bytes reclaimed', async () => {
 		const store = new FileStore(['ws'], false);
-		const root = store.root(0, path.join(os.tmpdir(), 'ws'));
-		const dir = store.child(root, 'sub');
+		const root = store.dirs.root(0, path.join(os.tmpdir(), 'ws'));
+		const dir = store.dirs.child(root, 'sub');
 		const name = (i: number) => `${'long-name-'.repeat(8)}${i}-ü.txt`;
 		const uriOf = (i: number) => fileUri(path.join(os.tmpdir(), 'ws', 'sub', name(i)));
 		for (let i = 0; i < 20_000; i++) {

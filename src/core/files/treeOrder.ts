@@ -1,0 +1,94 @@
+import { DirectoryTable, uriBase } from './directoryTable';
+
+/** What `treeOrder` needs to know about the files of a store. */
+export interface TreeOrderInput {
+	readonly dirs: DirectoryTable;
+	/** Per file number its directory number, or `free` for a slot that holds no file. */
+	readonly dirOf: Uint32Array;
+	readonly slotCount: number;
+	readonly free: number;
+	/** The file's sort key among its siblings: its name as encoded in its URI. */
+	keyOf(slot: number): string;
+	/** The file's full URI (only for folders nested in other folders). */
+	uriOf(slot: number): string;
+}
+
+/**
+ * Every file number in URI order (code units), from scratch: one sort per directory, then one
+ * walk of the tree. A directory's files and subdirectories are ordered by encoded name, a
+ * subdirectory's with a trailing `/`: exactly how the full URIs compare, so small sorts replace
+ * one sort of all URIs. `pause` is awaited between directories so the event loop is never held.
+ */
+export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void> | undefined): Promise<Uint32Array> {
+	const { dirs, dirOf, slotCount, free } = input;
+	// Files per directory, by counting: no array per directory.
+	const dirCount = dirs.length;
+	const starts = new Uint32Array(dirCount + 1);
+	for (let slot = 0; slot < slotCount; slot++) {
+		if (dirOf[slot] !== free) {
+			starts[dirOf[slot] + 1]++;
+		}
+	}
+	for (let d = 0; d < dirCount; d++) {
+		starts[d + 1] += starts[d];
+	}
+	const byDir = new Uint32Array(starts[dirCount]);
+	const fill = starts.slice(0, dirCount);
+	for (let slot = 0; slot < slotCount; slot++) {
+		const d = dirOf[slot];
+		if (d !== free) {
+			byDir[fill[d]++] = slot;
+		}
+	}
+	const subdirs: number[][] = Array.from({ length: dirCount }, () => []);
+	const roots: number[] = [];
+	for (let d = 0; d < dirCount; d++) {
+		const parent = dirs.get(d).parent;
+		(parent < 0 ? roots : subdirs[parent]).push(d);
+	}
+	const order = new Uint32Array(byDir.length);
+	let length = 0;
+	const nested = roots.some(r => roots.some(o => o !== r && dirs.get(r).uri.startsWith(`${uriBase(dirs.get(o))}`)));
+	// Roots by URI and `/`; a folder inside another is rare and gets the plain sort below.
+	roots.sort((a, b) => compare(uriBase(dirs.get(a)), uriBase(dirs.get(b))));
+	const visit = async (d: number): Promise<void> => {
+		// Children as [key, file number or -(directory number) - 1], sorted by key.
+		const keys: string[] = [];
+		const ids: number[] = [];
+		for (let i = starts[d]; i < starts[d + 1]; i++) {
+			keys.push(input.keyOf(byDir[i]));
+			ids.push(byDir[i]);
+		}
+		for (const sub of subdirs[d]) {
+			keys.push(dirs.get(sub).key);
+			ids.push(-sub - 1);
+		}
+		const index = keys.map((_, i) => i).sort((a, b) => compare(keys[a], keys[b]));
+		for (const i of index) {
+			const id = ids[i];
+			if (id >= 0) {
+				order[length++] = id;
+			} else {
+				const wait = pause();
+				if (wait) {
+					await wait;
+				}
+				await visit(-id - 1);
+			}
+		}
+	};
+	for (const root of roots) {
+		await visit(root);
+	}
+	const walked = order.subarray(0, length);
+	if (!nested) {
+		return walked;
+	}
+	const uris = Array.from(walked, slot => input.uriOf(slot));
+	const index = uris.map((_, i) => i).sort((a, b) => compare(uris[a], uris[b]));
+	return Uint32Array.from(index, i => walked[i]);
+}
+
+export function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}
