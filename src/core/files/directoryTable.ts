@@ -71,6 +71,16 @@ export class DirectoryTable {
 		return fileUri(full).slice(uriBase(dir).length);
 	}
 
+	/** Sorts names of files in `dir` as their URIs sort. */
+	sortNames(dir: Directory, names: string[]): void {
+		if (names.every(name => PLAIN_NAME.test(name))) {
+			names.sort(); // no comparator: UTF-16 code units, as URIs compare
+		} else {
+			const keys = new Map(names.map(name => [name, this.encode(dir, name)]));
+			names.sort((a, b) => compare(keys.get(a)!, keys.get(b)!));
+		}
+	}
+
 	/** The URI of the file `name` in a directory. */
 	fileUri(dir: Directory, name: string): string {
 		return `${uriBase(dir)}${this.encode(dir, name)}`;
@@ -90,4 +100,9 @@ export class DirectoryTable {
 /** The directory's URI with the `/` its children's names follow. */
 export function uriBase(dir: Directory): string {
 	return dir.uri.endsWith('/') ? dir.uri : `${dir.uri}/`;
+}
+
+/** Code unit order, as URIs compare. */
+export function compare(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -98,6 +98,8 @@ export class DirectoryWalk {
 				}
 			}
 		}
+		// In URI order, so the store needs no sort for this directory.
+		store.dirs.sortNames(store.dirs.get(dir), files);
 		// A few hundred stats at a time: a directory of 50,000 files is many slices, not one.
 		for (let start = 0; start < files.length; start += STAT_CHUNK) {
 			if (start > 0) {

@@ -1,10 +1,10 @@
 import { isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
 import { ResourceEntry, SortedEntries } from '../resource';
-import { DirectoryTable } from './directoryTable';
+import { compare, DirectoryTable } from './directoryTable';
 import { growArray } from './growArray';
 import { NameBuffer } from './nameBuffer';
-import { compare, treeOrder } from './treeOrder';
+import { treeOrder } from './treeOrder';
 
 /** A slot that holds no file (freed, or never used). */
 const FREE = 0xffffffff;
@@ -36,6 +36,12 @@ export class FileStore {
 	private readonly pending = new Map<string, number>();
 	/** Removed since the last `commit`: still in `order` until then, but no longer found. */
 	private readonly removed = new Set<number>();
+	/**
+	 * Until the first `sortAll`: per directory the key of the file added last, and the
+	 * directories whose files did not come in key order. The walk adds files sorted, so
+	 * `sortAll` then sorts only the few directories listed here.
+	 */
+	private arrival: { readonly lastKeys: (string | undefined)[]; readonly unordered: Set<number> } | undefined = { lastKeys: [], unordered: new Set() };
 
 	constructor(folderNames: readonly string[], multiRoot: boolean) {
 		this.dirs = new DirectoryTable(folderNames, multiRoot);
@@ -48,7 +54,11 @@ export class FileStore {
 
 	/** Adds a file. It is found at once, and listed after the next `commit` (or `sortAll`). */
 	add(dir: number, name: string, size: number, mtimeMs: number, uri?: string): number {
-		const slot = this.freeSlots.pop() ?? this.nextSlot();
+		const reused = this.freeSlots.pop();
+		const slot = reused ?? this.nextSlot();
+		if (this.arrival) {
+			this.noteArrival(dir, name, reused !== undefined);
+		}
 		this.dirOf[slot] = dir;
 		this.names.set(slot, name);
 		this.sizes[slot] = size;
@@ -58,6 +68,16 @@ export class FileStore {
 			this.pending.set(uri, slot);
 		}
 		return slot;
+	}
+
+	private noteArrival(dir: number, name: string, outOfTurn: boolean): void {
+		const { lastKeys, unordered } = this.arrival!;
+		const key = this.dirs.encode(this.dirs.get(dir), name);
+		const last = lastKeys[dir];
+		if (outOfTurn || (last !== undefined && key < last)) {
+			unordered.add(dir);
+		}
+		lastKeys[dir] = key;
 	}
 
 	update(slot: number, size: number, mtimeMs: number): void {
@@ -187,12 +207,15 @@ export class FileStore {
 			this.release(slot);
 		}
 		this.removed.clear();
+		const arrival = this.arrival;
+		this.arrival = undefined;
 		this.order = await treeOrder({
 			dirs: this.dirs,
 			dirOf: this.dirOf,
 			slotCount: this.slots,
 			free: FREE,
 			keyOf: slot => this.dirs.encode(this.dirs.get(this.dirOf[slot]), this.nameOf(slot)),
+			isOrdered: dir => arrival !== undefined && !arrival.unordered.has(dir),
 			uriOf: slot => this.uriOf(slot),
 		}, pause);
 		this.orderLength = this.order.length;

@@ -1,4 +1,4 @@
-import { DirectoryTable, uriBase } from './directoryTable';
+import { compare, DirectoryTable, uriBase } from './directoryTable';
 
 /** What `treeOrder` needs to know about the files of a store. */
 export interface TreeOrderInput {
@@ -9,15 +9,19 @@ export interface TreeOrderInput {
 	readonly free: number;
 	/** The file's sort key among its siblings: its name as encoded in its URI. */
 	keyOf(slot: number): string;
+	/** Whether the directory's files came in key order (so by file number they are sorted). */
+	isOrdered(dir: number): boolean;
 	/** The file's full URI (only for folders nested in other folders). */
 	uriOf(slot: number): string;
 }
 
 /**
- * Every file number in URI order (code units), from scratch: one sort per directory, then one
- * walk of the tree. A directory's files and subdirectories are ordered by encoded name, a
+ * Every file number in URI order (code units), from scratch: files grouped by directory, then
+ * one walk of the tree. A directory's files and subdirectories are ordered by encoded name, a
  * subdirectory's with a trailing `/`: exactly how the full URIs compare, so small sorts replace
- * one sort of all URIs. `pause` is awaited between directories so the event loop is never held.
+ * one sort of all URIs. The walk adds each directory's files in key order, so most directories
+ * need no sort at all: only their subdirectories are placed among the files, by binary search.
+ * `pause` is awaited between directories so the event loop is never held.
  */
 export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void> | undefined): Promise<Uint32Array> {
 	const { dirs, dirOf, slotCount, free } = input;
@@ -52,30 +56,36 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	// Roots by URI and `/`; a folder inside another is rare and gets the plain sort below.
 	roots.sort((a, b) => compare(uriBase(dirs.get(a)), uriBase(dirs.get(b))));
 	const visit = async (d: number): Promise<void> => {
-		// Children as [key, file number or -(directory number) - 1], sorted by key.
-		const keys: string[] = [];
-		const ids: number[] = [];
-		for (let i = starts[d]; i < starts[d + 1]; i++) {
-			keys.push(input.keyOf(byDir[i]));
-			ids.push(byDir[i]);
+		const files = input.isOrdered(d) ? byDir.subarray(starts[d], starts[d + 1]) : sortedByKey(input, byDir.subarray(starts[d], starts[d + 1]));
+		const subs = subdirs[d];
+		if (subs.length > 1) {
+			subs.sort((a, b) => compare(dirs.get(a).key, dirs.get(b).key));
 		}
-		for (const sub of subdirs[d]) {
-			keys.push(dirs.get(sub).key);
-			ids.push(-sub - 1);
-		}
-		const index = keys.map((_, i) => i).sort((a, b) => compare(keys[a], keys[b]));
-		for (const i of index) {
-			const id = ids[i];
-			if (id >= 0) {
-				order[length++] = id;
-			} else {
-				const wait = pause();
-				if (wait) {
-					await wait;
+		let f = 0;
+		for (const sub of subs) {
+			// The files before it: keys never tie, as a file's has no `/` and a directory's ends in one.
+			const key = dirs.get(sub).key;
+			let lo = f;
+			let hi = files.length;
+			while (lo < hi) {
+				const mid = (lo + hi) >>> 1;
+				if (input.keyOf(files[mid]) < key) {
+					lo = mid + 1;
+				} else {
+					hi = mid;
 				}
-				await visit(-id - 1);
 			}
+			order.set(files.subarray(f, lo), length);
+			length += lo - f;
+			f = lo;
+			const wait = pause();
+			if (wait) {
+				await wait;
+			}
+			await visit(sub);
 		}
+		order.set(files.subarray(f), length);
+		length += files.length - f;
 	};
 	for (const root of roots) {
 		await visit(root);
@@ -89,6 +99,8 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	return Uint32Array.from(index, i => walked[i]);
 }
 
-export function compare(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
+function sortedByKey(input: TreeOrderInput, slots: Uint32Array): Uint32Array {
+	const keys = Array.from(slots, slot => input.keyOf(slot));
+	const index = keys.map((_, i) => i).sort((a, b) => compare(keys[a], keys[b]));
+	return Uint32Array.from(index, i => slots[i]);
 }
