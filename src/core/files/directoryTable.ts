@@ -10,7 +10,8 @@ export interface Directory {
 	readonly rel: string;
 	/** Absolute path, as the walk spelled it. */
 	readonly absPath: string;
-	readonly uri: string;
+	/** The directory's URI with the `/` its children's names follow (kept whole: every listed entry starts with it). */
+	readonly base: string;
 	/** What list entries put before a file name: the display path of the directory and `/`. */
 	readonly namePrefix: string;
 	/** Sort key among its siblings: the encoded name and `/` (empty for a folder root). */
@@ -39,7 +40,7 @@ export class DirectoryTable {
 	/** The directory of a workspace folder's root. */
 	root(folder: number, absPath: string): number {
 		return this.intern(absPath, () => ({
-			folder, rel: '', absPath, uri: fileUri(absPath), namePrefix: this.multiRoot ? `${this.folderNames[folder]}/` : '', key: '', parent: -1,
+			folder, rel: '', absPath, base: withSlash(fileUri(absPath)), namePrefix: this.multiRoot ? `${this.folderNames[folder]}/` : '', key: '', parent: -1,
 		}));
 	}
 
@@ -50,7 +51,7 @@ export class DirectoryTable {
 		return this.intern(absPath, () => {
 			const encoded = this.encode(p, name, absPath);
 			return {
-				folder: p.folder, rel: p.rel ? `${p.rel}/${name}` : name, absPath, uri: `${uriBase(p)}${encoded}`, namePrefix: `${p.namePrefix}${name}/`, key: `${encoded}/`, parent,
+				folder: p.folder, rel: p.rel ? `${p.rel}/${name}` : name, absPath, base: `${p.base}${encoded}/`, namePrefix: `${p.namePrefix}${name}/`, key: `${encoded}/`, parent,
 			};
 		});
 	}
@@ -68,7 +69,7 @@ export class DirectoryTable {
 			return name;
 		}
 		const full = absPath ?? (dir.absPath.endsWith(path.sep) ? dir.absPath + name : `${dir.absPath}${path.sep}${name}`);
-		return fileUri(full).slice(uriBase(dir).length);
+		return fileUri(full).slice(dir.base.length);
 	}
 
 	/** Sorts names of files in `dir` as their URIs sort. */
@@ -83,7 +84,7 @@ export class DirectoryTable {
 
 	/** The URI of the file `name` in a directory. */
 	fileUri(dir: Directory, name: string): string {
-		return `${uriBase(dir)}${this.encode(dir, name)}`;
+		return dir.base + this.encode(dir, name);
 	}
 
 	private intern(absPath: string, make: () => Directory): number {
@@ -97,9 +98,8 @@ export class DirectoryTable {
 	}
 }
 
-/** The directory's URI with the `/` its children's names follow. */
-export function uriBase(dir: Directory): string {
-	return dir.uri.endsWith('/') ? dir.uri : `${dir.uri}/`;
+function withSlash(uri: string): string {
+	return uri.endsWith('/') ? uri : `${uri}/`;
 }
 
 /** Code unit order, as URIs compare. */

@@ -2,7 +2,7 @@ import { isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
 import { ResourceEntry, SortedEntries } from '../resource';
 import { compare, DirectoryTable } from './directoryTable';
-import { growArray } from './growArray';
+import { GrowArray } from './growArray';
 import { NameBuffer } from './nameBuffer';
 import { treeOrder } from './treeOrder';
 
@@ -22,10 +22,10 @@ const FREE = 0xffffffff;
  */
 export class FileStore {
 	readonly dirs: DirectoryTable;
-	private readonly names = new NameBuffer(1024);
-	private dirOf = new Uint32Array(1024);
-	private sizes = new Float64Array(1024);
-	private mtimes = new Float64Array(1024);
+	private readonly names = new NameBuffer();
+	private readonly dirOf = new GrowArray('uint32');
+	private readonly sizes = new GrowArray('float64');
+	private readonly mtimes = new GrowArray('float64');
 	private slots = 0;
 	private readonly freeSlots: number[] = [];
 	private live = 0;
@@ -59,10 +59,10 @@ export class FileStore {
 		if (this.arrival) {
 			this.noteArrival(dir, name, reused !== undefined);
 		}
-		this.dirOf[slot] = dir;
+		this.dirOf.set(slot, dir);
 		this.names.set(slot, name);
-		this.sizes[slot] = size;
-		this.mtimes[slot] = mtimeMs;
+		this.sizes.set(slot, size);
+		this.mtimes.set(slot, mtimeMs);
 		this.live++;
 		if (uri !== undefined) {
 			this.pending.set(uri, slot);
@@ -81,8 +81,8 @@ export class FileStore {
 	}
 
 	update(slot: number, size: number, mtimeMs: number): void {
-		this.sizes[slot] = size;
-		this.mtimes[slot] = mtimeMs;
+		this.sizes.set(slot, size);
+		this.mtimes.set(slot, mtimeMs);
 	}
 
 	/** Removes a file; listing drops it at the next `commit`. */
@@ -134,11 +134,11 @@ export class FileStore {
 	}
 
 	uriOf(slot: number): string {
-		return this.dirs.fileUri(this.dirs.get(this.dirOf[slot]), this.nameOf(slot));
+		return this.dirs.fileUri(this.dirs.get(this.dirOf.get(slot)), this.nameOf(slot));
 	}
 
 	entryOf(slot: number): ResourceEntry {
-		const dir = this.dirs.get(this.dirOf[slot]);
+		const dir = this.dirs.get(this.dirOf.get(slot));
 		const name = this.nameOf(slot);
 		// No `title`: it would only repeat the last segment of `name`, and clients show `name`
 		// when there is no title.
@@ -146,23 +146,23 @@ export class FileStore {
 			uri: this.dirs.fileUri(dir, name),
 			name: dir.namePrefix + name,
 			mimeType: mimeTypeForName(name),
-			size: this.sizes[slot],
-			annotations: { lastModified: isoDate(this.mtimes[slot]) },
+			size: this.sizes.get(slot),
+			annotations: { lastModified: isoDate(this.mtimes.get(slot)) },
 		};
 	}
 
 	/** The name a client sees for a file (`name` of its entry), without building the entry. */
 	displayName(slot: number): string {
-		return this.dirs.get(this.dirOf[slot]).namePrefix + this.nameOf(slot);
+		return this.dirs.get(this.dirOf.get(slot)).namePrefix + this.nameOf(slot);
 	}
 
 	/** The directory's part of `displayName`, for callers that test names per directory. */
 	displayPrefixOf(slot: number): string {
-		return this.dirs.get(this.dirOf[slot]).namePrefix;
+		return this.dirs.get(this.dirOf.get(slot)).namePrefix;
 	}
 
 	dirNumberOf(slot: number): number {
-		return this.dirOf[slot];
+		return this.dirOf.get(slot);
 	}
 
 	nameOf(slot: number): string {
@@ -214,7 +214,7 @@ export class FileStore {
 			dirOf: this.dirOf,
 			slotCount: this.slots,
 			free: FREE,
-			keyOf: slot => this.dirs.encode(this.dirs.get(this.dirOf[slot]), this.nameOf(slot)),
+			keyOf: slot => this.dirs.encode(this.dirs.get(this.dirOf.get(slot)), this.nameOf(slot)),
 			isOrdered: dir => arrival !== undefined && !arrival.unordered.has(dir),
 			uriOf: slot => this.uriOf(slot),
 		}, pause);
@@ -279,20 +279,18 @@ export class FileStore {
 	}
 
 	private release(slot: number): void {
-		this.dirOf[slot] = FREE;
+		this.dirOf.set(slot, FREE);
 		this.names.release(slot);
 		this.freeSlots.push(slot);
 	}
 
 	private nextSlot(): number {
-		if (this.slots === this.dirOf.length) {
-			const capacity = this.dirOf.length * 2;
-			this.dirOf = growArray(this.dirOf, new Uint32Array(capacity));
-			this.sizes = growArray(this.sizes, new Float64Array(capacity));
-			this.mtimes = growArray(this.mtimes, new Float64Array(capacity));
-			this.names.resize(capacity);
-		}
-		return this.slots++;
+		const slot = this.slots++;
+		this.dirOf.reserve(this.slots);
+		this.sizes.reserve(this.slots);
+		this.mtimes.reserve(this.slots);
+		this.names.reserve(this.slots);
+		return slot;
 	}
 }
 

@@ -1,10 +1,11 @@
-import { compare, DirectoryTable, uriBase } from './directoryTable';
+import { compare, DirectoryTable } from './directoryTable';
+import { GrowArray } from './growArray';
 
 /** What `treeOrder` needs to know about the files of a store. */
 export interface TreeOrderInput {
 	readonly dirs: DirectoryTable;
 	/** Per file number its directory number, or `free` for a slot that holds no file. */
-	readonly dirOf: Uint32Array;
+	readonly dirOf: GrowArray;
 	readonly slotCount: number;
 	readonly free: number;
 	/** The file's sort key among its siblings: its name as encoded in its URI. */
@@ -29,8 +30,9 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	const dirCount = dirs.length;
 	const starts = new Uint32Array(dirCount + 1);
 	for (let slot = 0; slot < slotCount; slot++) {
-		if (dirOf[slot] !== free) {
-			starts[dirOf[slot] + 1]++;
+		const d = dirOf.get(slot);
+		if (d !== free) {
+			starts[d + 1]++;
 		}
 	}
 	for (let d = 0; d < dirCount; d++) {
@@ -39,7 +41,7 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	const byDir = new Uint32Array(starts[dirCount]);
 	const fill = starts.slice(0, dirCount);
 	for (let slot = 0; slot < slotCount; slot++) {
-		const d = dirOf[slot];
+		const d = dirOf.get(slot);
 		if (d !== free) {
 			byDir[fill[d]++] = slot;
 		}
@@ -52,9 +54,9 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	}
 	const order = new Uint32Array(byDir.length);
 	let length = 0;
-	const nested = roots.some(r => roots.some(o => o !== r && dirs.get(r).uri.startsWith(`${uriBase(dirs.get(o))}`)));
+	const nested = roots.some(r => roots.some(o => o !== r && dirs.get(r).base.startsWith(dirs.get(o).base)));
 	// Roots by URI and `/`; a folder inside another is rare and gets the plain sort below.
-	roots.sort((a, b) => compare(uriBase(dirs.get(a)), uriBase(dirs.get(b))));
+	roots.sort((a, b) => compare(dirs.get(a).base, dirs.get(b).base));
 	const visit = async (d: number): Promise<void> => {
 		const files = input.isOrdered(d) ? byDir.subarray(starts[d], starts[d + 1]) : sortedByKey(input, byDir.subarray(starts[d], starts[d + 1]));
 		const subs = subdirs[d];
