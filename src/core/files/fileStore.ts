@@ -4,7 +4,7 @@ import { ResourceEntry, SortedEntries } from '../resource';
 import { compare, DirectoryTable } from './directoryTable';
 import { GrowArray } from './growArray';
 import { NameBuffer } from './nameBuffer';
-import { treeOrder } from './treeOrder';
+import { ArrivalOrder, treeOrder } from './treeOrder';
 
 /** A slot that holds no file (freed, or never used). */
 const FREE = 0xffffffff;
@@ -36,12 +36,8 @@ export class FileStore {
 	private readonly pending = new Map<string, number>();
 	/** Removed since the last `commit`: still in `order` until then, but no longer found. */
 	private readonly removed = new Set<number>();
-	/**
-	 * Until the first `sortAll`: per directory the key of the file added last, and the
-	 * directories whose files did not come in key order. The walk adds files sorted, so
-	 * `sortAll` then sorts only the few directories listed here.
-	 */
-	private arrival: { readonly lastKeys: (string | undefined)[]; readonly unordered: Set<number> } | undefined = { lastKeys: [], unordered: new Set() };
+	/** Until the first `sortAll`: which directories' files came in key order. */
+	private arrival: ArrivalOrder | undefined = new ArrivalOrder();
 
 	constructor(folderNames: readonly string[], multiRoot: boolean) {
 		this.dirs = new DirectoryTable(folderNames, multiRoot);
@@ -56,9 +52,7 @@ export class FileStore {
 	add(dir: number, name: string, size: number, mtimeMs: number, uri?: string): number {
 		const reused = this.freeSlots.pop();
 		const slot = reused ?? this.nextSlot();
-		if (this.arrival) {
-			this.noteArrival(dir, name, reused !== undefined);
-		}
+		this.arrival?.note(dir, this.dirs.encode(this.dirs.get(dir), name), reused !== undefined);
 		this.dirOf.set(slot, dir);
 		this.names.set(slot, name);
 		this.sizes.set(slot, size);
@@ -68,16 +62,6 @@ export class FileStore {
 			this.pending.set(uri, slot);
 		}
 		return slot;
-	}
-
-	private noteArrival(dir: number, name: string, outOfTurn: boolean): void {
-		const { lastKeys, unordered } = this.arrival!;
-		const key = this.dirs.encode(this.dirs.get(dir), name);
-		const last = lastKeys[dir];
-		if (outOfTurn || (last !== undefined && key < last)) {
-			unordered.add(dir);
-		}
-		lastKeys[dir] = key;
 	}
 
 	update(slot: number, size: number, mtimeMs: number): void {
@@ -215,7 +199,7 @@ export class FileStore {
 			slotCount: this.slots,
 			free: FREE,
 			keyOf: slot => this.dirs.encode(this.dirs.get(this.dirOf.get(slot)), this.nameOf(slot)),
-			isOrdered: dir => arrival !== undefined && !arrival.unordered.has(dir),
+			isOrdered: dir => arrival?.isOrdered(dir) ?? false,
 			uriOf: slot => this.uriOf(slot),
 		}, pause);
 		this.orderLength = this.order.length;

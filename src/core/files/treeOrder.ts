@@ -17,6 +17,28 @@ export interface TreeOrderInput {
 }
 
 /**
+ * Whether each directory's files were added in key order, as the walk adds them: then
+ * `treeOrder` needs no sort for that directory. A file out of order, or in a reused file
+ * number (which breaks number order), marks its directory for a full sort.
+ */
+export class ArrivalOrder {
+	private readonly lastKeys: (string | undefined)[] = [];
+	private readonly unordered = new Set<number>();
+
+	note(dir: number, key: string, reusedSlot: boolean): void {
+		const last = this.lastKeys[dir];
+		if (reusedSlot || (last !== undefined && key < last)) {
+			this.unordered.add(dir);
+		}
+		this.lastKeys[dir] = key;
+	}
+
+	isOrdered(dir: number): boolean {
+		return !this.unordered.has(dir);
+	}
+}
+
+/**
  * Every file number in URI order (code units), from scratch: files grouped by directory, then
  * one walk of the tree. A directory's files and subdirectories are ordered by encoded name, a
  * subdirectory's with a trailing `/`: exactly how the full URIs compare, so small sorts replace
