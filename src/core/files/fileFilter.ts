@@ -26,7 +26,7 @@ export const BUILT_IN_SECRETS: readonly string[] = [
 /** Decides whether a path under a workspace folder may be served. */
 export class FileFilter {
 	private readonly secrets: SecretMatcher;
-	private readonly excluded: (rel: string) => boolean;
+	private readonly excluded: ((rel: string) => boolean) | undefined;
 	/**
 	 * Parsed `.gitignore` per directory (null: none there), filled while indexing. Keyed by
 	 * folder path and workspace-relative directory, so lookups need no path arithmetic.
@@ -40,7 +40,7 @@ export class FileFilter {
 		this.secrets = new SecretMatcher([...BUILT_IN_SECRETS, ...settings.secrets]);
 		const patterns = settings.exclude.filter(p => p.trim() !== '');
 		const matcher = patterns.length > 0 ? picomatch(patterns, { dot: true }) : undefined;
-		this.excluded = matcher ? rel => matcher(rel) : () => false;
+		this.excluded = matcher ? rel => matcher(rel) : undefined;
 	}
 
 	/**
@@ -59,12 +59,12 @@ export class FileFilter {
 			let prefix = '';
 			for (let i = 0; i < parts.length - 1; i++) {
 				prefix = prefix ? `${prefix}/${parts[i]}` : parts[i];
-				if (this.secrets.matches(prefix, true) || this.excluded(prefix) || this.gitignored(folder, prefix, true, extra)) {
+				if (this.secrets.matches(prefix, true) || this.excluded?.(prefix) || this.gitignored(folder, prefix, true, extra)) {
 					return true;
 				}
 			}
 		}
-		return this.excluded(rel) || this.gitignored(folder, rel, isDirectory, extra);
+		return this.excluded?.(rel) || this.gitignored(folder, rel, isDirectory, extra);
 	}
 
 	/**
@@ -102,9 +102,10 @@ export class FileFilter {
 			}
 		}
 		const relPrefix = dirRel ? `${dirRel}/` : '';
+		const excluded = this.excluded;
+		// Per name of the walk: the relative path is built only for what needs it.
 		return (name, isDirectory) => {
-			const rel = relPrefix + name;
-			if (this.secrets.matches(rel, isDirectory) || this.excluded(rel)) {
+			if (this.secrets.matchesIn(relPrefix, name, isDirectory) || (excluded && excluded(relPrefix + name))) {
 				return true;
 			}
 			let ignored = false;
@@ -200,10 +201,11 @@ class SecretMatcher {
 	private readonly directoryName: (name: string) => boolean;
 	private readonly byPath: Ignore | undefined;
 	/**
-	 * Lower-case last segments of the path patterns when all are plain names (`**\/.kube/config`
-	 * ends in `config`): a path whose name is none of them cannot match, and skips `ignore`.
+	 * The last segments of the path patterns, in any case, when all are plain names
+	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them cannot match,
+	 * and skips `ignore`.
 	 */
-	private readonly byPathNames: ReadonlySet<string> | undefined;
+	private readonly byPathName: RegExp | undefined;
 
 	constructor(patterns: readonly string[]) {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
@@ -224,17 +226,25 @@ class SecretMatcher {
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
-		this.byPathNames = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new Set(lastSegments.map(n => n.toLowerCase())) : undefined;
+		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name))
+			? new RegExp(`^(?:${lastSegments.map(name => name.replace(/\./g, '\\.')).join('|')})$`, 'i')
+			: undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {
-		const name = rel.slice(rel.lastIndexOf('/') + 1);
+		const slash = rel.lastIndexOf('/');
+		return this.matchesIn(rel.slice(0, slash + 1), rel.slice(slash + 1), isDirectory);
+	}
+
+	/** `matches` for `name` in the directory whose relative path (with its `/`) is `dirPrefix`. */
+	matchesIn(dirPrefix: string, name: string, isDirectory: boolean): boolean {
 		if (isDirectory ? this.directoryName(name) : this.fileName(name)) {
 			return true;
 		}
-		if (this.byPath === undefined || (this.byPathNames && !this.byPathNames.has(name.toLowerCase()))) {
+		if (this.byPath === undefined || (this.byPathName && !this.byPathName.test(name))) {
 			return false;
 		}
+		const rel = dirPrefix + name;
 		return this.byPath.ignores(isDirectory ? `${rel}/` : rel);
 	}
 }

@@ -66,10 +66,33 @@ describe('files index order and URIs', () => {
 });
 
 describe('files store', () => {
+	it('orders by URI after the first walk, whether a directory\'s files came sorted, reversed or among subdirectories', async () => {
+		const base = path.join(os.tmpdir(), 'ws');
+		const store = new FileStore(['ws'], false);
+		const root = store.dirs.root(0, base);
+		// Around `sub/`: `sub.txt` sorts before it ('.' < '/') and `sub0` after ('0' > '/').
+		const names = ['b.txt', 'a b.txt', 'a-', 'é.txt', 'Z', 'c%', 'sub.txt', 'sub0', 'zz.txt'];
+		const sorted = [...names];
+		store.dirs.sortNames(store.dirs.get(root), sorted);
+		const [sub, spaced, zz] = ['sub', 'a b', 'zz'].map(name => store.dirs.child(root, name));
+		const added: string[] = [];
+		const add = (dir: number, rel: string, name: string) => {
+			store.add(dir, name, 1, 0);
+			added.push(path.join(base, rel, name));
+		};
+		sorted.forEach(name => add(root, '', name));
+		[...sorted].reverse().forEach(name => add(sub, 'sub', name));
+		sorted.forEach(name => add(spaced, 'a b', name));
+		add(zz, 'zz', 'only');
+		await store.sortAll(() => undefined);
+		const listed = Array.from({ length: store.view.length }, (_, i) => store.view.at(i)!.uri);
+		assert.deepEqual(listed, added.map(fileUri).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+	});
+
 	it('keeps names, order and lookups right when most names are removed and their bytes reclaimed', async () => {
 		const store = new FileStore(['ws'], false);
-		const root = store.root(0, path.join(os.tmpdir(), 'ws'));
-		const dir = store.child(root, 'sub');
+		const root = store.dirs.root(0, path.join(os.tmpdir(), 'ws'));
+		const dir = store.dirs.child(root, 'sub');
 		const name = (i: number) => `${'long-name-'.repeat(8)}${i}-ü.txt`;
 		const uriOf = (i: number) => fileUri(path.join(os.tmpdir(), 'ws', 'sub', name(i)));
 		for (let i = 0; i < 20_000; i++) {

@@ -1,0 +1,140 @@
+import * as path from 'node:path';
+import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
+import { FileFilter } from './fileFilter';
+import { FileStore } from './fileStore';
+import { Located, WorkspaceRoots } from './workspaceRoots';
+
+/** Directories read at once while walking; each reads its files' stats together. */
+const WALK_CONCURRENCY = 16;
+/** Files of one directory stat()ed between two checks of the slice. */
+const STAT_CHUNK = 256;
+
+/** What a walk puts its files into, and how it asks about them: the index that runs it. */
+export interface WalkTarget {
+	readonly store: FileStore;
+	readonly reader: FileSystemReader;
+	readonly roots: WorkspaceRoots;
+	readonly filter: FileFilter;
+	readonly isCancelled: boolean;
+	pause(): Promise<void> | undefined;
+	/** What to list for a file found by a link, or undefined when it is not served. */
+	statFor(located: Located, info: FileInfo, parentsChecked: boolean): Promise<FileInfo | undefined>;
+}
+
+/** Takes a file found in a live index (to add or update it and note the change). */
+export type LiveFile = (dir: number, name: string, stat: FileInfo) => void;
+
+/**
+ * Reads a directory tree into the store: 16 directories at a time, `.gitignore` and filters
+ * checked once per directory and then by name, stats a few hundred at a time. With `live`
+ * (a directory created while the index is live) files go there, to be announced.
+ */
+export class DirectoryWalk {
+	private readonly rootPaths: ReadonlySet<string>;
+
+	constructor(private readonly target: WalkTarget, private readonly live?: LiveFile) {
+		this.rootPaths = new Set(target.roots.folders.map(f => f.path));
+	}
+
+	async run(start: number): Promise<void> {
+		const pending: number[] = [start];
+		let active = 0;
+		await new Promise<void>(resolve => {
+			const pump = () => {
+				if (this.target.isCancelled) {
+					pending.length = 0;
+				}
+				while (active < WALK_CONCURRENCY && pending.length > 0) {
+					const dir = pending.pop()!;
+					active++;
+					void this.readDir(dir, pending).finally(() => {
+						active--;
+						pump();
+					});
+				}
+				if (active === 0 && pending.length === 0) {
+					resolve();
+				}
+			};
+			pump();
+		});
+	}
+
+	private async readDir(dir: number, pending: number[]): Promise<void> {
+		const { store, filter } = this.target;
+		const { absPath: dirPath, folder: folderIndex, rel } = store.dirs.get(dir);
+		const folder = this.target.roots.folders[folderIndex];
+		let children;
+		try {
+			children = await this.target.reader.readDirectory(dirPath);
+		} catch {
+			return; // vanished or unreadable: nothing to serve below it
+		}
+		await this.target.pause();
+		let hasGitignore = false;
+		for (const child of children) {
+			if (child.kind === 'file' && child.name === '.gitignore') {
+				hasGitignore = true;
+				break;
+			}
+		}
+		await filter.loadGitignore(folder, rel, hasGitignore);
+		const isIgnored = filter.checkerFor(folder, rel);
+		const prefix = dirPath.endsWith(path.sep) ? dirPath : dirPath + path.sep;
+		const files: string[] = [];
+		const links: Promise<void>[] = [];
+		for (const child of children) {
+			if (child.kind === 'directory') {
+				if (!isIgnored(child.name, true) && !this.rootPaths.has(prefix + child.name)) {
+					pending.push(store.dirs.child(dir, child.name)); // another folder's root is walked as that folder
+				}
+			} else if (child.kind === 'file') {
+				if (!isIgnored(child.name, false)) {
+					files.push(child.name);
+				}
+			} else if (child.kind === 'symlink') {
+				if (!isIgnored(child.name, false)) {
+					links.push(this.addLink(dir, folder, rel ? `${rel}/${child.name}` : child.name, child.name));
+				}
+			}
+		}
+		// In URI order, so the store needs no sort for this directory.
+		store.dirs.sortNames(store.dirs.get(dir), files);
+		// A few hundred stats at a time: a directory of 50,000 files is many slices, not one.
+		for (let start = 0; start < files.length; start += STAT_CHUNK) {
+			if (start > 0) {
+				await this.target.pause();
+			}
+			const chunk = files.slice(start, start + STAT_CHUNK);
+			const stats = await this.target.reader.statMany(chunk.map(name => prefix + name));
+			for (let i = 0; i < chunk.length; i++) {
+				const stat = stats[i];
+				if (stat?.kind === 'file') {
+					this.add(dir, chunk[i], stat);
+				}
+			}
+		}
+		await Promise.all(links);
+	}
+
+	private async addLink(dir: number, folder: WorkspaceFolder, rel: string, name: string): Promise<void> {
+		try {
+			const located = { folder, rel };
+			const info = await this.target.reader.lstat(path.join(folder.path, rel));
+			const stat = await this.target.statFor(located, info, true);
+			if (stat) {
+				this.add(dir, name, stat);
+			}
+		} catch {
+			// Gone between readdir and lstat.
+		}
+	}
+
+	private add(dir: number, name: string, stat: FileInfo): void {
+		if (this.live) {
+			this.live(dir, name, stat);
+		} else {
+			this.target.store.add(dir, name, stat.size, stat.mtimeMs);
+		}
+	}
+}
