@@ -30,16 +30,20 @@ function into(entries, depth = 1) {
 	return `^${up}(${entries.join('|')})(/|$)`;
 }
 
-const noFocusedTests = { selector: "CallExpression[callee.object.name=/^(describe|it|suite|test)$/][callee.property.name=/^(only|skip)$/]", message: 'No focused or skipped tests.' };
+/** Tests that always run and whose checks always finish (an un-awaited assert.rejects passes whatever happens). */
+const honestTests = [
+	{ selector: "CallExpression[callee.object.name=/^(describe|it|suite|test)$/][callee.property.name=/^(only|skip)$/]", message: 'No focused or skipped tests.' },
+	{ selector: "UnaryExpression[operator='void'] > CallExpression[callee.object.name='assert'][callee.property.name=/^(rejects|doesNotReject)$/]", message: 'Await assert.rejects and assert.doesNotReject: un-awaited, the check cannot fail the test.' },
+];
 
 /**
  * Import rules for a set of files. Each restriction `{ regex, why }` is enforced on every form a
  * module can be named in: import, `import type` and export-from through no-restricted-imports;
  * import(), require() and `import('…')` types through no-restricted-syntax (which a later config
- * block replaces whole, so the no-focused-tests selector comes along).
+ * block replaces whole, so the honest-test selectors come along).
  */
 function restrict(restrictions, selectors = []) {
-	selectors = [noFocusedTests, ...selectors];
+	selectors = [...honestTests, ...selectors];
 	for (const { regex, why } of restrictions) {
 		const re = `/${regex.replaceAll('/', '\\/')}/`; // esquery's regex literal ends at the first plain slash
 		selectors.push(
@@ -80,7 +84,7 @@ export default tseslint.config(
 		rules: {
 			'@typescript-eslint/no-floating-promises': 'error',
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-			'no-restricted-syntax': ['error', noFocusedTests],
+			'no-restricted-syntax': ['error', ...honestTests],
 		},
 	},
 	// The layer rules (design.md): a later block's no-restricted-imports replaces an earlier one's,
@@ -107,6 +111,9 @@ export default tseslint.config(
 	{ files: ['test/unit/**/*.ts', 'test/security/**/*.ts', 'test/reliability/**/*.ts', 'test/helpers/**/*.ts', 'test/fakes/**/*.ts'], rules: restrict([
 		{ regex: '^vscode$', why: testsInPlainNode },
 		{ regex: '(^|/)src/(vscode|extension)(/|$)', why: testsInPlainNode }]) },
+	// A promise handed where nothing awaits it (an async callback to forEach, setTimeout, an event)
+	// lets a failing check in it pass the test.
+	{ files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-misused-promises': 'error' } },
 	{
 		files: ['scripts/**/*.mjs', 'esbuild.mjs'],
 		languageOptions: { globals: { ...globals.node } },

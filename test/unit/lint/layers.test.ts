@@ -1,8 +1,5 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
-import { ESLint } from 'eslint';
-
-const ROOT = path.join(__dirname, '../../../..');
+import { lintAs } from './linter';
 
 /**
  * Each layer rule of shared/design.md, proven by linting forbidden imports as if they stood in a
@@ -46,16 +43,10 @@ const LAYER_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax', 'n
 
 describe('lint enforces the layers of design.md', function () {
 	this.timeout(300_000);
-	// With CI=true typescript-eslint infers a single run and parses files from disk, ignoring the
-	// text given to lintText: turn that inference off so the forbidden import is what gets linted.
-	const eslint = new ESLint({ cwd: ROOT, overrideConfig: { languageOptions: { parserOptions: { disallowAutomaticSingleRunInference: true } } } });
 
 	/** The layer rules' messages for `text` linted as if it were `file`. */
 	async function layerErrors(file: string, text: string): Promise<{ line: number; message: string }[]> {
-		const [result] = await eslint.lintText(text, { filePath: path.join(ROOT, file) });
-		const fatal = result.messages.filter(m => m.fatal).map(m => m.message);
-		assert.deepEqual(fatal, [], `${file} parses`);
-		return result.messages.filter(m => m.ruleId !== null && LAYER_RULES.has(m.ruleId)).map(m => ({ line: m.line, message: m.message }));
+		return (await lintAs(file, text)).filter(m => m.ruleId !== null && LAYER_RULES.has(m.ruleId)).map(m => ({ line: m.line, message: m.message }));
 	}
 
 	async function importErrors(file: string, specifier: string): Promise<string[]> {
