@@ -14,6 +14,7 @@ import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';
 import { FakeWatcher } from '../fakes/fakeWatcher';
+import { HeardNotifications } from './heardNotifications';
 
 /** A logger that records what it is told, so tests can assert that client mistakes log no errors. */
 export class RecordingLogger implements Logger {
@@ -75,43 +76,17 @@ export interface ConnectedClient {
 }
 
 function track(client: Client): Omit<ConnectedClient, 'close'> {
-	const updates: string[] = [];
-	let listChanged = 0;
-	const waiters = new Set<() => void>();
-	const wake = () => waiters.forEach(w => w());
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-		updates.push(n.params.uri);
-		wake();
-	});
-	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-		listChanged++;
-		wake();
-	});
-	const waitFor = (predicate: () => boolean, what: string, timeoutMs = 5000) => new Promise<void>((resolve, reject) => {
-		if (predicate()) {
-			return resolve();
-		}
-		const timer = setTimeout(() => {
-			waiters.delete(check);
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const check = () => {
-			if (predicate()) {
-				clearTimeout(timer);
-				waiters.delete(check);
-				resolve();
-			}
-		};
-		waiters.add(check);
-	});
+	const heard = new HeardNotifications();
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => heard.updated(n.params.uri));
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => heard.listChanged());
 	return {
 		client,
-		updates,
-		listChangedCount: () => listChanged,
-		waitForUpdate: (uri, timeoutMs) => waitFor(() => updates.includes(uri), `updated ${uri}`, timeoutMs),
+		updates: heard.updates,
+		listChangedCount: () => heard.listChanges,
+		waitForUpdate: (uri, timeoutMs) => heard.until(() => heard.updates.includes(uri), `updated ${uri}`, timeoutMs),
 		waitForListChanged: timeoutMs => {
-			const seen = listChanged;
-			return waitFor(() => listChanged > seen, 'list_changed', timeoutMs);
+			const seen = heard.listChanges;
+			return heard.until(() => heard.listChanges > seen, 'list_changed', timeoutMs);
 		},
 	};
 }

@@ -10,7 +10,7 @@ import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
 import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
 import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 const RESOURCES = new Map([
 	['test://a', 'alpha'], ['test://b', 'beta'], ['test://c', 'gamma'], ['test://d', 'delta'], ['test://e', 'epsilon'],

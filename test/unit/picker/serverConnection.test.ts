@@ -12,7 +12,7 @@ import { RunnerSource } from '../../../src/picker/workspaceSource';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
 import { startModernWindow } from '../../helpers/modernWindow';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 describe('picker: connection to this window\'s server', () => {
 	let fx: Fixture;

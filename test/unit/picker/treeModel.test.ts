@@ -6,7 +6,7 @@ import { ServerConnection } from '../../../src/picker/serverConnection';
 import { filePathOf, FolderNode, groupOf, PickerNode, ServerResources } from '../../../src/picker/treeModel';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 const labels = (nodes: PickerNode[]) => nodes.map(n =>
 	n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind === 'more' ? `more(${n.remaining})` : n.kind);
