@@ -11,6 +11,7 @@ const cases: { file: string; forbidden: string[]; allowed: string }[] = [
 	{ file: 'src/core/files/fileFilter.ts', forbidden: ['../../mcp/errors', '../../vscode/vsCodeGit', '../../node/gitCli'], allowed: '../ports' },
 	// "No host": Node's modules that reach files, processes, the network or the OS, in either spelling.
 	{ file: 'src/core/uriGuard.ts', forbidden: ['node:fs', 'fs', 'node:fs/promises', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:os', 'node:process', 'node:worker_threads'], allowed: 'node:path' },
+	{ file: 'src/core/uriGuard.ts', forbidden: ['node:readline', 'dns/promises', 'vm'], allowed: 'node:buffer' },
 	{ file: 'src/mcp/session.ts', forbidden: ['../picker/filter', '../node/bridge', '../vscode/commands', '../cli', '../extension', '../shims/mcpServerShims', 'vscode', '@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'], allowed: '../core/registry' },
 	{ file: 'src/picker/filter.ts', forbidden: ['../core/registry', '../core/files/filesProvider', '../node/headless', '../vscode/commands', '../cli', 'vscode', '@modelcontextprotocol/server', '@modelcontextprotocol/node'], allowed: '../mcp/lockFile' },
 	{ file: 'src/picker/filter.ts', forbidden: [], allowed: '@modelcontextprotocol/client' },
