@@ -9,6 +9,7 @@ import { ChangeTrackerOptions } from '../../src/core/changeTracker';
 import { FilesProvider } from '../../src/core/files/filesProvider';
 import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
+import { ServerRunner } from '../../src/mcp/serverRunner';
 import { McpSession } from '../../src/mcp/session';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
@@ -123,6 +124,11 @@ export async function connectHttp(url: string, token: string): Promise<Connected
 			await client.close();
 		},
 	};
+}
+
+/** The server a VS Code window runs over `server`: on a free port, its lock file in `home` (not the user's). */
+export function windowRunner(server: TestServer, workspaceFolders: () => readonly string[], home: string): ServerRunner {
+	return new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders, hostKind: 'vscode', home });
 }
 
 /** Every resource, following nextCursor to the end. */
