@@ -7,8 +7,9 @@ import { fileUri } from '../../../src/core/uriGuard';
 import { connectBridgeModern, connectBridgeV1 } from '../../helpers/bridgeClient';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, Host, startHost, touchUntil } from '../../helpers/headlessHost';
-import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
-import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
+import { startLegacyWindow } from '../../helpers/legacyWindow';
+import { startModernWindow } from '../../helpers/modernWindow';
+import { StandInWindow } from '../../helpers/standInWindow';
 
 async function readText(client: V2Client, uri: string): Promise<string> {
 	const read = await client.readResource({ uri }, { cacheMode: 'bypass' });
@@ -20,7 +21,7 @@ describe('bridge: both protocol eras', function () {
 	let fx: Fixture;
 	let home: string;
 	let hosts: Host[];
-	let windows: (ModernWindow | LegacyWindow)[];
+	let windows: StandInWindow[];
 
 	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
 	beforeEach(() => {
@@ -37,7 +38,7 @@ describe('bridge: both protocol eras', function () {
 	});
 
 	/** A window that has written its lock file for the fixture, as a running VS Code window does; closed after the test. */
-	async function advertised<W extends ModernWindow | LegacyWindow>(started: Promise<W>): Promise<W> {
+	async function advertised<W extends StandInWindow>(started: Promise<W>): Promise<W> {
 		const window = await started;
 		windows.push(window);
 		await window.advertise(home, [fx.root]);
@@ -49,7 +50,7 @@ describe('bridge: both protocol eras', function () {
 	 * port, new token): list_changed on the open stream, `askedAgain` checks the new window was
 	 * asked for README, and README's update then comes from the new window.
 	 */
-	async function listenAcrossRestart<W extends ModernWindow | LegacyWindow>(start: () => Promise<W>, askedAgain: (window: W, readme: string) => void): Promise<void> {
+	async function listenAcrossRestart<W extends StandInWindow>(start: () => Promise<W>, askedAgain: (window: W, readme: string) => void): Promise<void> {
 		const first = await advertised(start());
 		const conn = await connectBridgeModern(fx.root, home);
 		try {
