@@ -9,11 +9,13 @@ import { ChangeTrackerOptions } from '../../src/core/changeTracker';
 import { FilesProvider } from '../../src/core/files/filesProvider';
 import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
+import { ServerRunner } from '../../src/mcp/serverRunner';
 import { McpSession } from '../../src/mcp/session';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';
 import { FakeWatcher } from '../fakes/fakeWatcher';
+import { HeardNotifications } from './heardNotifications';
 
 /** A logger that records what it is told, so tests can assert that client mistakes log no errors. */
 export class RecordingLogger implements Logger {
@@ -75,43 +77,17 @@ export interface ConnectedClient {
 }
 
 function track(client: Client): Omit<ConnectedClient, 'close'> {
-	const updates: string[] = [];
-	let listChanged = 0;
-	const waiters = new Set<() => void>();
-	const wake = () => waiters.forEach(w => w());
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-		updates.push(n.params.uri);
-		wake();
-	});
-	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-		listChanged++;
-		wake();
-	});
-	const waitFor = (predicate: () => boolean, what: string, timeoutMs = 5000) => new Promise<void>((resolve, reject) => {
-		if (predicate()) {
-			return resolve();
-		}
-		const timer = setTimeout(() => {
-			waiters.delete(check);
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const check = () => {
-			if (predicate()) {
-				clearTimeout(timer);
-				waiters.delete(check);
-				resolve();
-			}
-		};
-		waiters.add(check);
-	});
+	const heard = new HeardNotifications();
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => heard.updated(n.params.uri));
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => heard.listChanged());
 	return {
 		client,
-		updates,
-		listChangedCount: () => listChanged,
-		waitForUpdate: (uri, timeoutMs) => waitFor(() => updates.includes(uri), `updated ${uri}`, timeoutMs),
+		updates: heard.updates,
+		listChangedCount: () => heard.listChanges,
+		waitForUpdate: (uri, timeoutMs) => heard.until(() => heard.updates.includes(uri), `updated ${uri}`, timeoutMs),
 		waitForListChanged: timeoutMs => {
-			const seen = listChanged;
-			return waitFor(() => listChanged > seen, 'list_changed', timeoutMs);
+			const seen = heard.listChanges;
+			return heard.until(() => heard.listChanges > seen, 'list_changed', timeoutMs);
 		},
 	};
 }
@@ -148,6 +124,11 @@ export async function connectHttp(url: string, token: string): Promise<Connected
 			await client.close();
 		},
 	};
+}
+
+/** The server a VS Code window runs over `server`: on a free port, its lock file in `home` (not the user's). */
+export function windowRunner(server: TestServer, workspaceFolders: () => readonly string[], home: string): ServerRunner {
+	return new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders, hostKind: 'vscode', home });
 }
 
 /** Every resource, following nextCursor to the end. */

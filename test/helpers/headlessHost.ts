@@ -8,6 +8,16 @@ import { Fixture } from './fixtureWorkspace';
 /** The built CLI, as users run it. */
 export const CLI = path.join(__dirname, '../../../dist/cli.js');
 
+/** The environment the CLI runs in: this one, with lock files in `home` (not the user's). */
+export function cliEnv(home: string): Record<string, string> {
+	return { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>;
+}
+
+/** How an SDK stdio client transport starts the CLI (`serve --stdio`, `bridge`), its stderr piped for the test to read. */
+export function cliStdio(args: string[], home: string): { command: string; args: string[]; env: Record<string, string>; stderr: 'pipe' } {
+	return { command: process.execPath, args: [CLI, ...args], env: cliEnv(home), stderr: 'pipe' };
+}
+
 export interface Host {
 	readonly child: ChildProcess;
 	readonly url: string;
@@ -28,7 +38,7 @@ export function exited(child: ChildProcess): Promise<number | null> {
 /** A real headless host (`serve --http`), which writes its lock file in `home`. */
 export async function startHost(root: string, home: string): Promise<Host> {
 	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn'], {
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
+		env: cliEnv(home),
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const first = await new Promise<string>((resolve, reject) => {

@@ -1,14 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
 	ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema,
 	UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { nullLogger } from '../../src/common/logger';
-import { LockFileContent, removeLockFile, writeLockFile } from '../../src/mcp/lockFile';
+import { listenOnLoopback, lockFileAdvert, resourcePage, StandInWindow, StandInWindowOptions } from './standInWindow';
 
 /**
  * A 2025-only server on loopback, as servers built on SDK v1 are (sessions, `initialize`,
@@ -16,30 +14,15 @@ import { LockFileContent, removeLockFile, writeLockFile } from '../../src/mcp/lo
  * `resources/list`, and subscribe refused (-32002) for URIs it does not serve. It records each
  * request's method.
  */
-export interface LegacyWindow {
-	readonly url: string;
-	readonly token: string;
-	readonly methods: string[];
+export interface LegacyWindow extends StandInWindow {
 	/** URIs subscribed by any session. */
 	readonly subscribed: Set<string>;
-	updated(uri: string): void;
-	listChanged(): void;
-	advertise(home: string, folders: string[]): Promise<void>;
-	close(): Promise<void>;
 }
 
-export interface LegacyWindowOptions {
-	readonly resources: ReadonlyMap<string, string>;
-	readonly pageSize?: number;
-	readonly refused?: readonly string[];
-}
-
-export async function startLegacyWindow(options: LegacyWindowOptions): Promise<LegacyWindow> {
+export async function startLegacyWindow(options: StandInWindowOptions): Promise<LegacyWindow> {
 	const token = randomBytes(16).toString('hex');
 	const methods: string[] = [];
 	const refused = new Set(options.refused ?? []);
-	const uris = [...options.resources.keys()];
-	const pageSize = options.pageSize ?? 2;
 	const sessions = new Map<string, { server: Server; transport: StreamableHTTPServerTransport; subscribed: Set<string> }>();
 	const subscribed = new Set<string>();
 	const notFound = (uri: string) => new McpError(-32002, 'Resource not found', { uri });
@@ -47,12 +30,7 @@ export async function startLegacyWindow(options: LegacyWindowOptions): Promise<L
 	const newSession = () => {
 		const server = new Server({ name: 'legacy-window', version: '1.0.0' }, { capabilities: { resources: { subscribe: true, listChanged: true } } });
 		const own = new Set<string>();
-		server.setRequestHandler(ListResourcesRequestSchema, async req => {
-			const start = req.params?.cursor ? Number(req.params.cursor) : 0;
-			const page = uris.slice(start, start + pageSize).filter(u => !refused.has(u));
-			const next = start + pageSize < uris.length ? String(start + pageSize) : undefined;
-			return { resources: page.map(uri => ({ uri, name: uri.split('/').pop()! })), ...(next ? { nextCursor: next } : {}) };
-		});
+		server.setRequestHandler(ListResourcesRequestSchema, async req => resourcePage(options, refused, req.params?.cursor));
 		server.setRequestHandler(ReadResourceRequestSchema, async req => {
 			const text = options.resources.get(req.params.uri);
 			if (text === undefined || refused.has(req.params.uri)) {
@@ -85,7 +63,6 @@ export async function startLegacyWindow(options: LegacyWindowOptions): Promise<L
 		return { server, transport };
 	};
 
-	const httpServer = http.createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
 	const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
 		if (req.headers.authorization !== `Bearer ${token}`) {
 			res.writeHead(401).end();
@@ -119,9 +96,8 @@ export async function startLegacyWindow(options: LegacyWindowOptions): Promise<L
 		res.writeHead(400, { 'content-type': 'application/json' })
 			.end(JSON.stringify({ jsonrpc: '2.0', id: (body as { id?: unknown } | undefined)?.id ?? null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } }));
 	};
-	await new Promise<void>(resolve => httpServer.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
-	let advertisedIn: string | undefined;
+	const { url, close } = await listenOnLoopback(serve);
+	const lockFile = lockFileAdvert(url, token);
 	return {
 		url, token, methods, subscribed,
 		updated: uri => {
@@ -132,20 +108,11 @@ export async function startLegacyWindow(options: LegacyWindowOptions): Promise<L
 			}
 		},
 		listChanged: () => sessions.forEach(s => void s.server.sendResourceListChanged().catch(() => undefined)),
-		advertise: async (home, folders) => {
-			const lock: LockFileContent = {
-				url, token, workspaceFolders: folders, pid: process.pid, version: '0', host: 'vscode', startedAt: new Date().toISOString(),
-			};
-			await writeLockFile(lock, nullLogger, home);
-			advertisedIn = home;
-		},
+		advertise: lockFile.advertise,
 		close: async () => {
-			if (advertisedIn) {
-				await removeLockFile(process.pid, advertisedIn);
-			}
+			await lockFile.withdraw();
 			await Promise.all([...sessions.values()].map(s => s.server.close().catch(() => undefined)));
-			httpServer.closeAllConnections();
-			await new Promise<void>(resolve => httpServer.close(() => resolve()));
+			await close();
 		},
 	};
 }

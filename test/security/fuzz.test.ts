@@ -1,16 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
-import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileUri } from '../../src/core/uriGuard';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { connectHttp, createTestServer, listAll, TestServer } from '../helpers/harness';
+import { CLI } from '../helpers/headlessHost';
 import { FuzzGenerator, isValidResponse } from './fuzzMessages';
 
 const COUNT = Number(process.env.FUZZ_MESSAGES ?? 10_000);
-const CLI = path.join(__dirname, '../../../dist/cli.js');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 function post(port: number, headers: Record<string, string>, body: string | Buffer): Promise<{ status: number; type: string; text: string; sessionId?: string }> {

@@ -14,6 +14,7 @@ import {
 	ResourceUpdatedNotificationSchema,
 	type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
+import { HeardNotifications } from '../helpers/heardNotifications';
 
 export const EXTENSION_ID = 'mcp-workspace-resources.mcp-workspace-resources';
 /** Not found is -32602 with data.uri on every revision (SDK v2; the 2026-07-28 revision requires it). */
@@ -103,22 +104,29 @@ export async function ensureServer(timeoutMs = 30_000): Promise<LockFile> {
 
 /** An SDK client plus everything the server notified it of. */
 export class TestClient {
-	readonly updated: string[] = [];
 	/** When each of `updated` arrived (performance.now()). */
 	readonly updatedAt: number[] = [];
-	listChanged = 0;
-	private readonly waiters = new Set<() => void>();
+	private readonly heard = new HeardNotifications({
+		detail: () => `updated so far: ${JSON.stringify(this.updated.slice(-10))}, list_changed: ${this.listChanged}`,
+		timeoutMs: 10_000,
+	});
 
 	private constructor(readonly client: Client, readonly info: LockFile) {
 		client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => {
-			this.updated.push(notification.params.uri);
 			this.updatedAt.push(performance.now());
-			this.wake();
+			this.heard.updated(notification.params.uri);
 		});
-		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-			this.listChanged++;
-			this.wake();
-		});
+		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.heard.listChanged());
+	}
+
+	/** URIs of the `resources/updated` notifications, in order. */
+	get updated(): readonly string[] {
+		return this.heard.updates;
+	}
+
+	/** How many `resources/list_changed` notifications arrived. */
+	get listChanged(): number {
+		return this.heard.listChanges;
 	}
 
 	static async connect(info?: LockFile): Promise<TestClient> {
@@ -131,35 +139,9 @@ export class TestClient {
 		return new TestClient(client, lock);
 	}
 
-	private wake(): void {
-		for (const waiter of this.waiters) {
-			waiter();
-		}
-	}
-
 	/** Resolves once `condition` holds, re-checked on every notification; fails after `timeoutMs`. */
-	waitForNotification(condition: () => boolean, message: string, timeoutMs = 10_000): Promise<void> {
-		if (condition()) {
-			return Promise.resolve();
-		}
-		return new Promise((resolve, reject) => {
-			const check = () => {
-				if (condition()) {
-					cleanup();
-					resolve();
-				}
-			};
-			const timer = setTimeout(() => {
-				cleanup();
-				reject(new Error(`Timed out after ${timeoutMs} ms waiting for notification: ${message} ` +
-					`(updated so far: ${JSON.stringify(this.updated.slice(-10))}, list_changed: ${this.listChanged})`));
-			}, timeoutMs);
-			const cleanup = () => {
-				clearTimeout(timer);
-				this.waiters.delete(check);
-			};
-			this.waiters.add(check);
-		});
+	waitForNotification(condition: () => boolean, message: string, timeoutMs?: number): Promise<void> {
+		return this.heard.until(condition, `notification: ${message}`, timeoutMs);
 	}
 
 	/** Marks the current notification counts; `since.updated(uri)` waits for a newer one. */

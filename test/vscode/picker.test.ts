@@ -114,6 +114,7 @@ describe('picker', () => {
 			view.setFilter(undefined);
 		}
 		// Suggested (what matters now) heads the groups when the server ranks something.
+		assert.ok(shown().some(n => n.kind === 'group'), 'the groups are back once the filter is cleared');
 		assert.ok(shown().every(n => n.kind === 'group' || n.kind === 'suggested'), 'the groups again once the filter is cleared');
 	});
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ServerRunner, ServerState } from '../../../src/mcp/serverRunner';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { connectHttp, createTestServer, TestServer } from '../../helpers/harness';
+import { connectHttp, createTestServer, TestServer, windowRunner } from '../../helpers/harness';
 
 describe('ServerRunner', () => {
 	let fx: Fixture;
@@ -18,7 +18,7 @@ describe('ServerRunner', () => {
 		server = createTestServer([fx.root]);
 		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-runner-'));
 		folders = [fx.root];
-		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => folders, hostKind: 'vscode', home });
+		runner = windowRunner(server, () => folders, home);
 	});
 
 	afterEach(async () => {

@@ -6,21 +6,16 @@ import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
 import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge/terminalLog';
-import { exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
+import { CLI, cliEnv, exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
+import { connectBridgeV1 } from '../../helpers/bridgeClient';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
-
-const CLI = path.join(__dirname, '../../../../dist/cli.js');
 
 function lock(folders: string[], extra: Partial<LockFileContent> = {}): LockFileContent {
 	return { url: 'http://127.0.0.1:1/mcp', token: 't', workspaceFolders: folders, pid: 1, version: '0', host: 'vscode', startedAt: '2026-01-01T00:00:00Z', ...extra };
@@ -73,62 +68,6 @@ describe('bridge: rate-limited logging', () => {
 	});
 });
 
-interface BridgeClient {
-	readonly client: Client;
-	readonly stderr: () => string;
-	readonly updates: string[];
-	listChanged(): number;
-	until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
-	close(): Promise<void>;
-}
-
-async function connectBridge(workspace: string, home: string): Promise<BridgeClient> {
-	const transport = new StdioClientTransport({
-		command: process.execPath,
-		args: [CLI, 'bridge', '--workspace', workspace, '--log-level', 'debug'],
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
-		stderr: 'pipe',
-	});
-	let stderr = '';
-	(transport.stderr as Readable).on('data', d => (stderr += d));
-	const client = new Client({ name: 'bridge-test', version: '1' });
-	const updates: string[] = [];
-	let listChanged = 0;
-	const waiters = new Set<() => void>();
-	const wake = () => waiters.forEach(w => w());
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-		updates.push(n.params.uri);
-		wake();
-	});
-	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-		listChanged++;
-		wake();
-	});
-	await client.connect(transport);
-	return {
-		client,
-		stderr: () => stderr,
-		updates,
-		listChanged: () => listChanged,
-		until: (predicate, what, timeoutMs = 15_000) => new Promise<void>((resolve, reject) => {
-			const check = () => {
-				if (predicate()) {
-					clearTimeout(timer);
-					waiters.delete(check);
-					resolve();
-				}
-			};
-			const timer = setTimeout(() => {
-				waiters.delete(check);
-				reject(new Error(`timed out waiting for ${what}; bridge stderr:\n${stderr}`));
-			}, timeoutMs);
-			waiters.add(check);
-			check();
-		}),
-		close: () => client.close(),
-	};
-}
-
 describe('bridge (dist/cli.js bridge)', function () {
 	this.timeout(60_000);
 	let fx: Fixture;
@@ -151,7 +90,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 
 	it('exits 1 with a clear message on stderr, and nothing on stdout, when no window serves the folder', async () => {
 		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], {
-			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
+			env: cliEnv(home),
 		});
 		let stdout = '';
 		let stderr = '';
@@ -165,7 +104,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('exits 2 with usage on a bad option', async () => {
-		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: cliEnv(home) });
 		let stderr = '';
 		child.stderr.on('data', d => (stderr += d));
 		assert.equal(await exited(child), 2);
@@ -177,7 +116,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 		const other = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-other-'));
 		try {
 			hosts.push(await startHost(other, home));
-			const conn = await connectBridge(fx.file('src'), home);
+			const conn = await connectBridgeV1(fx.file('src'), home);
 			try {
 				const names = (await listAll(conn.client)).map(r => r.name);
 				assert.ok(names.includes('README.md') && names.includes('src/index.ts'), names.join(', '));
@@ -243,7 +182,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 			writeFileSync(files.badStartedAt, JSON.stringify(decoyLock(sleepers[1].pid!, { startedAt: 12345 })), { mode: 0o600 });
 			writeFileSync(files.remote, JSON.stringify(decoyLock(sleepers[2].pid!, { url: 'http://192.0.2.1:9/mcp' })), { mode: 0o600 });
 
-			const conn = await connectBridge(fx.root, home);
+			const conn = await connectBridgeV1(fx.root, home);
 			try {
 				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
 				const stderr = conn.stderr();
@@ -269,7 +208,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 
 	it('serves 60 concurrent requests without a MaxListenersExceededWarning flood', async () => {
 		hosts.push(await startHost(fx.root, home));
-		const conn = await connectBridge(fx.root, home);
+		const conn = await connectBridgeV1(fx.root, home);
 		try {
 			const uri = fileUri(fx.file('src/index.ts'));
 			const reads = await Promise.all(Array.from({ length: 60 }, () => conn.client.readResource({ uri })));
@@ -283,7 +222,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 	it('follows the window across a restart: reconnects, subscribes again, and tells the client the list changed', async () => {
 		const first = await startHost(fx.root, home);
 		hosts.push(first);
-		const conn = await connectBridge(fx.root, home);
+		const conn = await connectBridgeV1(fx.root, home);
 		try {
 			const readme = fileUri(fx.file('README.md'));
 			await conn.client.subscribeResource({ uri: readme });
@@ -306,7 +245,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 	it('answers a request made while the window is away once it is back', async () => {
 		const first = await startHost(fx.root, home);
 		hosts.push(first);
-		const conn = await connectBridge(fx.root, home);
+		const conn = await connectBridgeV1(fx.root, home);
 		try {
 			await first.stop();
 			const pending = listAll(conn.client);
@@ -342,7 +281,7 @@ describe('bridge: framing', function () {
 		const fx = createFixture();
 		const home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
 		const host = await startHost(fx.root, home);
-		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], { env: cliEnv(home) });
 		try {
 			const reply = new Promise<string>(resolve => createInterface({ input: child.stdout }).once('line', resolve));
 			child.stdin.write('this is not json\n');

@@ -2,81 +2,14 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
 import { Client as V2Client, McpSubscription, ProtocolError } from '@modelcontextprotocol/client';
-import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fileUri } from '../../../src/core/uriGuard';
+import { connectBridgeModern, connectBridgeV1 } from '../../helpers/bridgeClient';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, Host, startHost, touchUntil } from '../../helpers/headlessHost';
-import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
-import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
-
-/** Waits for a condition that events re-check (`poke` is called on each). */
-class Waiter {
-	private readonly checks = new Set<() => void>();
-	poke(): void {
-		this.checks.forEach(c => c());
-	}
-	until(predicate: () => boolean, what: string, stderr: () => string, timeoutMs = 15_000): Promise<void> {
-		return new Promise((resolve, reject) => {
-			const check = () => {
-				if (predicate()) {
-					clearTimeout(timer);
-					this.checks.delete(check);
-					resolve();
-				}
-			};
-			const timer = setTimeout(() => {
-				this.checks.delete(check);
-				reject(new Error(`timed out waiting for ${what}; bridge stderr:\n${stderr()}`));
-			}, timeoutMs);
-			this.checks.add(check);
-			check();
-		});
-	}
-}
-
-interface ModernBridgeClient {
-	readonly client: V2Client;
-	readonly updates: string[];
-	listChanged(): number;
-	until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void>;
-	stderr(): string;
-	close(): Promise<void>;
-}
-
-/** A v2 client pinned to 2026-07-28 on `bridge` over stdio: no fallback to 2025. */
-async function connectModern(workspace: string, home: string): Promise<ModernBridgeClient> {
-	const transport = new V2StdioClientTransport({
-		command: process.execPath,
-		args: [CLI, 'bridge', '--workspace', workspace, '--log-level', 'debug'],
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
-		stderr: 'pipe',
-	});
-	let stderr = '';
-	(transport.stderr as Readable).on('data', d => (stderr += d));
-	const client = new V2Client({ name: 'bridge-era-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-	const waiter = new Waiter();
-	const updates: string[] = [];
-	let listChanged = 0;
-	client.setNotificationHandler('notifications/resources/updated', n => {
-		updates.push(n.params.uri);
-		waiter.poke();
-	});
-	client.setNotificationHandler('notifications/resources/list_changed', () => {
-		listChanged++;
-		waiter.poke();
-	});
-	await client.connect(transport);
-	return {
-		client, updates, listChanged: () => listChanged, stderr: () => stderr,
-		until: (predicate, what, timeoutMs) => waiter.until(predicate, what, () => stderr, timeoutMs),
-		close: () => client.close(),
-	};
-}
+import { startLegacyWindow } from '../../helpers/legacyWindow';
+import { startModernWindow } from '../../helpers/modernWindow';
+import { StandInWindow } from '../../helpers/standInWindow';
 
 async function readText(client: V2Client, uri: string): Promise<string> {
 	const read = await client.readResource({ uri }, { cacheMode: 'bypass' });
@@ -88,7 +21,7 @@ describe('bridge: both protocol eras', function () {
 	let fx: Fixture;
 	let home: string;
 	let hosts: Host[];
-	let windows: (ModernWindow | LegacyWindow)[];
+	let windows: StandInWindow[];
 
 	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
 	beforeEach(() => {
@@ -104,10 +37,44 @@ describe('bridge: both protocol eras', function () {
 		rmSync(home, { recursive: true, force: true });
 	});
 
+	/** A window that has written its lock file for the fixture, as a running VS Code window does; closed after the test. */
+	async function advertised<W extends StandInWindow>(started: Promise<W>): Promise<W> {
+		const window = await started;
+		windows.push(window);
+		await window.advertise(home, [fx.root]);
+		return window;
+	}
+
+	/**
+	 * A 2026-07-28 client listening on README through the bridge while its window restarts (new
+	 * port, new token): list_changed on the open stream, `askedAgain` checks the new window was
+	 * asked for README, and README's update then comes from the new window.
+	 */
+	async function listenAcrossRestart<W extends StandInWindow>(start: () => Promise<W>, askedAgain: (window: W, readme: string) => void): Promise<void> {
+		const first = await advertised(start());
+		const conn = await connectBridgeModern(fx.root, home);
+		try {
+			const readme = fileUri(fx.file('README.md'));
+			const subscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme] });
+			const changedBefore = conn.listChanged();
+			await first.close();
+			windows = [];
+			const window = await advertised(start());
+			await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
+			askedAgain(window, readme);
+			conn.updates.length = 0;
+			window.updated(readme);
+			await conn.until(() => conn.updates.includes(readme), 'updated from the new window');
+			await subscription.close();
+		} finally {
+			await conn.close();
+		}
+	}
+
 	describe('to this project\'s server (both eras; the bridge asks for 2026-07-28)', () => {
 		it('gives a 2026-07-28 client server/discover, reads, one page per request and listen, acknowledging only what the window honours', async () => {
 			hosts.push(await startHost(fx.root, home));
-			const conn = await connectModern(fx.root, home);
+			const conn = await connectBridgeModern(fx.root, home);
 			try {
 				assert.equal(conn.client.getProtocolEra(), 'modern');
 				assert.ok(conn.client.getDiscoverResult(), 'server/discover answered');
@@ -149,7 +116,7 @@ describe('bridge: both protocol eras', function () {
 		it('keeps a 2026-07-28 listen stream open across a window restart and delivers updates from the new window', async () => {
 			const first = await startHost(fx.root, home);
 			hosts.push(first);
-			const conn = await connectModern(fx.root, home);
+			const conn = await connectBridgeModern(fx.root, home);
 			try {
 				const readme = fileUri(fx.file('README.md'));
 				const subscription: McpSubscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme] });
@@ -177,10 +144,8 @@ describe('bridge: both protocol eras', function () {
 		]);
 
 		it('relays a 2026-07-28 client, and its listen acknowledgement is the window\'s own', async () => {
-			const window = await startModernWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] });
-			windows.push(window);
-			await window.advertise(home, [fx.root]);
-			const conn = await connectModern(fx.root, home);
+			const window = await advertised(startModernWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] }));
+			const conn = await connectBridgeModern(fx.root, home);
 			try {
 				assert.equal(await readText(conn.client, fileUri(fx.file('README.md'))), 'readme');
 				const readme = fileUri(fx.file('README.md'));
@@ -198,25 +163,9 @@ describe('bridge: both protocol eras', function () {
 		});
 
 		it('gives a 2025 client (SDK v1) initialize and resources/subscribe, with the window\'s refusals and updates', async () => {
-			const window = await startModernWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] });
-			windows.push(window);
-			await window.advertise(home, [fx.root]);
-			const transport = new V1StdioClientTransport({
-				command: process.execPath,
-				args: [CLI, 'bridge', '--workspace', fx.root, '--log-level', 'debug'],
-				env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
-				stderr: 'pipe',
-			});
-			let stderr = '';
-			(transport.stderr as Readable).on('data', d => (stderr += d));
-			const client = new V1Client({ name: 'bridge-v1-test', version: '1' });
-			const waiter = new Waiter();
-			const updates: string[] = [];
-			client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-				updates.push(n.params.uri);
-				waiter.poke();
-			});
-			await client.connect(transport);
+			const window = await advertised(startModernWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] }));
+			const conn = await connectBridgeV1(fx.root, home);
+			const client = conn.client;
 			try {
 				assert.equal(client.getServerVersion()?.name, 'mcp-workspace-resources-bridge');
 				const { resources: page } = await client.listResources();
@@ -229,7 +178,7 @@ describe('bridge: both protocol eras', function () {
 				await client.subscribeResource({ uri: readme });
 				await assert.rejects(client.subscribeResource({ uri: fileUri(fx.file('.env')) }), /Resource not found/);
 				window.updated(readme);
-				await waiter.until(() => updates.includes(readme), 'updated through the bridge', () => stderr);
+				await conn.until(() => conn.updates.includes(readme), 'updated through the bridge');
 				await client.unsubscribeResource({ uri: readme });
 			} finally {
 				await client.close();
@@ -237,28 +186,9 @@ describe('bridge: both protocol eras', function () {
 		});
 
 		it('follows a 2026-07-28 window across a restart on a new port with a new token, listen stream open', async () => {
-			let window = await startModernWindow({ resources: resources(fx) });
-			windows.push(window);
-			await window.advertise(home, [fx.root]);
-			const conn = await connectModern(fx.root, home);
-			try {
-				const readme = fileUri(fx.file('README.md'));
-				const subscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme] });
-				const changedBefore = conn.listChanged();
-				await window.close();
-				windows = [];
-				window = await startModernWindow({ resources: resources(fx) });
-				windows.push(window);
-				await window.advertise(home, [fx.root]);
-				await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
+			await listenAcrossRestart(() => startModernWindow({ resources: resources(fx) }), (window, readme) => {
 				assert.deepEqual(window.listens.at(-1), [readme], 'the bridge listened again on the new window');
-				conn.updates.length = 0;
-				window.updated(readme);
-				await conn.until(() => conn.updates.includes(readme), 'updated from the new window');
-				await subscription.close();
-			} finally {
-				await conn.close();
-			}
+			});
 		});
 	});
 
@@ -268,10 +198,8 @@ describe('bridge: both protocol eras', function () {
 		]);
 
 		it('gives a 2026-07-28 client listen, acknowledging what the window accepted to subscribe', async () => {
-			const window = await startLegacyWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] });
-			windows.push(window);
-			await window.advertise(home, [fx.root]);
-			const conn = await connectModern(fx.root, home);
+			const window = await advertised(startLegacyWindow({ resources: resources(fx), refused: [fileUri(fx.file('.env'))] }));
+			const conn = await connectBridgeModern(fx.root, home);
 			try {
 				assert.ok(window.methods.includes('initialize'), 'the bridge fell back to 2025 towards the window');
 				const readme = fileUri(fx.file('README.md'));
@@ -290,28 +218,9 @@ describe('bridge: both protocol eras', function () {
 		});
 
 		it('keeps a 2026-07-28 listen stream open across a restart of the window and subscribes again upstream', async () => {
-			let window = await startLegacyWindow({ resources: resources(fx) });
-			windows.push(window);
-			await window.advertise(home, [fx.root]);
-			const conn = await connectModern(fx.root, home);
-			try {
-				const readme = fileUri(fx.file('README.md'));
-				const subscription = await conn.client.listen({ resourcesListChanged: true, resourceSubscriptions: [readme] });
-				const changedBefore = conn.listChanged();
-				await window.close();
-				windows = [];
-				window = await startLegacyWindow({ resources: resources(fx) });
-				windows.push(window);
-				await window.advertise(home, [fx.root]);
-				await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
+			await listenAcrossRestart(() => startLegacyWindow({ resources: resources(fx) }), (window, readme) => {
 				assert.ok(window.subscribed.has(readme), 'subscribed again on the new window');
-				conn.updates.length = 0;
-				window.updated(readme);
-				await conn.until(() => conn.updates.includes(readme), 'updated from the new window');
-				await subscription.close();
-			} finally {
-				await conn.close();
-			}
+			});
 		});
 	});
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,8 +10,8 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { fileUri } from '../../../src/core/uriGuard';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
-
-const CLI = path.join(__dirname, '../../../../dist/cli.js');
+import { HeardNotifications } from '../../helpers/heardNotifications';
+import { CLI, cliEnv, cliStdio, exited, touchUntil } from '../../helpers/headlessHost';
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise(resolve => {
@@ -21,16 +21,6 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
 		child.stdout.on('data', d => (stdout += d));
 		child.stderr.on('data', d => (stderr += d));
 		child.on('close', code => resolve({ code, stdout, stderr }));
-	});
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-	return new Promise(resolve => {
-		if (child.exitCode !== null) {
-			resolve(child.exitCode);
-		} else {
-			child.once('exit', code => resolve(code));
-		}
 	});
 }
 
@@ -66,7 +56,7 @@ describe('CLI (dist/cli.js)', function () {
 	});
 
 	it('--http prints {url, token} first, writes a 0600 lock file, serves, and stops cleanly on SIGTERM', async () => {
-		const child = spawn(process.execPath, [CLI, 'serve', '--root', fx.root, '--http'], { env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } });
+		const child = spawn(process.execPath, [CLI, 'serve', '--root', fx.root, '--http'], { env: cliEnv(home) });
 		const stderr: string[] = [];
 		child.stderr.on('data', d => stderr.push(String(d)));
 		try {
@@ -89,34 +79,11 @@ describe('CLI (dist/cli.js)', function () {
 	});
 
 	it('--stdio serves a client and reports real file changes from the watcher', async () => {
-		const transport = new StdioClientTransport({
-			command: process.execPath,
-			args: [CLI, 'serve', '--root', fx.root, '--stdio', '--exclude', 'data/**'],
-			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
-			stderr: 'pipe',
-		});
+		const transport = new StdioClientTransport(cliStdio(['serve', '--root', fx.root, '--stdio', '--exclude', 'data/**'], home));
 		const client = new Client({ name: 'cli-test', version: '1' });
-		let listChanged = 0;
-		const updated: string[] = [];
-		let wake = () => {};
-		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-			listChanged++;
-			wake();
-		});
-		client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-			updated.push(n.params.uri);
-			wake();
-		});
-		const until = (predicate: () => boolean) => new Promise<void>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error('timed out')), 10_000);
-			wake = () => {
-				if (predicate()) {
-					clearTimeout(timer);
-					resolve();
-				}
-			};
-			wake();
-		});
+		const heard = new HeardNotifications({ timeoutMs: 10_000 });
+		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => heard.listChanged());
+		client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => heard.updated(n.params.uri));
 		await client.connect(transport);
 		try {
 			// The headless host serves files and git only: its instructions must not promise more.
@@ -132,17 +99,15 @@ describe('CLI (dist/cli.js)', function () {
 			const readme = fileUri(fx.file('README.md'));
 			await client.subscribeResource({ uri: readme });
 			// The watcher is live once a change made now is reported; retry the write until then.
-			const waitUpdate = until(() => updated.includes(readme));
-			const writer = setInterval(() => writeFileSync(fx.file('README.md'), `# v${Date.now()}\n`), 200);
-			await waitUpdate.finally(() => clearInterval(writer));
+			await touchUntil(fx, 'README.md', heard.until(() => heard.updates.includes(readme), `updated ${readme}`));
 
-			const before = listChanged;
+			const before = heard.listChanges;
 			writeFileSync(fx.file('src/created.ts'), 'x');
-			await until(() => listChanged > before);
+			await heard.until(() => heard.listChanges > before, 'list_changed after a create');
 			assert.ok((await listAll(client)).some(r => r.name === 'src/created.ts'));
-			const beforeDelete = listChanged;
+			const beforeDelete = heard.listChanges;
 			unlinkSync(fx.file('src/created.ts'));
-			await until(() => listChanged > beforeDelete);
+			await heard.until(() => heard.listChanges > beforeDelete, 'list_changed after a delete');
 			assert.ok(!(await listAll(client)).some(r => r.name === 'src/created.ts'));
 		} finally {
 			await client.close();

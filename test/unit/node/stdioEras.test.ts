@@ -7,8 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { fileUri } from '../../../src/core/uriGuard';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { errorOf } from '../../helpers/harness';
-
-const CLI = path.join(__dirname, '../../../../dist/cli.js');
+import { cliStdio } from '../../helpers/headlessHost';
 
 describe('serve --stdio in both protocol eras (SDK v2 clients)', function () {
 	this.timeout(30_000);
@@ -25,12 +24,7 @@ describe('serve --stdio in both protocol eras (SDK v2 clients)', function () {
 	});
 
 	function transport(): StdioClientTransport {
-		return new StdioClientTransport({
-			command: process.execPath,
-			args: [CLI, 'serve', '--root', fx.root, '--stdio'],
-			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>,
-			stderr: 'pipe',
-		});
+		return new StdioClientTransport(cliStdio(['serve', '--root', fx.root, '--stdio'], home));
 	}
 
 	it('negotiates 2026-07-28 by itself (auto), lists one page, reads, and hears changes on subscriptions/listen', async () => {

@@ -1,27 +1,5 @@
-import { Event } from '../../../src/common/event';
 import { ViewNode } from '../../../src/picker/pickerNodes';
 import { Fixture } from '../../helpers/fixtureWorkspace';
-
-/** Resolves when `predicate` holds, re-checked each time `event` fires; fails after `timeoutMs`. */
-export function until(event: Event<unknown>, predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (predicate()) {
-			resolve();
-			return;
-		}
-		const timer = setTimeout(() => {
-			sub.dispose();
-			reject(new Error(`timed out waiting for ${what}`));
-		}, timeoutMs);
-		const sub = event(() => {
-			if (predicate()) {
-				clearTimeout(timer);
-				sub.dispose();
-				resolve();
-			}
-		});
-	});
-}
 
 /** Rows as short strings: `name/` for a folder, the label of a resource, `more(n)`, else the kind. */
 export function rowLabels(nodes: readonly ViewNode[]): string[] {

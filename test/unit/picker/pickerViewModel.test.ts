@@ -9,7 +9,8 @@ import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/pi
 import { PickerViewModel, RowsChange } from '../../../src/picker/pickerViewModel';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { rowLabels as labels, until, writeTreeFiles } from './pickerHelpers';
+import { rowLabels as labels, writeTreeFiles } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 describe('picker: view model over a real server', () => {
 	let fx: Fixture;

@@ -10,7 +10,7 @@ import { PickerService } from '../../../src/picker/pickerService';
 import { PickerViewModel } from '../../../src/picker/pickerViewModel';
 import { SourceUnavailable } from '../../../src/picker/connectionSource';
 import { HostileBehaviour, HostileServer, someResources, startHostileServer } from './hostileServer';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 const SERVER_ID = 'config:Scripted';
 const rows = (nodes: ViewNode[]) => nodes.map(n =>

@@ -8,10 +8,10 @@ import { ServerRunner } from '../../../src/mcp/serverRunner';
 import { ConnectionSource, ConnectionTarget } from '../../../src/picker/connectionSource';
 import { ReconnectingClient } from '../../../src/picker/reconnectingClient';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
+import { createTestServer, RecordingLogger, TestServer, windowRunner } from '../../helpers/harness';
 import { LegacyWindow, startLegacyWindow } from '../../helpers/legacyWindow';
 import { ModernWindow, startModernWindow } from '../../helpers/modernWindow';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 const RESOURCES = new Map([
 	['test://a', 'alpha'], ['test://b', 'beta'], ['test://c', 'gamma'], ['test://d', 'delta'], ['test://e', 'epsilon'],
@@ -154,7 +154,7 @@ describe('client layer: this project\'s server (both eras: the layer picks 2026-
 		fx = createFixture();
 		server = createTestServer([fx.root]);
 		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-layer-'));
-		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
+		runner = windowRunner(server, () => [fx.root], home);
 		await runner.start();
 		const target = (): ConnectionTarget => ({ kind: 'http', url: runner.connectionInfo!.url, headers: { Authorization: `Bearer ${runner.connectionInfo!.token}` } });
 		source = new MovableSource(target());

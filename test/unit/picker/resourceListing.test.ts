@@ -8,7 +8,8 @@ import { ResourceListing } from '../../../src/picker/resourceListing';
 import { filePathOf } from '../../../src/picker/resourceTree';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
-import { rowLabels as labels, until, writeTreeFiles } from './pickerHelpers';
+import { rowLabels as labels, writeTreeFiles } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 describe('picker: resource listing over a real server', () => {
 	let fx: Fixture;

@@ -10,9 +10,9 @@ import { ServerConnection } from '../../../src/picker/serverConnection';
 import { countTokens, estimateTokensFromSize } from '../../../src/picker/tokenCount';
 import { RunnerSource } from '../../../src/picker/workspaceSource';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, RecordingLogger, TestServer } from '../../helpers/harness';
+import { createTestServer, RecordingLogger, TestServer, windowRunner } from '../../helpers/harness';
 import { startModernWindow } from '../../helpers/modernWindow';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 describe('picker: connection to this window\'s server', () => {
 	let fx: Fixture;
@@ -27,7 +27,7 @@ describe('picker: connection to this window\'s server', () => {
 		fx = createFixture();
 		server = createTestServer([fx.root]);
 		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-picker-'));
-		runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
+		runner = windowRunner(server, () => [fx.root], home);
 		source = new RunnerSource(runner);
 		log = new RecordingLogger();
 		service = new PickerService({ log, workspace: source, backoffMs: [20, 50] });
@@ -154,7 +154,7 @@ describe('picker: connection errors', () => {
 		const fx = createFixture();
 		const server = createTestServer([fx.root]);
 		const home = mkdtempSync(path.join(os.tmpdir(), 'mwr-picker-'));
-		const runner = new ServerRunner({ registry: server.registry, log: server.log, port: () => 0, workspaceFolders: () => [fx.root], hostKind: 'vscode', home });
+		const runner = windowRunner(server, () => [fx.root], home);
 		await runner.start();
 		const connection = new ServerConnection('x', 'Bad token', {
 			resolve: async () => ({ kind: 'http', url: runner.connectionInfo!.url, headers: { Authorization: 'Bearer nope' } }),

@@ -14,7 +14,7 @@ import { ResourceListing } from '../../../src/picker/resourceListing';
 import { FakeRelevanceSignals } from '../../fakes/fakeRelevanceSignals';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, fastTracker, TestServer } from '../../helpers/harness';
-import { until } from './pickerHelpers';
+import { until } from '../../helpers/until';
 
 describe('picker: Suggested group over a real server', () => {
 	let fx: Fixture;
