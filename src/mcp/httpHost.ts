@@ -246,8 +246,13 @@ export class HttpHost extends Disposable {
 		}
 		// A request in a 2025 session stays there; anything else is classified by the SDK's own
 		// rule (a per-request `_meta` envelope means 2026-07-28), so the two legs never disagree.
-		if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, message))) {
-			return;
+		if (req.headers['mcp-session-id'] === undefined) {
+			if (await this.modern?.serveShared(req, message, res)) {
+				return;
+			}
+			if (!(await this.isLegacy(req, res, message))) {
+				return;
+			}
 		}
 		if (req.headers['mcp-session-id'] === undefined && isInitialize(message)) {
 			return this.startSession(req, res, message);

@@ -6,6 +6,7 @@ import { amendDiscover } from './discover';
 import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
+import { SharedModernServer } from './sharedModernServer';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -26,6 +27,8 @@ export interface Refusal {
  */
 export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
+	/** Serves the hot reads from one long-lived instance (see SharedModernServer). */
+	private readonly shared: SharedModernServer;
 	private readonly interest = new ListenInterest();
 	/** The client name of each open listen stream (undefined when it gave none). */
 	private readonly streams = new Set<{ readonly clientName: string | undefined }>();
@@ -39,6 +42,7 @@ export class ModernHttpLeg extends Disposable {
 			maxSubscriptions: maxListenStreams,
 			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
 		});
+		this.shared = new SharedModernServer(options, err => options.log.debug(`2026-07-28 shared instance: ${err.message}`));
 		this._register(options.registry.onDidChange(change => {
 			for (const uri of this.interest.among(change.updated)) {
 				void this.handler.notify.resourceUpdated(uri);
@@ -56,8 +60,25 @@ export class ModernHttpLeg extends Disposable {
 	}
 
 	/** Ends every listen stream with the graceful empty result and aborts requests in flight. */
-	close(): Promise<void> {
-		return this.handler.close().catch(() => undefined);
+	async close(): Promise<void> {
+		await Promise.all([this.handler.close().catch(() => undefined), this.shared.close()]);
+	}
+
+	/**
+	 * Answers a hot stateless read from the long-lived instance when it may (see
+	 * `SharedModernServer.accepts`). False when the request is for `serve` (the SDK's entry):
+	 * not one the instance takes, or one it answered with an error.
+	 */
+	async serveShared(req: http.IncomingMessage, message: unknown, res: http.ServerResponse): Promise<boolean> {
+		const request = this.shared.accepts(req, message);
+		const reply = request && await this.shared.serve(request);
+		if (!reply) {
+			return false;
+		}
+		const body = JSON.stringify(reply);
+		res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+		res.end(body);
+		return true;
 	}
 
 	/**
