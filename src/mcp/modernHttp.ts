@@ -2,8 +2,8 @@ import type * as http from 'node:http';
 import { CLIENT_INFO_META_KEY, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import { amendDiscover } from './discover';
-import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { amendDiscoverReply } from './discover';
+import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
@@ -29,14 +29,15 @@ export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
 	/** Serves the hot reads from one long-lived instance (see SharedModernServer). */
 	private readonly shared: SharedModernServer;
-	private readonly interest = new ListenInterest();
+	private readonly gate: ListenGate;
 	/** The client name of each open listen stream (undefined when it gave none). */
 	private readonly streams = new Set<{ readonly clientName: string | undefined }>();
 	private readonly streamsEmitter = this._register(new Emitter<void>());
 	readonly onDidChangeListenStreams = this.streamsEmitter.event;
 
-	constructor(private readonly options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
+	constructor(options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
+		this.gate = new ListenGate(options.registry, new ListenInterest());
 		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
 			legacy: 'reject',
 			maxSubscriptions: maxListenStreams,
@@ -44,7 +45,7 @@ export class ModernHttpLeg extends Disposable {
 		});
 		this.shared = new SharedModernServer(options, err => options.log.debug(`2026-07-28 shared instance: ${err.message}`));
 		this._register(options.registry.onDidChange(change => {
-			for (const uri of this.interest.among(change.updated)) {
+			for (const uri of this.gate.interest.among(change.updated)) {
 				void this.handler.notify.resourceUpdated(uri);
 			}
 			if (change.listChanged) {
@@ -90,20 +91,11 @@ export class ModernHttpLeg extends Disposable {
 		let body = message;
 		let release: (() => void) | undefined;
 		if (method === 'subscriptions/listen') {
-			const params = (message as { params?: unknown }).params;
-			let honoured: string[] | undefined;
-			try {
-				honoured = await honouredSubscriptions(this.options.registry, params);
-			} catch (err) {
-				if (err instanceof ListenTooLarge) {
-					return { status: 400, code: -32602, message: err.message };
-				}
-				throw err;
+			const admission = await this.gate.admit(message as { params?: unknown });
+			if ('refusal' in admission) {
+				return { status: 400, ...admission.refusal };
 			}
-			if (honoured !== undefined) {
-				body = { ...(message as object), params: withSubscriptions(params, honoured) };
-				release = this.interest.hold(honoured);
-			}
+			({ request: body, release } = admission);
 		}
 		const stream = method === 'subscriptions/listen' ? { clientName: envelopeClientName(message) } : undefined;
 		try {
@@ -140,13 +132,12 @@ function singleMethod(message: unknown): string | undefined {
 	return typeof method === 'string' ? method : undefined;
 }
 
-/** Amends a successful discover result (see `amendDiscover`). */
+/** Amends a successful discover reply (see `amendDiscoverReply`). */
 async function amendDiscoverResponse(response: Response): Promise<Response> {
 	if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) {
 		return response;
 	}
-	const reply = await response.json() as { result?: unknown };
-	const amended = reply.result === undefined ? reply : { ...reply, result: amendDiscover(reply.result) };
+	const amended = amendDiscoverReply(await response.json() as object);
 	const headers = new Headers(response.headers);
 	headers.delete('content-length');
 	return new Response(JSON.stringify(amended), { status: response.status, headers });
