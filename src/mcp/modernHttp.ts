@@ -1,8 +1,9 @@
 import type * as http from 'node:http';
-import { CLIENT_INFO_META_KEY, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { amendDiscoverReply } from './discover';
+import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
@@ -11,8 +12,8 @@ import { SharedModernServer } from './sharedModernServer';
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
 
-/** A refusal the front answers itself, before the SDK sees the request. */
-export interface Refusal {
+/** A refusal the leg answers itself, before the SDK sees the request. */
+interface Refusal {
 	readonly status: number;
 	readonly code: number;
 	readonly message: string;
@@ -66,11 +67,39 @@ export class ModernHttpLeg extends Disposable {
 	}
 
 	/**
+	 * Serves a POST outside any 2025 session if it is 2026-07-28 traffic by the SDK's own rule (a
+	 * per-request `_meta` envelope), and returns true; returns false, having sent nothing, for
+	 * 2025 traffic.
+	 */
+	async serveUnlessLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		if (await this.serveShared(req, message, res)) {
+			return true;
+		}
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
+		// abort it when the client goes away, not after a response that was sent in full.
+		const abort = new AbortController();
+		res.once('close', () => {
+			if (!res.writableFinished) {
+				abort.abort();
+			}
+		});
+		const request = webRequestOf(req, abort.signal);
+		if (await isLegacyRequest(request, message)) {
+			return false;
+		}
+		const refusal = await this.serve(request, message, res);
+		if (refusal) {
+			sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, requestId(message));
+		}
+		return true;
+	}
+
+	/**
 	 * Answers a hot stateless read from the long-lived instance when it may (see
 	 * `SharedModernServer.accepts`). False when the request is for `serve` (the SDK's entry):
 	 * not one the instance takes, or one it answered with an error.
 	 */
-	async serveShared(req: http.IncomingMessage, message: unknown, res: http.ServerResponse): Promise<boolean> {
+	private async serveShared(req: http.IncomingMessage, message: unknown, res: http.ServerResponse): Promise<boolean> {
 		const request = this.shared.accepts(req, message);
 		const reply = request && await this.shared.serve(request);
 		if (!reply) {
@@ -83,10 +112,10 @@ export class ModernHttpLeg extends Disposable {
 	}
 
 	/**
-	 * Serves one request the SDK classified as 2026-07-28 (`isLegacyRequest` false). Returns a
-	 * refusal for the front to send when the request is over this server's limits.
+	 * Serves one request the SDK classified as 2026-07-28 (`isLegacyRequest` false) through the
+	 * SDK's entry. Returns a refusal to send when the request is over this server's limits.
 	 */
-	async serve(request: Request, message: unknown, res: http.ServerResponse): Promise<Refusal | undefined> {
+	private async serve(request: Request, message: unknown, res: http.ServerResponse): Promise<Refusal | undefined> {
 		const method = singleMethod(message);
 		let body = message;
 		let release: (() => void) | undefined;
@@ -116,6 +145,27 @@ export class ModernHttpLeg extends Disposable {
 		}
 		return undefined;
 	}
+}
+
+/**
+ * The web `Request` the SDK's classifier and 2026-07-28 handler take, without a body: both are
+ * always given the body already parsed (`parsedBody`), so serialising it again into the request
+ * (as `toWebRequest` does) would be work nobody reads.
+ */
+function webRequestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (Array.isArray(value)) {
+			for (const item of value) {
+				headers.append(name, item);
+			}
+		} else if (value !== undefined) {
+			headers.set(name, value);
+		}
+	}
+	headers.delete('content-length');
+	// The front has checked Host (it names this server) before any request gets here.
+	return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
 }
 
 function envelopeClientName(message: unknown): string | undefined {
