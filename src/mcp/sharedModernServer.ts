@@ -41,6 +41,9 @@ export class SharedModernServer {
 
 	constructor(options: SessionOptions, onerror: (err: Error) => void) {
 		this.wire.onreply = message => this.receive(message);
+		// Should the SDK ever end the connection, the requests it held (and every later one) are
+		// left to the SDK's entry rather than waiting for answers that will not come.
+		this.wire.onended = () => this.end();
 		this.handle = serveStdio(() => createWorkspaceServer(options, 'modern'), { transport: this.wire, legacy: 'reject', onerror });
 	}
 
@@ -92,15 +95,22 @@ export class SharedModernServer {
 		const wireId = this.nextId++;
 		const reply = await new Promise<SharedReply>(settle => {
 			this.waiting.set(wireId, { id: request.id, settle });
-			this.wire.deliver({ jsonrpc: '2.0', id: wireId, method: request.method, params: request.params });
+			if (!this.wire.deliver({ jsonrpc: '2.0', id: wireId, method: request.method, params: request.params })) {
+				this.waiting.delete(wireId);
+				settle({ ok: false });
+			}
 		});
 		return reply.ok ? reply.message : undefined;
 	}
 
-	/** Ends the instance; requests still waiting are left to the SDK's entry (which is closed too). */
+	/** Ends the instance; requests still waiting are left to the SDK's entry (closed too, on stop). */
 	async close(): Promise<void> {
-		this.closed = true;
+		this.end();
 		await this.handle.close().catch(() => undefined);
+	}
+
+	private end(): void {
+		this.closed = true;
 		for (const waiter of this.waiting.values()) {
 			waiter.settle({ ok: false });
 		}
@@ -128,19 +138,32 @@ class InProcessWire implements Transport {
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 	onmessage?: (message: JSONRPCMessage) => void;
+	/** What the SDK sends back (its side of the wire). */
 	onreply?: (message: JSONRPCMessage) => void;
+	/** The SDK closed the wire. */
+	onended?: () => void;
+	private open = true;
 
 	async start(): Promise<void> {}
 
 	async close(): Promise<void> {
-		this.onclose?.();
+		if (this.open) {
+			this.open = false;
+			this.onended?.();
+			this.onclose?.();
+		}
 	}
 
 	async send(message: JSONRPCMessage): Promise<void> {
 		this.onreply?.(message);
 	}
 
-	deliver(message: JSONRPCMessage): void {
-		this.onmessage?.(message);
+	/** Hands a message to the SDK; false when the wire is closed or nobody reads it. */
+	deliver(message: JSONRPCMessage): boolean {
+		if (!this.open || !this.onmessage) {
+			return false;
+		}
+		this.onmessage(message);
+		return true;
 	}
 }

@@ -126,6 +126,18 @@ describe('the shared 2026-07-28 instance for stateless reads', () => {
 		}
 	});
 
+	it('leaves requests in flight, and every later one, to the SDK entry once closed', async () => {
+		const shared = new SharedModernServer({ registry: server.registry, log: server.log }, err => assert.fail(err));
+		const readme = fileUri(fx.file('README.md'));
+		const headers = standardHeaders('resources/read', readme);
+		const read = shared.accepts(nodeRequest(headers), message(1, 'resources/read', { uri: readme }));
+		assert.ok(read);
+		const inFlight = shared.serve(read); // the file is read asynchronously: still waiting when closed
+		await shared.close();
+		assert.equal(await inFlight, undefined);
+		assert.equal(shared.accepts(nodeRequest(headers), message(2, 'resources/read', { uri: readme })), undefined);
+	});
+
 	describe('behind the HTTP host', () => {
 		let host: HttpHost;
 		let url: string;
