@@ -20,8 +20,9 @@ interface Refusal {
 }
 
 /**
- * The stateless 2026-07-28 leg of the HTTP endpoint: the SDK's `createMcpHandler` (modern
- * only; 2025 traffic goes to the sessionful leg), with what the SDK leaves to us around it:
+ * The stateless 2026-07-28 leg of the HTTP endpoint: the hot reads from one long-lived instance
+ * (SharedModernServer), everything else through the SDK's `createMcpHandler` (modern only; 2025
+ * traffic goes to the sessionful leg), with what the SDK leaves to us around it:
  * `subscriptions/listen` URIs filtered to what this server would serve, `server/discover`
  * naming the 2025 revisions this endpoint also speaks, and the registry's changes published
  * to the listen streams.
