@@ -28,3 +28,8 @@ export function amendDiscover(result: unknown): unknown {
 	}
 	return amended;
 }
+
+/** A `server/discover` reply (a JSON-RPC response) with its result amended; an error reply is left as it is. */
+export function amendDiscoverReply<T extends object>(reply: T): T {
+	return 'result' in reply ? { ...reply, result: amendDiscover(reply.result) } : reply;
+}

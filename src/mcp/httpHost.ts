@@ -1,14 +1,15 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, isLegacyRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
+import { readBody } from './httpBody';
+import { sendJsonRpcError } from './httpReplies';
+import { LegacySessions } from './legacySessions';
 import { ModernHttpLeg } from './modernHttp';
-import { McpSession } from './session';
 
 export interface HttpHostOptions {
 	readonly registry: ProviderRegistry;
@@ -39,29 +40,22 @@ export interface ConnectionInfo {
 	readonly port: number;
 }
 
-interface HostedSession {
-	readonly session: McpSession;
-	readonly transport: NodeStreamableHTTPServerTransport;
-	lastSeen: number;
-	/** Open responses (SSE streams, requests in flight): a listening client is not idle. */
-	open: number;
-}
-
 const LOOPBACK = '127.0.0.1';
 const MCP_PATH = '/mcp';
 
 /**
  * The Streamable HTTP front: 127.0.0.1 only, a bearer token on every request, Host and Origin
- * checked against DNS rebinding, one McpSession per MCP session id, idle sessions reaped.
+ * checked against DNS rebinding, then each request routed to its era: 2025 sessions
+ * (LegacySessions) or the stateless 2026-07-28 leg (ModernHttpLeg).
  */
 export class HttpHost extends Disposable {
 	private server: http.Server | undefined;
 	private info: ConnectionInfo | undefined;
 	private tokenDigest: Buffer | undefined;
-	private readonly sessions = new Map<string, HostedSession>();
+	/** The 2025 sessions; one set per start, closed on stop. */
+	private legacy: LegacySessions | undefined;
 	/** The stateless 2026-07-28 leg; one per start, closed (ending its listen streams) on stop. */
 	private modern: ModernHttpLeg | undefined;
-	private reaper: NodeJS.Timeout | undefined;
 	private readonly sessionsEmitter = this._register(new Emitter<number>());
 	/** Fires the number of connected clients (`clientCount`) when it changes. */
 	readonly onDidChangeSessions = this.sessionsEmitter.event;
@@ -76,7 +70,7 @@ export class HttpHost extends Disposable {
 
 	/** Open 2025 sessions. */
 	get sessionCount(): number {
-		return this.sessions.size;
+		return this.legacy?.count ?? 0;
 	}
 
 	/**
@@ -84,13 +78,13 @@ export class HttpHost extends Disposable {
 	 * (a stateless client between requests is not connected to anything).
 	 */
 	get clientCount(): number {
-		return this.sessions.size + (this.modern?.listenStreams.length ?? 0);
+		return this.sessionCount + (this.modern?.listenStreams.length ?? 0);
 	}
 
 	/** The names connected clients gave (in `initialize`, or in a listen request's envelope), one per client. */
 	clientNames(): string[] {
 		return [
-			...[...this.sessions.values()].flatMap(h => h.session.clientName ?? []),
+			...this.legacy?.clientNames() ?? [],
 			...(this.modern?.listenStreams ?? []).flatMap(name => name ?? []),
 		];
 	}
@@ -129,14 +123,15 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
-		const modern = new ModernHttpLeg({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, this.options.maxListenStreams);
+		const sessionOptions = { registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize };
+		const legacy = new LegacySessions({ ...sessionOptions, maxSessions: this.options.maxSessions, sessionIdleMs: this.options.sessionIdleMs });
+		legacy.onDidChange(() => this.sessionsEmitter.fire(this.clientCount));
+		this.legacy = legacy;
+		const modern = new ModernHttpLeg(sessionOptions, this.options.maxListenStreams);
 		modern.onDidChangeListenStreams(() => this.sessionsEmitter.fire(this.clientCount));
 		this.modern = modern;
 		const port = (server.address() as AddressInfo).port;
 		this.info = { url: `http://${LOOPBACK}:${port}${MCP_PATH}`, token, port };
-		const idleMs = this.options.sessionIdleMs ?? 30 * 60_000;
-		this.reaper = setInterval(() => this.reapIdle(idleMs), Math.min(idleMs, 60_000));
-		this.reaper.unref();
 		this.options.log.info(`MCP server listening on ${this.info.url}`);
 		return this.info;
 	}
@@ -146,13 +141,9 @@ export class HttpHost extends Disposable {
 		this.server = undefined;
 		this.info = undefined;
 		this.tokenDigest = undefined;
-		if (this.reaper) {
-			clearInterval(this.reaper);
-			this.reaper = undefined;
-		}
-		for (const id of [...this.sessions.keys()]) {
-			this.closeSession(id);
-		}
+		// Closed before it is let go of, so each closing session still counts down clientCount.
+		this.legacy?.dispose();
+		this.legacy = undefined;
 		const modern = this.modern;
 		this.modern = undefined;
 		if (modern) {
@@ -214,11 +205,7 @@ export class HttpHost extends Disposable {
 				res.setHeader('Allow', 'POST');
 				return sendJsonRpcError(res, 405, -32000, 'Method not allowed: protocol revision 2026-07-28 is POST only');
 			}
-			const hosted = this.sessionFor(req, res);
-			if (hosted) {
-				await hosted.transport.handleRequest(req, res);
-			}
-			return;
+			return this.legacy ? this.legacy.serve(req, res) : sendJsonRpcError(res, 503, -32000, 'Server is stopping');
 		}
 		res.setHeader('Allow', 'GET, POST, DELETE');
 		return sendJsonRpcError(res, 405, -32000, 'Method not allowed');
@@ -244,133 +231,21 @@ export class HttpHost extends Disposable {
 		} catch {
 			return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
 		}
+		const { legacy, modern } = this;
+		if (!legacy || !modern) {
+			return sendJsonRpcError(res, 503, -32000, 'Server is stopping');
+		}
 		// A request in a 2025 session stays there; anything else is classified by the SDK's own
 		// rule (a per-request `_meta` envelope means 2026-07-28), so the two legs never disagree.
-		if (req.headers['mcp-session-id'] === undefined && !(await this.isLegacy(req, res, message))) {
-			return;
-		}
-		if (req.headers['mcp-session-id'] === undefined && isInitialize(message)) {
-			return this.startSession(req, res, message);
-		}
-		const hosted = this.sessionFor(req, res);
-		if (hosted) {
-			await hosted.transport.handleRequest(req, res, message);
-		}
-	}
-
-	/**
-	 * True for 2025 traffic (the caller serves it from a session). 2026-07-28 traffic is served
-	 * here, on the stateless leg, and false is returned.
-	 */
-	private async isLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
-		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
-		// abort it when the client goes away, not after a response that was sent in full.
-		const abort = new AbortController();
-		res.once('close', () => {
-			if (!res.writableFinished) {
-				abort.abort();
+		if (req.headers['mcp-session-id'] === undefined) {
+			if (await modern.serveUnlessLegacy(req, res, message)) {
+				return;
 			}
-		});
-		const request = webRequestOf(req, abort.signal);
-		if (await isLegacyRequest(request, message)) {
-			return true;
-		}
-		const modern = this.modern;
-		if (!modern) {
-			sendJsonRpcError(res, 503, -32000, 'Server is stopping');
-			return false;
-		}
-		const refusal = await modern.serve(request, message, res);
-		if (refusal) {
-			sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, requestId(message));
-		}
-		return false;
-	}
-
-	private async startSession(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
-		const max = this.options.maxSessions ?? 64;
-		if (this.sessions.size >= max) {
-			this.makeRoom(this.sessions.size - max + 1);
-		}
-		if (this.sessions.size >= max) {
-			// Every session is listening or busy: a connected client is never dropped for a newcomer.
-			res.setHeader('Retry-After', '30');
-			return sendJsonRpcError(res, 503, -32000,
-				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
-		}
-		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
-		const transport = new NodeStreamableHTTPServerTransport({
-			sessionIdGenerator: () => randomUUID(),
-			onsessioninitialized: id => {
-				this.sessions.set(id, { session, transport, lastSeen: Date.now(), open: 0 });
-				this.sessionsEmitter.fire(this.clientCount);
-			},
-		});
-		transport.onclose = () => {
-			const id = transport.sessionId;
-			if (id && this.sessions.get(id)?.transport === transport) {
-				this.sessions.delete(id);
-				this.sessionsEmitter.fire(this.clientCount);
-			}
-			session.dispose();
-		};
-		await session.connect(transport);
-		await transport.handleRequest(req, res, message);
-		if (!transport.sessionId || !this.sessions.has(transport.sessionId)) {
-			// The initialize request was refused: nothing to keep.
-			session.dispose();
-		}
-	}
-
-	private sessionFor(req: http.IncomingMessage, res: http.ServerResponse): HostedSession | undefined {
-		const id = req.headers['mcp-session-id'];
-		if (typeof id !== 'string' || id === '') {
-			sendJsonRpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request');
-			return undefined;
-		}
-		const hosted = this.sessions.get(id);
-		if (!hosted) {
-			sendJsonRpcError(res, 404, -32001, 'Session not found: it expired or the server restarted; initialize again');
-			return undefined;
-		}
-		hosted.lastSeen = Date.now();
-		hosted.open++;
-		res.once('close', () => {
-			hosted.open--;
-			hosted.lastSeen = Date.now();
-		});
-		return hosted;
-	}
-
-	private closeSession(id: string): void {
-		const hosted = this.sessions.get(id);
-		if (hosted) {
-			this.sessions.delete(id);
-			void hosted.transport.close().catch(() => undefined);
-			hosted.session.dispose();
-			this.sessionsEmitter.fire(this.clientCount);
-		}
-	}
-
-	/** Closes sessions with nothing open and no request for `idleMs`. */
-	private reapIdle(idleMs: number): void {
-		const now = Date.now();
-		for (const [id, hosted] of [...this.sessions]) {
-			if (hosted.open === 0 && now - hosted.lastSeen >= idleMs) {
-				this.closeSession(id);
+			if (isInitialize(message)) {
+				return legacy.start(req, res, message);
 			}
 		}
-	}
-
-	/**
-	 * Closes up to `count` sessions with nothing open, least recently seen first. A session with
-	 * an open stream or a request in flight is never closed to make room.
-	 */
-	private makeRoom(count: number): void {
-		const idle = [...this.sessions.entries()].filter(([, hosted]) => hosted.open === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
-		for (const [id] of idle.slice(0, count)) {
-			this.closeSession(id);
-		}
+		return legacy.serve(req, res, message);
 	}
 
 	private isAuthorized(header: string | undefined): boolean {
@@ -411,26 +286,6 @@ function isAllowedOrigin(origin: string, port: number): boolean {
 	return lower === `http://${LOOPBACK}:${port}` || lower === `http://localhost:${port}`;
 }
 
-/**
- * The web `Request` the SDK's classifier and 2026-07-28 handler take, without a body: both are
- * always given the body already parsed (`parsedBody`), so serialising it again into the request
- * (as `toWebRequest` does) would be work nobody reads.
- */
-function webRequestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
-	const headers = new Headers();
-	for (const [name, value] of Object.entries(req.headers)) {
-		if (Array.isArray(value)) {
-			for (const item of value) {
-				headers.append(name, item);
-			}
-		} else if (value !== undefined) {
-			headers.set(name, value);
-		}
-	}
-	headers.delete('content-length');
-	return new Request(`http://${req.headers.host ?? LOOPBACK}${req.url ?? MCP_PATH}`, { method: req.method, headers, signal });
-}
-
 /** A protocol-version header naming a revision newer than every 2025 one this server speaks. */
 function isModernVersion(header: string | string[] | undefined): boolean {
 	return typeof header === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(header) && header > SUPPORTED_PROTOCOL_VERSIONS[0];
@@ -438,65 +293,4 @@ function isModernVersion(header: string | string[] | undefined): boolean {
 
 function isInitialize(message: unknown): boolean {
 	return Array.isArray(message) ? message.some(m => isInitializeRequest(m)) : isInitializeRequest(message);
-}
-
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
-	return new Promise(resolve => {
-		const declared = Number(req.headers['content-length']);
-		if (Number.isFinite(declared) && declared > limit) {
-			req.resume();
-			resolve('too-large');
-			return;
-		}
-		const chunks: Buffer[] = [];
-		let size = 0;
-		let done = false;
-		req.on('data', (chunk: Buffer) => {
-			if (done) {
-				return;
-			}
-			size += chunk.length;
-			if (size > limit) {
-				done = true;
-				req.resume();
-				resolve('too-large');
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => {
-			if (!done) {
-				done = true;
-				resolve(Buffer.concat(chunks));
-			}
-		});
-		req.on('error', () => {
-			if (!done) {
-				done = true;
-				resolve('aborted');
-			}
-		});
-		req.on('aborted', () => {
-			if (!done) {
-				done = true;
-				resolve('aborted');
-			}
-		});
-	});
-}
-
-/** The id of a single request, echoed in an error answered before the SDK saw it. */
-function requestId(message: unknown): string | number | null {
-	const id = message !== null && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
-	return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-function sendJsonRpcError(res: http.ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
-	if (res.headersSent) {
-		res.end();
-		return;
-	}
-	const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
-	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-	res.end(body);
 }

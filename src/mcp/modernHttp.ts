@@ -1,46 +1,53 @@
 import type * as http from 'node:http';
-import { CLIENT_INFO_META_KEY, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import { amendDiscover } from './discover';
-import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { amendDiscoverReply } from './discover';
+import { requestId, sendJsonRpcError } from './httpReplies';
+import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
+import { SharedModernServer } from './sharedModernServer';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
 
-/** A refusal the front answers itself, before the SDK sees the request. */
-export interface Refusal {
+/** A refusal the leg answers itself, before the SDK sees the request. */
+interface Refusal {
 	readonly status: number;
 	readonly code: number;
 	readonly message: string;
 }
 
 /**
- * The stateless 2026-07-28 leg of the HTTP endpoint: the SDK's `createMcpHandler` (modern
- * only; 2025 traffic goes to the sessionful leg), with what the SDK leaves to us around it:
+ * The stateless 2026-07-28 leg of the HTTP endpoint: the hot reads from one long-lived instance
+ * (SharedModernServer), everything else through the SDK's `createMcpHandler` (modern only; 2025
+ * traffic goes to the sessionful leg), with what the SDK leaves to us around it:
  * `subscriptions/listen` URIs filtered to what this server would serve, `server/discover`
  * naming the 2025 revisions this endpoint also speaks, and the registry's changes published
  * to the listen streams.
  */
 export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
-	private readonly interest = new ListenInterest();
+	/** Serves the hot reads from one long-lived instance (see SharedModernServer). */
+	private readonly shared: SharedModernServer;
+	private readonly gate: ListenGate;
 	/** The client name of each open listen stream (undefined when it gave none). */
 	private readonly streams = new Set<{ readonly clientName: string | undefined }>();
 	private readonly streamsEmitter = this._register(new Emitter<void>());
 	readonly onDidChangeListenStreams = this.streamsEmitter.event;
 
-	constructor(private readonly options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
+	constructor(options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
+		this.gate = new ListenGate(options.registry, new ListenInterest());
 		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
 			legacy: 'reject',
 			maxSubscriptions: maxListenStreams,
 			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
 		});
+		this.shared = new SharedModernServer(options, err => options.log.debug(`2026-07-28 shared instance: ${err.message}`));
 		this._register(options.registry.onDidChange(change => {
-			for (const uri of this.interest.among(change.updated)) {
+			for (const uri of this.gate.interest.among(change.updated)) {
 				void this.handler.notify.resourceUpdated(uri);
 			}
 			if (change.listChanged) {
@@ -56,33 +63,69 @@ export class ModernHttpLeg extends Disposable {
 	}
 
 	/** Ends every listen stream with the graceful empty result and aborts requests in flight. */
-	close(): Promise<void> {
-		return this.handler.close().catch(() => undefined);
+	async close(): Promise<void> {
+		await Promise.all([this.handler.close().catch(() => undefined), this.shared.close()]);
 	}
 
 	/**
-	 * Serves one request the SDK classified as 2026-07-28 (`isLegacyRequest` false). Returns a
-	 * refusal for the front to send when the request is over this server's limits.
+	 * Serves a POST outside any 2025 session if it is 2026-07-28 traffic by the SDK's own rule (a
+	 * per-request `_meta` envelope), and returns true; returns false, having sent nothing, for
+	 * 2025 traffic.
 	 */
-	async serve(request: Request, message: unknown, res: http.ServerResponse): Promise<Refusal | undefined> {
+	async serveUnlessLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
+		if (await this.serveShared(req, message, res)) {
+			return true;
+		}
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
+		// abort it when the client goes away, not after a response that was sent in full.
+		const abort = new AbortController();
+		res.once('close', () => {
+			if (!res.writableFinished) {
+				abort.abort();
+			}
+		});
+		const request = webRequestOf(req, abort.signal);
+		if (await isLegacyRequest(request, message)) {
+			return false;
+		}
+		const refusal = await this.serve(request, message, res);
+		if (refusal) {
+			sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, requestId(message));
+		}
+		return true;
+	}
+
+	/**
+	 * Answers a hot stateless read from the long-lived instance when it may (see
+	 * `SharedModernServer.accepts`). False when the request is for `serve` (the SDK's entry):
+	 * not one the instance takes, or one it answered with an error.
+	 */
+	private async serveShared(req: http.IncomingMessage, message: unknown, res: http.ServerResponse): Promise<boolean> {
+		const request = this.shared.accepts(req, message);
+		const reply = request && await this.shared.serve(request);
+		if (!reply) {
+			return false;
+		}
+		const body = JSON.stringify(reply);
+		res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+		res.end(body);
+		return true;
+	}
+
+	/**
+	 * Serves one request the SDK classified as 2026-07-28 (`isLegacyRequest` false) through the
+	 * SDK's entry. Returns a refusal to send when the request is over this server's limits.
+	 */
+	private async serve(request: Request, message: unknown, res: http.ServerResponse): Promise<Refusal | undefined> {
 		const method = singleMethod(message);
 		let body = message;
 		let release: (() => void) | undefined;
 		if (method === 'subscriptions/listen') {
-			const params = (message as { params?: unknown }).params;
-			let honoured: string[] | undefined;
-			try {
-				honoured = await honouredSubscriptions(this.options.registry, params);
-			} catch (err) {
-				if (err instanceof ListenTooLarge) {
-					return { status: 400, code: -32602, message: err.message };
-				}
-				throw err;
+			const admission = await this.gate.admit(message as { params?: unknown });
+			if ('refusal' in admission) {
+				return { status: 400, ...admission.refusal };
 			}
-			if (honoured !== undefined) {
-				body = { ...(message as object), params: withSubscriptions(params, honoured) };
-				release = this.interest.hold(honoured);
-			}
+			({ request: body, release } = admission);
 		}
 		const stream = method === 'subscriptions/listen' ? { clientName: envelopeClientName(message) } : undefined;
 		try {
@@ -105,6 +148,27 @@ export class ModernHttpLeg extends Disposable {
 	}
 }
 
+/**
+ * The web `Request` the SDK's classifier and 2026-07-28 handler take, without a body: both are
+ * always given the body already parsed (`parsedBody`), so serialising it again into the request
+ * (as `toWebRequest` does) would be work nobody reads.
+ */
+function webRequestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (Array.isArray(value)) {
+			for (const item of value) {
+				headers.append(name, item);
+			}
+		} else if (value !== undefined) {
+			headers.set(name, value);
+		}
+	}
+	headers.delete('content-length');
+	// The front has checked Host (it names this server) before any request gets here.
+	return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
+}
+
 function envelopeClientName(message: unknown): string | undefined {
 	const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
 	const name = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
@@ -119,13 +183,12 @@ function singleMethod(message: unknown): string | undefined {
 	return typeof method === 'string' ? method : undefined;
 }
 
-/** Amends a successful discover result (see `amendDiscover`). */
+/** Amends a successful discover reply (see `amendDiscoverReply`). */
 async function amendDiscoverResponse(response: Response): Promise<Response> {
 	if (!response.ok || !(response.headers.get('content-type') ?? '').includes('application/json')) {
 		return response;
 	}
-	const reply = await response.json() as { result?: unknown };
-	const amended = reply.result === undefined ? reply : { ...reply, result: amendDiscover(reply.result) };
+	const amended = amendDiscoverReply(await response.json() as object);
 	const headers = new Headers(response.headers);
 	headers.delete('content-length');
 	return new Response(JSON.stringify(amended), { status: response.status, headers });

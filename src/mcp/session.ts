@@ -39,8 +39,9 @@ const instructionsCache = new WeakMap<ProviderRegistry, string>();
 
 /**
  * A v2 `Server` answering resources over the shared registry. Cheap to build (no registry
- * listener, handlers are closures over the registry): the stateless 2026-07-28 HTTP path builds
- * one per request, because the SDK connects each request to its own instance.
+ * listener, handlers are closures over the registry): the SDK's stateless 2026-07-28 HTTP entry
+ * builds one per request it serves (discover, listen, completion and the rest; the hot reads go
+ * to one long-lived instance, see SharedModernServer).
  */
 export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}): Server {
 	let instructions = instructionsCache.get(options.registry);

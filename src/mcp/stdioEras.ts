@@ -1,16 +1,14 @@
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import { ProviderRegistry } from '../core/registry';
-import { amendDiscover } from './discover';
-import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
-import { ListenInterest } from './listenInterest';
+import { amendDiscoverReply } from './discover';
+import { ListenGate } from './listenGate';
 
 /**
  * Sits between the stdio wire and the SDK's `serveStdio`, which picks the era per connection
  * and answers `server/discover` and `subscriptions/listen` itself. It does what the SDK leaves
- * to us (as the HTTP front does): listen URIs are filtered to what this server would serve
- * before the SDK acknowledges them, discover names the 2025 revisions too, and `interest`
- * holds the URIs of open listen streams. Messages keep their order: each waits for the one
- * before it.
+ * to us, through the same gate as the HTTP front: listen URIs are filtered to what this server
+ * would serve before the SDK acknowledges them (the gate's interest holds those of open
+ * streams), and discover names the 2025 revisions too. Messages keep their order: each waits
+ * for the one before it.
  */
 export class EraAwareStdio implements Transport {
 	onclose?: () => void;
@@ -22,7 +20,7 @@ export class EraAwareStdio implements Transport {
 	private readonly discoverIds = new Set<RequestId>();
 	private readonly listens = new Map<RequestId, () => void>();
 
-	constructor(private readonly wire: Transport, private readonly registry: ProviderRegistry, readonly interest: ListenInterest) {
+	constructor(private readonly wire: Transport, private readonly gate: ListenGate) {
 		wire.onmessage = (message, extra) => {
 			if (this.waiting === 0 && !isListen(message)) {
 				this.receive(message, extra); // the common case: nothing to wait for, no promise hop
@@ -60,8 +58,8 @@ export class EraAwareStdio implements Transport {
 		if ('id' in message && !('method' in message) && message.id !== undefined) {
 			this.listens.get(message.id)?.();
 			this.listens.delete(message.id);
-			if (this.discoverIds.delete(message.id) && 'result' in message) {
-				return this.wire.send({ ...message, result: amendDiscover(message.result) as typeof message.result }, options);
+			if (this.discoverIds.delete(message.id)) {
+				return this.wire.send(amendDiscoverReply(message), options);
 			}
 		}
 		return this.wire.send(message, options);
@@ -81,21 +79,13 @@ export class EraAwareStdio implements Transport {
 	}
 
 	private async receiveListen(message: JSONRPCRequest, extra?: MessageExtraInfo): Promise<void> {
-		let honoured: string[] | undefined;
-		try {
-			honoured = await honouredSubscriptions(this.registry, message.params);
-		} catch (err) {
-			if (err instanceof ListenTooLarge) {
-				await this.wire.send({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: err.message } });
-				return;
-			}
-			throw err;
+		const admission = await this.gate.admit(message);
+		if ('refusal' in admission) {
+			await this.wire.send({ jsonrpc: '2.0', id: message.id, error: admission.refusal });
+			return;
 		}
-		if (honoured !== undefined) {
-			this.listens.set(message.id, this.interest.hold(honoured));
-			message = { ...message, params: withSubscriptions(message.params, honoured) as typeof message.params };
-		}
-		this.onmessage?.(message, extra);
+		this.listens.set(message.id, admission.release);
+		this.onmessage?.(admission.request, extra);
 	}
 }
 

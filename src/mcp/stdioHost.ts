@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { EraAwareStdio } from './stdioEras';
+import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { McpSession, SessionOptions } from './session';
 
@@ -32,7 +33,7 @@ export function serveStdioEras(options: SessionOptions, wire: Transport): StdioH
 		};
 		return session.server;
 	}, {
-		transport: new EraAwareStdio(wire, options.registry, interest),
+		transport: new EraAwareStdio(wire, new ListenGate(options.registry, interest)),
 		maxSubscriptions: MAX_STDIO_LISTEN_STREAMS,
 		onerror: err => options.log.debug(`stdio: ${err.message}`),
 	});

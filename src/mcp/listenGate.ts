@@ -1,0 +1,40 @@
+import { ProviderRegistry } from '../core/registry';
+import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { ListenInterest } from './listenInterest';
+
+/** A listen request over the per-stream caps, answered with this JSON-RPC error (HTTP 400 on the HTTP front). */
+export interface ListenRefusal {
+	readonly code: number;
+	readonly message: string;
+}
+
+export type ListenAdmission<T> =
+	| { readonly refusal: ListenRefusal }
+	/** `release` lets go of the stream's URIs in the interest when the stream ends. */
+	| { readonly request: T; readonly release: () => void };
+
+/**
+ * What the SDK leaves to us on a `subscriptions/listen` request, the same on the HTTP and stdio
+ * fronts: over the caps it is refused with -32602; otherwise its `resourceSubscriptions` are cut
+ * to the URIs this server would serve (before the SDK acknowledges them) and held in `interest`
+ * while the stream is open.
+ */
+export class ListenGate {
+	constructor(private readonly registry: ProviderRegistry, readonly interest: ListenInterest) {}
+
+	async admit<T extends { readonly params?: unknown }>(request: T): Promise<ListenAdmission<T>> {
+		let honoured: string[] | undefined;
+		try {
+			honoured = await honouredSubscriptions(this.registry, request.params);
+		} catch (err) {
+			if (err instanceof ListenTooLarge) {
+				return { refusal: { code: -32602, message: err.message } };
+			}
+			throw err;
+		}
+		if (honoured === undefined) {
+			return { request, release: () => undefined };
+		}
+		return { request: { ...request, params: withSubscriptions(request.params, honoured) }, release: this.interest.hold(honoured) };
+	}
+}
