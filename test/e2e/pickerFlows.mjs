@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHeadless } from '../../scripts/lib/headless.mjs';
-import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem } from './workbench.mjs';
+import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -90,9 +90,15 @@ export const pickerFlowChecks = [
 			// The file itself opens (not a copy): its tab's resource is the workspace file.
 			const readmeTab = tabs.filter({ hasText: 'README' }).first();
 			assert.match(await readmeTab.getAttribute('data-resource-name') ?? await readmeTab.innerText(), /README/);
-			await expand(page, /^Git\b/);
-			await drag(page, treeItem(page, /^Git status/), page.locator('.part.editor'));
-			await poll(async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), 'a "status" tab from the drop');
+			// Through the filter, not by expanding Git: the Suggested and Files groups above it can
+			// push Git's rows below the part of the tree that is rendered. The URI term matches only
+			// git resources, and "status" only the status one of them.
+			await withFilter(page, 'git:// status', async () => {
+				const gitStatus = treeItem(page, /^Git status/);
+				await gitStatus.waitFor({ state: 'visible', timeout: 15_000 });
+				await drag(page, gitStatus, page.locator('.part.editor'));
+				await poll(async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), 'a "status" tab from the drop');
+			});
 			const text = await poll(async () => {
 				const lines = (await page.locator('.part.editor .editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 				return lines.includes('"branch"') ? lines : undefined;

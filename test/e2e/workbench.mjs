@@ -146,6 +146,31 @@ export async function collapseAll(page) {
 	await poll(async () => await treeItem(page, /^This workspace/).getAttribute('aria-expanded') === 'false', 'the tree collapsed');
 }
 
+/**
+ * Runs `action` with the picker's tree narrowed by its "Filter Resources..." box to `query`, and
+ * clears the filter afterwards (also when `action` throws), waiting for README.md again as the
+ * later checks expect the tree they found. The filter brings a row into the view whatever the
+ * tree's height: the tree renders only the rows in view, so a row under tall groups has no element.
+ */
+export async function withFilter(page, query, action) {
+	await openPicker(page);
+	await viewTitleAction(page, 'Filter Resources...').click();
+	try {
+		const input = quickInput(page).locator('input');
+		await poll(async () => /Part of a name/.test(await input.getAttribute('placeholder') ?? ''), 'the filter box');
+		await input.fill(query);
+		await page.keyboard.press('Enter');
+		await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+		return await action();
+	} finally {
+		await closeQuickInput(page);
+		if (await viewTitleAction(page, 'Clear Filter').isVisible()) {
+			await viewTitleAction(page, 'Clear Filter').click();
+		}
+		await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 15_000 });
+	}
+}
+
 /** The tree rows the sidebar shows (for a failed check's report). */
 export function visibleTreeRows(page) {
 	return page.locator('.part.sidebar [role="treeitem"]').evaluateAll(rows => rows.map(r =>
