@@ -12,12 +12,13 @@
 /* global document, window, requestAnimationFrame */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
-import { findLogs, startCodeServer } from './lib/codeServer.mjs';
-import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { cleanupStack } from './lib/processes.mjs';
-import { makeMcpHome, packageExtension } from './lib/project.mjs';
-import { makePickerWorkspace } from './lib/pickerWorkspace.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
+import { ensureProvisioned } from './lib/vscodeEnv.js';
+import { findLogs, startCodeServer } from './lib/codeServer.js';
+import { launchBrowser, newWorkbenchPage } from './lib/browser.js';
+import { cleanupStack } from './lib/processes.js';
+import { makeMcpHome, packageExtension } from './lib/project.js';
+import { makePickerWorkspace } from './lib/pickerWorkspace.js';
 import { poll, quickInput, waitForWorkbench } from '../test/e2e/workbench.mjs';
 
 const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);

@@ -9,11 +9,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { startHeadless } from './lib/headless.mjs';
-import { BIG_FOLDER_SIZE, makePickerWorkspace } from './lib/pickerWorkspace.mjs';
+import { startHeadlessHost } from './lib/headlessHost.js';
+import { BIG_FOLDER_SIZE, makePickerWorkspace } from './lib/pickerWorkspace.js';
+import { repoRoot as root } from './bootstrap/repoRoot.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);
 const RUNS = Number(process.env.BENCH_PICKER_RUNS ?? 3);
@@ -76,7 +75,7 @@ async function once(info, measureHeap) {
 }
 
 const dir = makePickerWorkspace(root, FILES);
-const server = await startHeadless(dir);
+const server = await startHeadlessHost({ root: dir });
 try {
 	// The first run also measures the heap (from a clean process); its timings include the
 	// server's first index build, so they are not counted.

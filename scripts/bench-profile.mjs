@@ -15,13 +15,13 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { OursHttp, runReads } from './lib/bench-contenders.mjs';
 import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './lib/bench-eras.mjs';
-import { filterMaxListenersWarnings, installExitHooks } from './lib/bench-util.mjs';
+import { filterMaxListenersWarnings } from './lib/bench-util.mjs';
+import { onInterrupt } from './lib/processes.js';
 import { ensureWorkspace } from './lib/bench-workspace.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function parseArgs(argv) {
 	const opts = { files: 20_000, reads: 2000, top: 25, era: 'both', cli: null };
@@ -152,7 +152,7 @@ function report(r, reads, top) {
 
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
-	installExitHooks();
+	onInterrupt();
 	setMaxListeners(0); // the SDK v1 HTTP client hangs many listeners on one AbortSignal
 	filterMaxListenersWarnings();
 	const cacheDir = path.join(repoRoot, '.cache', 'bench');

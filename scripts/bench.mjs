@@ -19,7 +19,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './lib/bench-contenders.mjs';
 import {
 	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
@@ -27,12 +26,13 @@ import {
 } from './lib/bench-eras.mjs';
 import { measureBurst, measureUpdatedLatency } from './lib/bench-notify.mjs';
 import {
-	createRng, filterMaxListenersWarnings, installExitHooks, median, now, onExitCleanup, readProcMemory,
+	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
 	round, shuffled, summarize,
 } from './lib/bench-util.mjs';
 import { ensureWorkspace, restoreFiles } from './lib/bench-workspace.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
+import { killAtExit, onInterrupt } from './lib/processes.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -84,14 +84,14 @@ if (process.argv.includes('--scale') && process.argv.includes('--host')) {
 	// needs a global WebSocket (Node 20: --experimental-websocket) to reach the host's inspector.
 	const { spawnSync } = await import('node:child_process');
 	const script = new URL('./bench-host-scale.mjs', import.meta.url).pathname;
-	const r = spawnSync(process.execPath, ['--experimental-websocket', script], { stdio: 'inherit' });
+	const r = spawnSync(process.execPath, ['--import', new URL('./bootstrap/registerTypeScript.mjs', import.meta.url).href, '--experimental-websocket', script], { stdio: 'inherit' });
 	process.exit(r.status ?? 1);
 }
 
 if (process.argv.includes('--scale')) {
 	// Generated trees of 100,000 and 1,000,000 files take minutes: a section of its own.
 	const { runScaleBench } = await import('./lib/bench-scale.mjs');
-	installExitHooks();
+	onInterrupt();
 	await runScaleBench(process.argv.slice(2));
 	process.exit(0);
 }
@@ -100,7 +100,7 @@ const opts = parseArgs(process.argv.slice(2));
 const tStart = now();
 const log = msg => process.stderr.write(msg.startsWith('\n== ') ? `\n[${((now() - tStart) / 1000).toFixed(1)} s] ${msg.slice(1)}\n` : `${msg}\n`);
 
-installExitHooks();
+onInterrupt();
 setMaxListeners(0); // the SDK HTTP client hangs many listeners on one AbortSignal
 const warningState = filterMaxListenersWarnings();
 
@@ -649,7 +649,7 @@ async function main() {
 	await restoreFiles(ws.root, notifyTargets);
 
 	const home = mkdtempSync(path.join(os.tmpdir(), 'mcp-wr-bench-home-'));
-	onExitCleanup(() => rmSync(home, { recursive: true, force: true }));
+	killAtExit(() => rmSync(home, { recursive: true, force: true }));
 	const ctx = {
 		root: ws.root, sample, expectedSet, expected: new Map(), notifyTargets, home,
 		binaries: ws.plan.bins.map(e => path.join(ws.root, e.rel)),

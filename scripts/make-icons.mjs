@@ -9,8 +9,8 @@
 /* global Image, document -- the page.evaluate callback runs in the browser */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { launchBrowser } from './lib/browser.mjs';
-import { repoRoot } from './lib/vscodeEnv.mjs';
+import { launchBrowser } from './lib/browser.js';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
 
 const iconsDir = path.join(repoRoot, 'media', 'icons');
 const sources = {

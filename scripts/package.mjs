@@ -6,9 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot as root } from './bootstrap/repoRoot.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/extension.js', 'dist/cli.js', 'dist/claudeTokenizer.js'];
 const out = path.join(root, 'dist', 'mcp-workspace-resources.vsix');
 const stage = mkdtempSync(path.join(os.tmpdir(), 'mwr-package-'));

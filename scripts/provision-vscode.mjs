@@ -2,7 +2,7 @@
 // `npm run provision`: installs the private real-VS-Code test environment on demand
 // (code-server, Node 24, playwright-core in .cache/vscode-env; Debian chromium + libkrb5-dev).
 // Fast no-op when already provisioned. `--force` reinstalls.
-import { ensureProvisioned, envDir, PINNED, ProvisionError } from './lib/vscodeEnv.mjs';
+import { ensureProvisioned, envDir, PINNED, ProvisionError } from './lib/vscodeEnv.js';
 
 try {
 	const installed = ensureProvisioned({ force: process.argv.includes('--force') });

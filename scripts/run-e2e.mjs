@@ -6,11 +6,12 @@
 // Env: MCP_E2E_GREP (substring of check names), MCP_VSCODE_KEEP=1 (keep temp dirs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
-import { startCodeServer, findLogs } from './lib/codeServer.mjs';
-import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { cleanupStack } from './lib/processes.mjs';
-import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } from './lib/project.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
+import { ensureProvisioned } from './lib/vscodeEnv.js';
+import { startCodeServer, findLogs } from './lib/codeServer.js';
+import { launchBrowser, newWorkbenchPage } from './lib/browser.js';
+import { cleanupStack } from './lib/processes.js';
+import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } from './lib/project.js';
 import { checks } from '../test/e2e/checks.mjs';
 import { pickerChecks } from '../test/e2e/picker.mjs';
 import { folderServerChecks } from '../test/e2e/folderServers.mjs';

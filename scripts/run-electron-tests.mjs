@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { repoRoot } from './lib/vscodeEnv.mjs';
-import { QUIET_SETTINGS } from './lib/codeServer.mjs';
-import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, summaryLine } from './lib/project.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
+import { QUIET_SETTINGS } from './lib/codeServer.js';
+import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, summaryLine } from './lib/project.js';
 
 const startedAt = Date.now();
 const keep = process.env.MCP_VSCODE_KEEP === '1';

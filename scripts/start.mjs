@@ -3,19 +3,15 @@
 // Builds and packages the extension, provisions code-server if needed, installs the .vsix into
 // a private code-server on 127.0.0.1 and opens FOLDER (default: the directory npm was run from).
 // Your environment reaches the extension host; MCP lock files go to the usual discovery home so
-// local MCP clients find the server. Ctrl-C stops everything this started.
+// local MCP clients find the server. Ctrl-C stops everything this started. The npm script
+// installs the project's packages first (scripts/bootstrap/ensureDependencies.mjs).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureDependencies } from './lib/dependencies.mjs';
-import { ensureProvisioned, ProvisionError } from './lib/vscodeEnv.mjs';
-import { startCodeServer } from './lib/codeServer.mjs';
-import { descendants, onInterrupt } from './lib/processes.mjs';
-import { packageExtension } from './lib/project.mjs';
-
-function isAlive(pid) {
-	try { process.kill(pid, 0); return true; } catch { return false; }
-}
+import { ensureProvisioned, ProvisionError } from './lib/vscodeEnv.js';
+import { startCodeServer } from './lib/codeServer.js';
+import { descendants, isAlive, onInterrupt } from './lib/processes.js';
+import { packageExtension } from './lib/project.js';
 
 function parseArgs(argv) {
 	const options = { folder: undefined, port: undefined };
@@ -46,7 +42,6 @@ async function main() {
 	const folder = fs.realpathSync(path.resolve(callerCwd, options.folder ?? '.'));
 	if (!fs.statSync(folder).isDirectory()) { throw new Error(`${folder} is not a folder`); }
 
-	ensureDependencies();
 	ensureProvisioned();
 	const vsix = await packageExtension();
 

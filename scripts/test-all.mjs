@@ -3,7 +3,7 @@
 // does not stop the others, so one run shows everything; the exit code is non-zero if any failed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ensureDependencies } from './lib/dependencies.mjs';
+import { ensureDependencies } from './bootstrap/dependencies.mjs';
 
 const parts = [
 	{ name: 'lint', command: 'npm run --silent lint && npm run --silent typecheck', summary: () => 'eslint and tsc clean' },

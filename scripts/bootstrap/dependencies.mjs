@@ -1,12 +1,12 @@
+// @ts-check
 // The project's own npm packages, installed on demand so that `npm start`, `npm test` and
 // `npm run bench` work on a fresh clone with nothing typed before them. Node built-ins only:
 // this runs before node_modules exists.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot } from './repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
@@ -19,6 +19,10 @@ export function withoutNpmConfig(env = process.env) {
 	return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('npm_')));
 }
 
+/**
+ * @param {string} file
+ * @returns {{ packages?: Record<string, { version?: string, optional?: boolean }> } | undefined}
+ */
 function readJson(file) {
 	try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; }
 }

@@ -9,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { walkFiles } from './bench-workspace.mjs';
-import { TailBuffer, isAlive, now, sleep, trackPid, untrackPid, withTimeout } from './bench-util.mjs';
+import { isAlive, killPidAtExit } from './processes.js';
+import { TailBuffer, now, sleep, withTimeout } from './bench-util.mjs';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };
@@ -116,7 +117,7 @@ export class PeerFilesystem extends McpContender {
 		const t0 = now();
 		await withTimeout(this.client.connect(this.transport), 30_000, `${this.name} connect`);
 		this.pid = this.transport.pid;
-		trackPid(this.pid);
+		this.untrack = killPidAtExit(this.pid);
 		this.connectMs = now() - t0;
 		const { tools } = await this.client.listTools();
 		this.tools = tools.map(t => t.name);
@@ -211,7 +212,7 @@ export class PeerFilesystem extends McpContender {
 		try {
 			await this.client?.close();
 		} finally {
-			untrackPid(this.pid);
+			this.untrack?.();
 		}
 	}
 }
@@ -328,7 +329,7 @@ export class OursStdio extends OursBase {
 		this.client = this.newClient();
 		await withTimeout(this.client.connect(this.transport), 30_000, `${this.name} connect`);
 		this.pid = this.transport.pid;
-		trackPid(this.pid);
+		this.untrack = killPidAtExit(this.pid);
 		this.connectMs = now() - this.t0;
 		return this;
 	}
@@ -341,7 +342,7 @@ export class OursStdio extends OursBase {
 		try {
 			await this.client?.close();
 		} finally {
-			untrackPid(pid);
+			this.untrack?.();
 		}
 		// The SDK ends stdin, waits 2 s, then SIGTERM, then SIGKILL.
 		return { closeMs: now() - t0, exitedCleanly: !isAlive(pid) };
@@ -366,7 +367,7 @@ export class OursHttp extends OursBase {
 		});
 		this.child = child;
 		this.pid = child.pid;
-		trackPid(this.pid);
+		this.untrack = killPidAtExit(this.pid);
 		this.stderr.attach(child.stderr);
 		this.exit = new Promise(resolve => child.once('exit', (code, signal) => resolve({ code, signal })));
 		const firstLine = await withTimeout(new Promise((resolve, reject) => {
@@ -458,7 +459,7 @@ export class OursHttp extends OursBase {
 		} else {
 			exitInfo = await this.exit;
 		}
-		untrackPid(this.pid);
+		this.untrack?.();
 		return { closeMs: now() - t0, exitedCleanly, exit: exitInfo };
 	}
 }

@@ -18,7 +18,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText } from './bench-contenders.mjs';
 import { textContent } from './bench-workspace.mjs';
-import { now, onExitCleanup, round, sleep, summarize, trackPid, withTimeout } from './bench-util.mjs';
+import { killAtExit, killPidAtExit } from './processes.js';
+import { now, round, sleep, summarize, withTimeout } from './bench-util.mjs';
 
 export const MODERN_VERSION = '2026-07-28';
 
@@ -69,7 +70,7 @@ export class OursModernStdio extends OursStdio {
 		this.client = newModernClient(this);
 		await withTimeout(this.client.connect(this.transport), 30_000, `${this.name} connect`);
 		this.pid = this.transport.pid;
-		trackPid(this.pid);
+		killPidAtExit(this.pid);
 		this.connectMs = now() - this.t0;
 		return this;
 	}
@@ -149,7 +150,7 @@ export async function measureUpdatedLatencyListen({ contender, root, targets, ti
 		}
 	});
 	// If the bench dies mid-test, restore the generated content synchronously on exit.
-	const removeCleanup = onExitCleanup(() => {
+	const removeCleanup = killAtExit(() => {
 		for (const e of targets) {
 			try {
 				writeFileSync(path.join(root, e.rel), textContent(e));

@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BURST_DIR_NAME, textContent } from './bench-workspace.mjs';
-import { now, onExitCleanup, round, sleep, summarize } from './bench-util.mjs';
+import { killAtExit } from './processes.js';
+import { now, round, sleep, summarize } from './bench-util.mjs';
 
 const WORKER_URL = new URL('./bench-burst-worker.mjs', import.meta.url);
 
@@ -39,7 +40,7 @@ export async function measureUpdatedLatency({ contender, root, targets, timeoutM
 		}
 	});
 	// If the bench dies mid-test, restore the generated content synchronously on exit.
-	const removeCleanup = onExitCleanup(() => {
+	const removeCleanup = killAtExit(() => {
 		for (const e of targets) {
 			try {
 				writeFileSync(path.join(root, e.rel), textContent(e));
@@ -98,7 +99,7 @@ export async function measureUpdatedLatency({ contender, root, targets, timeoutM
 export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 2000, maxSettleMs = 30_000, maxVisibleMs = 30_000, readTimeoutMs = 15_000, log }) {
 	const client = contender.client;
 	const burstDir = path.join(root, BURST_DIR_NAME);
-	const removeCleanup = onExitCleanup(() => rmSync(burstDir, { recursive: true, force: true }));
+	const removeCleanup = killAtExit(() => rmSync(burstDir, { recursive: true, force: true }));
 	let listChanged = 0;
 	let lastListChanged = 0;
 	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {

@@ -14,13 +14,13 @@ import { mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { OursStdio } from './bench-contenders.mjs';
 import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './bench-util.mjs';
 import { ensureScaleTree, planScaleTree, servedCount } from './bench-scale-tree.mjs';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'lib', 'bench-scale-probe.mjs')).href;
 const WALK_CONCURRENCY = 16;
 

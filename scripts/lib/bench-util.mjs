@@ -107,20 +107,6 @@ export function readProcMemory(pid) {
 	}
 }
 
-export function isAlive(pid) {
-	if (!pid) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/**
- * Keeps the last `limit` characters of a stream (server stderr), so a failing
- * server's last words can be reported without letting a pipe fill up.
- */
 export class TailBuffer {
 	constructor(limit = 16_384) {
 		this.limit = limit;
@@ -139,59 +125,6 @@ export class TailBuffer {
 	}
 	tail(chars = 2000) {
 		return this.text.slice(-chars);
-	}
-}
-
-/**
- * Every process the bench starts is registered here so that an exit for any
- * reason (error, Ctrl-C) kills it. Cleanup callbacks run synchronously on exit.
- */
-const livePids = new Set();
-const exitCleanups = new Set();
-
-export function trackPid(pid) {
-	if (pid) livePids.add(pid);
-}
-
-export function untrackPid(pid) {
-	livePids.delete(pid);
-}
-
-export function onExitCleanup(fn) {
-	exitCleanups.add(fn);
-	return () => exitCleanups.delete(fn);
-}
-
-function killAllSync() {
-	for (const fn of exitCleanups) {
-		try {
-			fn();
-		} catch {
-			// best effort during exit
-		}
-	}
-	exitCleanups.clear();
-	for (const pid of livePids) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// already gone
-		}
-	}
-	livePids.clear();
-}
-
-let hooksInstalled = false;
-export function installExitHooks() {
-	if (hooksInstalled) return;
-	hooksInstalled = true;
-	process.on('exit', killAllSync);
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-		process.on(signal, () => {
-			process.stderr.write(`\nbench: ${signal}, cleaning up\n`);
-			killAllSync();
-			process.exit(130);
-		});
 	}
 }
 

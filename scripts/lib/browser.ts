@@ -2,7 +2,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromiumPath, loadPlaywright } from './vscodeEnv.mjs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumPath, loadPlaywright } from './vscodeEnv.js';
 
 /** Flags that keep chromium off this machine's closed network and quiet. */
 export const CHROMIUM_ARGS = Object.freeze([
@@ -18,9 +19,8 @@ export const CHROMIUM_ARGS = Object.freeze([
 
 /**
  * Launches chromium. Its profile and temp files stay in a private directory removed by `close()`.
- * @returns {Promise<{browser: import('playwright-core').Browser, close(): Promise<void>}>}
  */
-export async function launchBrowser({ headless = true } = {}) {
+export async function launchBrowser({ headless = true }: { headless?: boolean } = {}): Promise<{ browser: Browser; close(): Promise<void> }> {
 	const executablePath = chromiumPath();
 	if (!executablePath) { throw new Error('chromium not found: run `npm run provision`'); }
 	const { chromium } = loadPlaywright();
@@ -37,7 +37,7 @@ export async function launchBrowser({ headless = true } = {}) {
 		handleSIGTERM: false,
 		handleSIGHUP: false,
 	});
-	let closing;
+	let closing: Promise<void> | undefined;
 	return {
 		browser,
 		close() {
@@ -50,7 +50,7 @@ export async function launchBrowser({ headless = true } = {}) {
 }
 
 /** A page whose console errors and crashes are reported, sized like a small laptop screen. */
-export async function newWorkbenchPage(browser, { origin, clipboard = false } = {}) {
+export async function newWorkbenchPage(browser: Browser, { origin, clipboard = false }: { origin?: string; clipboard?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
 	const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
 	if (clipboard && origin) {
 		await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });

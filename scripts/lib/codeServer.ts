@@ -6,8 +6,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { codeServerEntry, node24Bin, node24Env } from './vscodeEnv.mjs';
-import { spawnGroup } from './processes.mjs';
+import type { AddressInfo } from 'node:net';
+import { codeServerEntry, node24Bin, node24Env } from './vscodeEnv.js';
+import { spawnGroup, type GroupChild } from './processes.js';
 
 /** Settings that keep the workbench quiet and deterministic. */
 export const QUIET_SETTINGS = Object.freeze({
@@ -29,19 +30,19 @@ export const QUIET_SETTINGS = Object.freeze({
 	'files.hotExit': 'off',
 });
 
-export function freePort() {
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
 		server.on('error', reject);
 		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
+			const { port } = server.address() as AddressInfo;
 			server.close(() => resolve(port));
 		});
 	});
 }
 
-function get(url, timeoutMs = 2000) {
+function get(url: string, timeoutMs = 2000): Promise<{ status: number | undefined; body: string }> {
 	return new Promise((resolve, reject) => {
 		const req = http.get(url, { timeout: timeoutMs }, res => {
 			let body = '';
@@ -54,22 +55,51 @@ function get(url, timeoutMs = 2000) {
 }
 
 /** Environment variables that would make the server talk to an outer VS Code, or run as Electron. */
-function isOuterEditorVar(name) {
+function isOuterEditorVar(name: string): boolean {
 	return name.startsWith('VSCODE_') || name === 'ELECTRON_RUN_AS_NODE' || name === 'TERM_PROGRAM' || name === 'TERM_PROGRAM_VERSION';
 }
 
-/**
- * @param {object} options
- * @param {string} options.workspace folder to open
- * @param {Record<string,string>} [options.env] extra environment for the server and its extension host
- * @param {boolean} [options.inheritEnv] pass the caller's environment through (npm start); otherwise a minimal one
- * @param {boolean} [options.containHome] HOME, TMPDIR and XDG dirs inside the temp dir (default true)
- * @param {string[]} [options.installExtensions] .vsix files to install first
- * @param {number} [options.port] fixed port (default: a free one)
- * @param {boolean} [options.echo] copy the server's output to stderr
- * @param {object} [options.settings] extra user settings
- */
-export async function startCodeServer(options) {
+export interface CodeServerOptions {
+	/** Folder to open. */
+	workspace: string;
+	/** Extra environment for the server and its extension host. */
+	env?: Record<string, string>;
+	/** Pass the caller's environment through (npm start); otherwise a minimal one. */
+	inheritEnv?: boolean;
+	/** HOME, TMPDIR and XDG dirs inside the temp dir (default true). */
+	containHome?: boolean;
+	/** .vsix files to install first. */
+	installExtensions?: readonly string[];
+	/** Fixed port (default: a free one). */
+	port?: number;
+	/** Copy the server's output to stderr. */
+	echo?: boolean;
+	/** Extra user settings. */
+	settings?: Record<string, unknown>;
+	/** Keep workspace trust on, so an unknown folder opens in Restricted Mode. */
+	trust?: boolean;
+	healthTimeoutMs?: number;
+}
+
+export interface CodeServer {
+	readonly url: string;
+	readonly port: number;
+	readonly dir: string;
+	readonly userDataDir: string;
+	readonly extensionsDir: string;
+	readonly logFile: string;
+	readonly workspace: string;
+	readonly pid: number | undefined;
+	/** Workbench URL for the folder, with an optional smoke-test payload ([name, value] pairs). */
+	workbenchUrl(payload?: readonly (readonly [string, string])[]): string;
+	/** `vscode-remote://` form of an absolute path on this server (for payload entries). */
+	remoteUri(absPath: string): string;
+	readonly exited: Promise<void>;
+	/** Stops the server and its process tree and removes the temp dir; every call awaits the same stop. */
+	stop(options?: { keepDir?: boolean }): Promise<void>;
+}
+
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-code-server-'));
 	const home = path.join(dir, 'home');
 	const tmp = path.join(dir, 'tmp');
@@ -81,7 +111,7 @@ export async function startCodeServer(options) {
 		JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, '\t'));
 	fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
 
-	const base = options.inheritEnv ? { ...process.env } : {
+	const base: NodeJS.ProcessEnv = options.inheritEnv ? { ...process.env } : {
 		PATH: process.env.PATH ?? '/usr/bin:/bin',
 		LANG: process.env.LANG ?? 'C.UTF-8',
 		...(process.env.TZ ? { TZ: process.env.TZ } : {}),
@@ -130,28 +160,25 @@ export async function startCodeServer(options) {
 		options.workspace,
 	], { env, cwd: options.workspace, stdio: ['ignore', 'pipe', 'pipe'] });
 	for (const stream of [child.stdout, child.stderr]) {
-		stream.on('data', d => {
+		stream?.on('data', d => {
 			logStream.write(d);
 			if (options.echo) { process.stderr.write(d); }
 		});
 	}
 
 	const url = `http://127.0.0.1:${port}`;
-	let stopping;
-	const server = {
+	let stopping: Promise<void> | undefined;
+	const server: CodeServer = {
 		url, port, dir, userDataDir, extensionsDir, logFile, workspace: options.workspace, pid: child.pid,
-		/** Workbench URL for the folder, with an optional smoke-test payload ([name, value] pairs). */
 		workbenchUrl(payload) {
 			const params = new URLSearchParams({ folder: options.workspace });
 			if (payload) { params.set('payload', JSON.stringify(payload)); }
 			return `${url}/?${params}`;
 		},
-		/** `vscode-remote://` form of an absolute path on this server (for payload entries). */
 		remoteUri(absPath) {
 			return `vscode-remote://127.0.0.1:${port}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`;
 		},
 		exited: child.exited,
-		/** Stops the server and its process tree and removes the temp dir; every call awaits the same stop. */
 		stop({ keepDir = false } = {}) {
 			return stopping ??= (async () => {
 				await child.stop();
@@ -168,12 +195,12 @@ export async function startCodeServer(options) {
 		let log = '';
 		try { log = fs.readFileSync(logFile, 'utf8'); } catch { /* none */ }
 		fs.rmSync(dir, { recursive: true, force: true });
-		throw new Error(`${err.message}\n--- code-server output ---\n${log}`);
+		throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server output ---\n${log}`);
 	}
 	return server;
 }
 
-async function waitForHealthz(url, child, timeoutMs) {
+async function waitForHealthz(url: string, child: GroupChild, timeoutMs: number): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	let exited = false;
 	void child.exited.then(() => { exited = true; });
@@ -189,7 +216,7 @@ async function waitForHealthz(url, child, timeoutMs) {
 }
 
 /** Log files VS Code wrote under the user data dir (extension host log, extension output channels). */
-export function findLogs(userDataDir) {
+export function findLogs(userDataDir: string): string[] {
 	const logsDir = path.join(userDataDir, 'logs');
 	if (!fs.existsSync(logsDir)) { return []; }
 	return fs.readdirSync(logsDir, { recursive: true })

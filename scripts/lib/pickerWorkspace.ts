@@ -5,7 +5,7 @@ import * as path from 'node:path';
 
 export const BIG_FOLDER_SIZE = 5_000;
 
-export function makePickerWorkspace(root, files) {
+export function makePickerWorkspace(root: string, files: number): string {
 	const dir = path.join(root, '.cache', 'bench-picker', `ws-${files}`);
 	const stamp = path.join(dir, '.complete');
 	if (fs.existsSync(stamp)) {

@@ -3,24 +3,23 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProvisionError, repoRoot } from './vscodeEnv.mjs';
-import { interruption, runCommand } from './processes.mjs';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { ProvisionError } from './vscodeEnv.js';
+import { interruption, npmCommand as npm, npxCommand as npx, runCommand } from './processes.js';
 
 export const fixtureDir = path.join(repoRoot, 'test', 'vscode', 'fixture-workspace');
 export const vsixPath = path.join(repoRoot, 'dist', 'mcp-workspace-resources.vsix');
 /** Files generated into every fixture copy, so `resources/list` needs more than one page. */
 export const GENERATED_FILE_COUNT = 300;
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 const processStart = Date.now();
 /** Progress line with the seconds since the runner started. */
-export function step(message) {
+export function step(message: string): void {
 	process.stderr.write(`[harness +${((Date.now() - processStart) / 1000).toFixed(1)}s] ${message}\n`);
 }
 
-export async function buildExtension() {
+export async function buildExtension(): Promise<void> {
 	step('npm run build');
 	await runCommand(npm, ['run', 'build', '--silent'], { cwd: repoRoot });
 	if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
@@ -28,7 +27,7 @@ export async function buildExtension() {
 	}
 }
 
-export async function compileTests() {
+export async function compileTests(): Promise<string> {
 	step('npx tsc -p tsconfig.test.json');
 	// Incremental, with the build info inside out/ so deleting out/ forces a full emit.
 	await runCommand(npx, ['tsc', '-p', 'tsconfig.test.json', '--incremental', '--tsBuildInfoFile', path.join('out', '.tsbuildinfo-test')], { cwd: repoRoot });
@@ -37,7 +36,7 @@ export async function compileTests() {
 	return index;
 }
 
-export async function packageExtension() {
+export async function packageExtension(): Promise<string> {
 	step('npm run package');
 	fs.rmSync(vsixPath, { force: true });
 	await runCommand(npm, ['run', 'package', '--silent'], { cwd: repoRoot });
@@ -45,7 +44,7 @@ export async function packageExtension() {
 	return vsixPath;
 }
 
-function git(cwd, ...args) {
+function git(cwd: string, ...args: string[]): Promise<string> {
 	return runCommand('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.invalid',
 		'-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
 		cwd, stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,9 +55,8 @@ function git(cwd, ...args) {
 /**
  * Copies the fixture into a new temp folder, adds generated files (many small ones, a binary,
  * a secret, a git-ignored one) and commits the tracked ones with real git.
- * @returns {Promise<{dir: string, remove(): void}>}
  */
-export async function makeFixtureWorkspace() {
+export async function makeFixtureWorkspace(): Promise<{ dir: string; remove(): void }> {
 	const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-ws-')));
 	const dir = path.join(parent, 'fixture-workspace');
 	fs.cpSync(fixtureDir, dir, { recursive: true });
@@ -78,13 +76,13 @@ export async function makeFixtureWorkspace() {
 }
 
 /** A private MCP discovery home (`MCP_WORKSPACE_RESOURCES_HOME`). */
-export function makeMcpHome() {
+export function makeMcpHome(): { dir: string; remove(): void } {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-home-'));
 	return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** `<label>: <passing> passing, <failing> failing (<seconds>s)` */
-export function summaryLine(label, passing, failing, startedAt) {
+export function summaryLine(label: string, passing: number, failing: number, startedAt: number): string {
 	return `${label}: ${passing} passing, ${failing} failing (${((Date.now() - startedAt) / 1000).toFixed(1)}s)`;
 }
 
@@ -93,14 +91,16 @@ export function summaryLine(label, passing, failing, startedAt) {
  * the summary line and exits (`code`, else 1 when anything failed or nothing passed). An
  * interrupt is left to the interrupt handler, which cleans up and exits with 128+signal.
  */
-export async function finishRun({ label, main, cleanup, startedAt }) {
-	const waitForInterruptHandler = () => new Promise(() => { /* the interrupt handler exits */ });
-	let result;
+export interface RunResult { passing: number; failing: number; code?: number }
+
+export async function finishRun({ label, main, cleanup, startedAt }: { label: string; main(): Promise<RunResult>; cleanup(): Promise<void>; startedAt: number }): Promise<never> {
+	const waitForInterruptHandler = () => new Promise<never>(() => { /* the interrupt handler exits */ });
+	let result: RunResult;
 	try {
 		result = await main();
 	} catch (err) {
 		if (interruption()) { await cleanup(); await waitForInterruptHandler(); }
-		console.error(`[${label}] FAILED: ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
+		console.error(`[${label}] FAILED: ${err instanceof ProvisionError ? err.message : err instanceof Error ? err.stack : String(err)}`);
 		result = { passing: 0, failing: 1 };
 	}
 	await cleanup();

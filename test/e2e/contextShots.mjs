@@ -6,10 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { closeQuickInput, expand, openPicker, poll, quickInput, runFromPalette, treeItem } from './workbench.mjs';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Keeps a check's screenshot as the README's `media/screenshot-<name>.png`. */
 function keepForReadme(name) {

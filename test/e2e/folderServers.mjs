@@ -12,10 +12,9 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
 import { clickUntil, expand, poll, runFromPalette, treeItem } from './workbench.mjs';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
 /** Markers, a request counter and the settings entries that use them; `close()` when done. */

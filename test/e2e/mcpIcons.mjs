@@ -5,10 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { closeQuickInput, poll, quickInput } from './workbench.mjs';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The data: URI the server sends for a family (the committed PNG, see scripts/make-icons.mjs). */
 function iconSrc(family) {

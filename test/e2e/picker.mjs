@@ -5,10 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.mjs';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** @type {{ name: string, run(ctx: import('./checks.mjs').E2EContext): Promise<void> }[]} */
 export const pickerChecks = [

@@ -5,11 +5,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startHeadless } from '../../scripts/lib/headless.mjs';
+import { startHeadlessHost } from '../../scripts/lib/headlessHost.js';
 import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.mjs';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function openPalettePick(page, title, placeholderPattern) {
 	await closeQuickInput(page);
@@ -133,7 +132,7 @@ export const pickerFlowChecks = [
 	{
 		name: '"Add Server..." adds a headless HTTP server with its token, and the tree browses it',
 		async run({ page, workspaceDir, screenshot }) {
-			const headless = await startHeadless(path.join(workspaceDir, 'docs'));
+			const headless = await startHeadlessHost({ root: path.join(workspaceDir, 'docs') });
 			try {
 				await openPicker(page);
 				// The new server's rows go below this workspace's, out of view after the earlier checks.
