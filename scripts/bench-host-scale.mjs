@@ -28,8 +28,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { pathToFileURL } from 'node:url';
 import { repoRoot } from './bootstrap/repoRoot.mjs';
 import { ensureProvisioned } from './lib/vscodeEnv.js';
 import { findLogs, startCodeServer } from './lib/codeServer.js';
@@ -37,7 +35,8 @@ import { launchBrowser, newWorkbenchPage } from './lib/browser.js';
 import { cleanupStack, descendants } from './lib/processes.js';
 import { makeMcpHome, packageExtension } from './lib/project.js';
 import { waitForWorkbench } from '../test/e2e/workbench.mjs';
-import { ensureScaleTree, planScaleTree, servedCount } from './lib/bench-scale-tree.mjs';
+import { prepareScaleTree } from './lib/bench-scale-tree.mjs';
+import { measureScaleNotifyLatency } from './lib/bench-notify.mjs';
 import { median, now, readProcMemory, round, sleep, summarize } from './lib/bench-util.mjs';
 import { connectInspector } from './lib/bench-host-inspector.mjs';
 
@@ -104,58 +103,6 @@ async function listAll(client) {
 		cursor = res.nextCursor;
 	} while (cursor !== undefined);
 	return { files, pages };
-}
-
-/** list_changed for a created file and updated for a changed subscribed file, as the headless bench. */
-async function notifyLatency(client, leafDir, samples = 5) {
-	let onListChanged = null;
-	let onUpdated = null;
-	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => onListChanged?.(now()));
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => onUpdated?.(n.params.uri, now()));
-	const wait = (install, timeoutMs = 10_000) => Promise.race([new Promise(install), sleep(timeoutMs).then(() => null)]);
-	const created = [];
-	const updated = [];
-	let createdTimeouts = 0;
-	let updatedTimeouts = 0;
-	const target = path.join(leafDir, 'host-notify-target.ts');
-	fs.writeFileSync(target, 'export {};\n');
-	try {
-		await sleep(1500); // the target's own list_changed, and the gap after it
-		const uri = pathToFileURL(target).href;
-		await client.subscribeResource({ uri });
-		for (let i = 0; i < samples; i++) {
-			const file = path.join(leafDir, `host-notify-${i}.ts`);
-			const t0 = now();
-			const arrived = wait(resolve => { onListChanged = resolve; });
-			fs.writeFileSync(file, `export const n = ${i};\n`);
-			const at = await arrived;
-			onListChanged = null;
-			if (at === null) createdTimeouts++; else created.push(at - t0);
-			const removed = wait(resolve => { onListChanged = resolve; }, 5000);
-			fs.unlinkSync(file);
-			await removed;
-			onListChanged = null;
-			await sleep(800);
-
-			const t1 = now();
-			const changed = wait(resolve => { onUpdated = (u, when) => { if (u === uri) resolve(when); }; });
-			fs.writeFileSync(target, `export const n = ${i};\n`);
-			const at2 = await changed;
-			onUpdated = null;
-			if (at2 === null) updatedTimeouts++; else updated.push(at2 - t1);
-			await sleep(150);
-		}
-	} finally {
-		for (let i = 0; i < samples; i++) {
-			try { fs.unlinkSync(path.join(leafDir, `host-notify-${i}.ts`)); } catch { /* gone */ }
-		}
-		try { fs.unlinkSync(target); } catch { /* gone */ }
-	}
-	return {
-		listChangedP50Ms: created.length ? round(median(created), 1) : null,
-		updatedP50Ms: updated.length ? round(median(updated), 1) : null,
-		listChangedTimeouts: createdTimeouts, updatedTimeouts,
-	};
 }
 
 const mib = kib => (kib === null || kib === undefined ? null : round(kib / 1024, 1));
@@ -236,7 +183,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 		r.heapAfterListing = await inspector.memory();
 		r.peakRssMiB = mib(after?.hwmKiB);
 
-		Object.assign(r, await notifyLatency(client, leafDir));
+		Object.assign(r, await measureScaleNotifyLatency(client, leafDir, { prefix: 'host-notify', settleMs: 1500 }));
 	} catch (err) {
 		r.error = String(err?.stack ?? err);
 		log(`  !! ${r.error}`);
@@ -281,11 +228,7 @@ const fmt = v => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? M
 
 ensureProvisioned();
 const vsix = await packageExtension();
-const cacheDir = path.join(repoRoot, '.cache', 'bench-scale');
-fs.mkdirSync(cacheDir, { recursive: true });
-const tree = ensureScaleTree({ cacheDir, files: FILES, log });
-const expected = servedCount(cacheDir, FILES);
-const leafDir = path.join(tree.root, planScaleTree(FILES).dirs[1]);
+const { tree, expected, leafDir } = prepareScaleTree(FILES, log);
 const results = {
 	startedAt: new Date().toISOString(),
 	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR },

@@ -10,16 +10,15 @@
 //   - previous build: the legacy contenders against another build's dist/cli.js (`--previous REF`
 //     builds a git ref into .cache/bench/previous/<sha>, once; `--previous PATH` takes a cli.js).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText } from './bench-contenders.mjs';
-import { textContent } from './bench-workspace.mjs';
-import { killAtExit, killPidAtExit } from './processes.js';
-import { now, round, sleep, summarize, withTimeout } from './bench-util.mjs';
+import { timeUpdatedNotifications } from './bench-notify.mjs';
+import { killPidAtExit } from './processes.js';
+import { now, round, summarize, withTimeout } from './bench-util.mjs';
 
 export const MODERN_VERSION = '2026-07-28';
 
@@ -138,58 +137,20 @@ export function resolvePreviousCli(repoRoot, value, log) {
  */
 export async function measureUpdatedLatencyListen({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }) {
 	const client = contender.client;
-	const waiters = new Map();
-	const counts = new Map();
-	client.setNotificationHandler('notifications/resources/updated', n => {
-		const uri = n.params.uri;
-		counts.set(uri, (counts.get(uri) ?? 0) + 1);
-		const w = waiters.get(uri);
-		if (w) {
-			waiters.delete(uri);
-			w(now());
-		}
-	});
-	// If the bench dies mid-test, restore the generated content synchronously on exit.
-	const removeCleanup = killAtExit(() => {
-		for (const e of targets) {
-			try {
-				writeFileSync(path.join(root, e.rel), textContent(e));
-			} catch { /* best effort */ }
-		}
-	});
 	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
-	const tListen = now();
-	const subscription = await client.listen({ resourceSubscriptions: uris });
-	const listenMs = now() - tListen;
-	const honored = new Set(subscription.honoredFilter?.resourceSubscriptions ?? []);
-	const latencies = [];
-	let timeouts = 0;
-	try {
-		await sleep(200);
-		counts.clear();
-		for (let i = 0; i < targets.length; i++) {
-			const e = targets[i];
-			const uri = uris[i];
-			const arrived = new Promise(resolve => waiters.set(uri, resolve));
-			const t0 = now();
-			await fsp.writeFile(path.join(root, e.rel), `${textContent(e)}// bench touch ${i} ${Date.now()}\n`);
-			const t1 = await Promise.race([arrived, sleep(timeoutMs).then(() => null)]);
-			if (t1 === null) {
-				timeouts++;
-				waiters.delete(uri);
-			} else {
-				latencies.push(t1 - t0);
-			}
-			await sleep(gapMs);
-		}
-		await sleep(500); // late duplicates
-	} finally {
-		await subscription.close().catch(() => {});
-		for (const e of targets) await fsp.writeFile(path.join(root, e.rel), textContent(e));
-		removeCleanup();
-	}
-	await sleep(300);
-	const totalUpdated = [...counts.values()].reduce((s, v) => s + v, 0);
+	let listenMs = 0;
+	let honored = new Set();
+	const { latencies, timeouts, updatedPerWrite } = await timeUpdatedNotifications({
+		root, targets, uris, timeoutMs, gapMs,
+		onUpdated: handler => client.setNotificationHandler('notifications/resources/updated', n => handler(n.params.uri)),
+		subscribe: async () => {
+			const tListen = now();
+			const subscription = await client.listen({ resourceSubscriptions: uris });
+			listenMs = now() - tListen;
+			honored = new Set(subscription.honoredFilter?.resourceSubscriptions ?? []);
+			return () => subscription.close().catch(() => {});
+		},
+	});
 	log?.(`  updated latency (listen): ${latencies.length}/${targets.length} arrived, ${timeouts} timed out, ${honored.size}/${uris.length} URIs acknowledged`);
 	return {
 		samples: targets.length,
@@ -197,7 +158,7 @@ export async function measureUpdatedLatencyListen({ contender, root, targets, ti
 		timeouts,
 		acknowledged: honored.size,
 		listenMs: round(listenMs),
-		updatedPerWrite: round(totalUpdated / targets.length),
+		updatedPerWrite,
 		latency: summarize(latencies),
 	};
 }

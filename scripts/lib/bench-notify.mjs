@@ -1,5 +1,5 @@
 // Notification latency and burst behaviour of our server (needs resources.subscribe / listChanged).
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BURST_DIR_NAME, textContent } from './bench-workspace.mjs';
 import { killAtExit } from './processes.js';
-import { now, round, sleep, summarize } from './bench-util.mjs';
+import { median, now, round, sleep, summarize } from './bench-util.mjs';
 
 const WORKER_URL = new URL('./bench-burst-worker.mjs', import.meta.url);
 
@@ -23,15 +23,16 @@ function runWorker(workerData) {
 }
 
 /**
- * Subscribe to `targets` (plan entries), write each file in turn and time until
- * notifications/resources/updated for its URI arrives.
+ * The timing loop both subscribe styles share: `onUpdated` registers the handler for
+ * notifications/resources/updated, `subscribe()` then subscribes to every target's URI (and
+ * resolves with its undo). Each target file is written in turn and timed until its URI's
+ * notification arrives; the generated content is restored afterwards (and at exit, should the
+ * bench die mid-test). Resolves with the latencies, the timeouts and notifications per write.
  */
-export async function measureUpdatedLatency({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }) {
-	const client = contender.client;
+export async function timeUpdatedNotifications({ root, targets, uris, onUpdated, subscribe, timeoutMs, gapMs }) {
 	const waiters = new Map(); // uri -> resolve
 	const counts = new Map(); // uri -> notifications received
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => {
-		const uri = n.params.uri;
+	onUpdated(uri => {
 		counts.set(uri, (counts.get(uri) ?? 0) + 1);
 		const w = waiters.get(uri);
 		if (w) {
@@ -39,52 +40,75 @@ export async function measureUpdatedLatency({ contender, root, targets, timeoutM
 			w(now());
 		}
 	});
-	// If the bench dies mid-test, restore the generated content synchronously on exit.
-	const removeCleanup = killAtExit(() => {
+	const restoreSync = () => {
 		for (const e of targets) {
 			try {
 				writeFileSync(path.join(root, e.rel), textContent(e));
 			} catch { /* best effort */ }
 		}
-	});
+	};
+	const removeCleanup = killAtExit(restoreSync);
 	const latencies = [];
 	let timeouts = 0;
-	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
-	const tSub = now();
-	for (const uri of uris) await client.subscribeResource({ uri });
-	const subscribeMs = (now() - tSub) / uris.length;
-	await sleep(200);
-	counts.clear();
-	for (let i = 0; i < targets.length; i++) {
-		const e = targets[i];
-		const uri = uris[i];
-		const arrived = new Promise(resolve => waiters.set(uri, resolve));
-		const t0 = now();
-		await fsp.writeFile(path.join(root, e.rel), `${textContent(e)}// bench touch ${i} ${Date.now()}\n`);
-		const t1 = await Promise.race([arrived, sleep(timeoutMs).then(() => null)]);
-		if (t1 === null) {
-			timeouts++;
-			waiters.delete(uri);
-		} else {
-			latencies.push(t1 - t0);
+	let totalUpdated = 0;
+	const unsubscribe = await subscribe();
+	try {
+		await sleep(200);
+		counts.clear();
+		for (let i = 0; i < targets.length; i++) {
+			const e = targets[i];
+			const uri = uris[i];
+			const arrived = new Promise(resolve => waiters.set(uri, resolve));
+			const t0 = now();
+			await fsp.writeFile(path.join(root, e.rel), `${textContent(e)}// bench touch ${i} ${Date.now()}\n`);
+			const t1 = await Promise.race([arrived, sleep(timeoutMs).then(() => null)]);
+			if (t1 === null) {
+				timeouts++;
+				waiters.delete(uri);
+			} else {
+				latencies.push(t1 - t0);
+			}
+			await sleep(gapMs);
 		}
-		await sleep(gapMs);
+		await sleep(500); // late duplicates
+		totalUpdated = [...counts.values()].reduce((sum, v) => sum + v, 0);
+	} finally {
+		await unsubscribe();
+		// Restore generated content (fires more events; the measured phase is over).
+		for (const e of targets) await fsp.writeFile(path.join(root, e.rel), textContent(e));
+		removeCleanup();
 	}
-	await sleep(500); // late duplicates
-	const perWrite = [...counts.values()];
-	const totalUpdated = perWrite.reduce((s, v) => s + v, 0);
-	for (const uri of uris) await client.unsubscribeResource({ uri }).catch(() => {});
-	// Restore generated content (fires more events; measured phase is over).
-	for (const e of targets) await fsp.writeFile(path.join(root, e.rel), textContent(e));
-	removeCleanup();
 	await sleep(300);
+	return { latencies, timeouts, updatedPerWrite: round(totalUpdated / targets.length) };
+}
+
+/**
+ * Subscribe to `targets` (plan entries) with resources/subscribe, write each file in turn and
+ * time until notifications/resources/updated for its URI arrives.
+ */
+export async function measureUpdatedLatency({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }) {
+	const client = contender.client;
+	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
+	let subscribeMs = 0;
+	const { latencies, timeouts, updatedPerWrite } = await timeUpdatedNotifications({
+		root, targets, uris, timeoutMs, gapMs,
+		onUpdated: handler => client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => handler(n.params.uri)),
+		subscribe: async () => {
+			const tSub = now();
+			for (const uri of uris) await client.subscribeResource({ uri });
+			subscribeMs = (now() - tSub) / uris.length;
+			return async () => {
+				for (const uri of uris) await client.unsubscribeResource({ uri }).catch(() => {});
+			};
+		},
+	});
 	log?.(`  updated latency: ${latencies.length}/${targets.length} arrived, ${timeouts} timed out`);
 	return {
 		samples: targets.length,
 		received: latencies.length,
 		timeouts,
 		subscribeMsEach: round(subscribeMs),
-		updatedPerWrite: round(totalUpdated / targets.length),
+		updatedPerWrite,
 		latency: summarize(latencies),
 	};
 }
@@ -211,4 +235,62 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 
 function summarizeP99(values) {
 	return summarize(values).p99 ?? null;
+}
+
+/**
+ * The scale benches' notification timings: list_changed for a file created in `leafDir`, and
+ * updated for a subscribed file there that changes, `samples` times each. `prefix` names the
+ * files written (removed afterwards); `settleMs` lets the target's own list_changed pass first.
+ */
+export async function measureScaleNotifyLatency(client, leafDir, { prefix, settleMs, samples = 5 }) {
+	let onListChanged = null;
+	let onUpdated = null;
+	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => onListChanged?.(now()));
+	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => onUpdated?.(n.params.uri, now()));
+	const wait = (install, timeoutMs = 10_000) => Promise.race([new Promise(install), sleep(timeoutMs).then(() => null)]);
+	const created = [];
+	const updated = [];
+	let createdTimeouts = 0;
+	let updatedTimeouts = 0;
+	const target = path.join(leafDir, `${prefix}-target.ts`);
+	writeFileSync(target, 'export {};\n');
+	try {
+		await sleep(settleMs); // the target's own list_changed, and the gap after it
+		const uri = pathToFileURL(target).href;
+		await client.subscribeResource({ uri });
+		for (let i = 0; i < samples; i++) {
+			const file = path.join(leafDir, `${prefix}-${i}.ts`);
+			const t0 = now();
+			const arrived = wait(resolve => { onListChanged = resolve; });
+			writeFileSync(file, `export const n = ${i};\n`);
+			const at = await arrived;
+			onListChanged = null;
+			if (at === null) createdTimeouts++; else created.push(at - t0);
+			// The delete's own list_changed, then more than the server's shortest gap between two
+			// list_changed, so the next create is timed alone.
+			const removed = wait(resolve => { onListChanged = resolve; }, 5000);
+			unlinkSync(file);
+			await removed;
+			onListChanged = null;
+			await sleep(800);
+
+			const t1 = now();
+			const changed = wait(resolve => { onUpdated = (u, when) => { if (u === uri) resolve(when); }; });
+			writeFileSync(target, `export const n = ${i};\n`);
+			const at2 = await changed;
+			onUpdated = null;
+			if (at2 === null) updatedTimeouts++; else updated.push(at2 - t1);
+			await sleep(150);
+		}
+	} finally {
+		for (let i = 0; i < samples; i++) {
+			try { unlinkSync(path.join(leafDir, `${prefix}-${i}.ts`)); } catch { /* gone */ }
+		}
+		try { unlinkSync(target); } catch { /* gone */ }
+	}
+	return {
+		listChangedP50Ms: created.length ? round(median(created), 1) : null,
+		updatedP50Ms: updated.length ? round(median(updated), 1) : null,
+		listChangedTimeouts: createdTimeouts, updatedTimeouts,
+	};
 }

@@ -5,7 +5,11 @@
 // marks a tree complete, so an interrupted generation is redone.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { now } from './bench-util.mjs';
+
+/** Where the trees are kept between runs. */
+export const SCALE_CACHE_DIR = path.join(repoRoot, '.cache', 'bench-scale');
 
 export const SCALE_TREE_VERSION = 1;
 const FILES_PER_DIR = 50;
@@ -84,4 +88,14 @@ export function ensureScaleTree({ cacheDir, files, log = () => {} }) {
 export function servedCount(cacheDir, files) {
 	const manifest = JSON.parse(readFileSync(path.join(cacheDir, `tree-${files}-v${SCALE_TREE_VERSION}.json`), 'utf8'));
 	return manifest.files + manifest.gitignores;
+}
+
+/**
+ * The tree both scale benches (headless, extension host) measure: made or reused, with how many
+ * files it serves and the leaf folder the notification timings write into.
+ */
+export function prepareScaleTree(files, log = () => {}) {
+	mkdirSync(SCALE_CACHE_DIR, { recursive: true });
+	const tree = ensureScaleTree({ cacheDir: SCALE_CACHE_DIR, files, log });
+	return { tree, expected: servedCount(SCALE_CACHE_DIR, files), leafDir: path.join(tree.root, planScaleTree(files).dirs[1]) };
 }

@@ -10,15 +10,15 @@
 //   file created and of updated for a subscribed file changed at that size.
 // Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
 //        --json-only. Aims are reported, never asserted.
-import { mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { OursStdio } from './bench-contenders.mjs';
 import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './bench-util.mjs';
-import { ensureScaleTree, planScaleTree, servedCount } from './bench-scale-tree.mjs';
+import { prepareScaleTree } from './bench-scale-tree.mjs';
+import { measureScaleNotifyLatency } from './bench-notify.mjs';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'lib', 'bench-scale-probe.mjs')).href;
@@ -165,7 +165,7 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 		r.rssAfterListingMiB = afterListing ? round(afterListing.rssKiB / 1024, 1) : null;
 		r.peakRssMiB = afterListing ? round(afterListing.hwmKiB / 1024, 1) : null;
 
-		Object.assign(r, await notifyLatency(server, leafDir));
+		Object.assign(r, await measureScaleNotifyLatency(server.client, leafDir, { prefix: 'scale-notify', settleMs: 1200 }));
 	} catch (err) {
 		r.error = server.describeFailure(err);
 		log(`  !! ${r.error}`);
@@ -173,57 +173,6 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 		await server.close().catch(() => {});
 	}
 	return r;
-}
-
-/** Latency of list_changed for a created file and of updated for a changed subscribed file. */
-async function notifyLatency(server, leafDir, samples = 5) {
-	const client = server.client;
-	let onListChanged = null;
-	let onUpdated = null;
-	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => onListChanged?.(now()));
-	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => onUpdated?.(n.params.uri, now()));
-	const wait = (install, timeoutMs = 10_000) => Promise.race([new Promise(install), sleep(timeoutMs).then(() => null)]);
-	const created = [];
-	const updated = [];
-	let createdTimeouts = 0;
-	let updatedTimeouts = 0;
-	const target = path.join(leafDir, 'scale-notify-target.ts');
-	writeFileSync(target, 'export {};\n');
-	try {
-		await sleep(1200); // the target's own list_changed, and the gap after it
-		const uri = pathToFileURL(target).href;
-		await client.subscribeResource({ uri });
-		for (let i = 0; i < samples; i++) {
-			const file = path.join(leafDir, `scale-notify-${i}.ts`);
-			const t0 = now();
-			const arrived = wait(resolve => { onListChanged = resolve; });
-			writeFileSync(file, `export const n = ${i};\n`);
-			const at = await arrived;
-			onListChanged = null;
-			if (at === null) createdTimeouts++; else created.push(at - t0);
-			// The delete's own list_changed, then more than the server's shortest gap between two
-			// list_changed, so the next create is timed alone.
-			const removed = wait(resolve => { onListChanged = resolve; }, 5000);
-			unlinkSync(file);
-			await removed;
-			onListChanged = null;
-			await sleep(800);
-
-			const t1 = now();
-			const changed = wait(resolve => { onUpdated = (u, when) => { if (u === uri) resolve(when); }; });
-			writeFileSync(target, `export const n = ${i};\n`);
-			const at2 = await changed;
-			onUpdated = null;
-			if (at2 === null) updatedTimeouts++; else updated.push(at2 - t1);
-			await sleep(150);
-		}
-	} finally {
-		for (let i = 0; i < samples; i++) {
-			try { unlinkSync(path.join(leafDir, `scale-notify-${i}.ts`)); } catch { /* gone */ }
-		}
-		try { unlinkSync(target); } catch { /* gone */ }
-	}
-	return { listChangedP50Ms: round(median(created), 1), updatedP50Ms: round(median(updated), 1), listChangedTimeouts: createdTimeouts, updatedTimeouts };
 }
 
 const medianOf = (runs, pick) => {
@@ -297,8 +246,6 @@ const fmt = v => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? M
 export async function runScaleBench(argv) {
 	const opts = parseScaleArgs(argv);
 	const log = msg => process.stderr.write(`${msg}\n`);
-	const cacheDir = path.join(repoRoot, '.cache', 'bench-scale');
-	mkdirSync(cacheDir, { recursive: true });
 	const builds = { current: path.resolve(repoRoot, opts.cli) };
 	if (opts.prevCli) builds.previous = opts.prevCli;
 	const results = {
@@ -311,9 +258,7 @@ export async function runScaleBench(argv) {
 	try {
 		for (const size of opts.sizes) {
 			log(`\n== scale: ${size.toLocaleString('en-US')} files`);
-			const tree = ensureScaleTree({ cacheDir, files: size, log });
-			const expected = servedCount(cacheDir, size);
-			const leafDir = path.join(tree.root, planScaleTree(size).dirs[1]);
+			const { tree, expected, leafDir } = prepareScaleTree(size, log);
 			await floorWalk(tree.root); // page cache and JIT
 			const runs = Object.fromEntries(Object.keys(builds).map(b => [b, []]));
 			const floors = Object.fromEntries(Object.keys(builds).map(b => [b, []]));
