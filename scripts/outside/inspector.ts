@@ -11,30 +11,51 @@
 // through `modern` connecting at all.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { OutsideTools } from './context.js';
+
+/** What the Inspector printed for one call: the fields the checks look at. */
+interface InspectorOutput {
+	resources?: { name: string }[];
+	contents?: { text?: string }[];
+	resourceTemplates?: { uriTemplate: string }[];
+	ttlMs?: unknown;
+	cacheScope?: unknown;
+}
+
+/** How the Inspector reaches the host: arguments before and after its own. */
+interface InspectorTarget { before: string[]; after: string[] }
+
+/** One call's check of the output: an error string, or ''. */
+type OutputCheck = (out: InspectorOutput) => string;
+
+interface InspectorCall { label: string; era: string; target: InspectorTarget; method: string; extra: string[]; check: OutputCheck }
+
+interface InspectorContext extends OutsideTools {
+	fixture: string;
+	/** The host's MCP_WORKSPACE_RESOURCES_HOME. */
+	home: string;
+	host: { url: string; token: string };
+}
 
 export const INSPECTOR_ERAS = ['legacy', 'auto', 'modern'];
 const PARALLEL = 4; // each call is a Node 22 process, plus a server for stdio targets: 2 cores here
 
 /** An error string when the result's caching hints do not match the era asked for, else ''. */
-function eraProblem(era, out) {
+function eraProblem(era: string, out: InspectorOutput): string {
 	const hinted = Object.hasOwn(out, 'ttlMs') || Object.hasOwn(out, 'cacheScope');
 	if (era === 'legacy') {
 		return hinted ? `a 2025 result carries caching hints (ttlMs ${out.ttlMs}, cacheScope ${out.cacheScope})` : '';
 	}
-	if (!Number.isInteger(out.ttlMs) || out.ttlMs < 0 || out.cacheScope !== 'private') {
+	if (typeof out.ttlMs !== 'number' || !Number.isInteger(out.ttlMs) || out.ttlMs < 0 || out.cacheScope !== 'private') {
 		return `expected a 2026-07-28 result with integer ttlMs and cacheScope "private" (workspace content), got ttlMs ${JSON.stringify(out.ttlMs)}, cacheScope ${JSON.stringify(out.cacheScope)}`;
 	}
 	return '';
 }
 
-/**
- * `ctx`: { inspector, node22, tmp, root (repository), fixture, home, host: {url, token}, run,
- * record, verbose, readJson }.
- */
-export async function inspectorChecks(ctx) {
+export async function inspectorChecks(ctx: InspectorContext): Promise<void> {
 	const cli = path.join(ctx.root, 'dist', 'cli.js');
 	const readme = pathToFileURL(path.join(ctx.fixture, 'README.md')).href;
-	const targets = {
+	const targets: Record<string, InspectorTarget> = {
 		http: { before: [ctx.host.url, '--transport', 'http', '--header', `Authorization: Bearer ${ctx.host.token}`], after: [] },
 		stdio: {
 			before: ['--transport', 'stdio', '-e', `MCP_WORKSPACE_RESOURCES_HOME=${ctx.home}`],
@@ -45,7 +66,7 @@ export async function inspectorChecks(ctx) {
 			after: ['--', process.execPath, cli, 'bridge', '--workspace', ctx.fixture],
 		},
 	};
-	const methods = [
+	const methods: [string, string[], OutputCheck][] = [
 		['resources/list', [], out => {
 			const names = (out.resources ?? []).map(r => r.name);
 			return names.includes('README.md') && names.includes('src/index.ts') && !names.includes('.env') ? '' : `unexpected resources: ${names.join(', ')}`;
@@ -55,7 +76,7 @@ export async function inspectorChecks(ctx) {
 		['resources/templates/list', [], out =>
 			out.resourceTemplates?.some(t => t.uriTemplate === 'file:///{+path}') ? '' : `unexpected templates: ${JSON.stringify(out).slice(0, 200)}`],
 	];
-	const calls = [];
+	const calls: InspectorCall[] = [];
 	for (const [label, target] of Object.entries(targets)) {
 		for (const era of INSPECTOR_ERAS) {
 			for (const [method, extra, check] of methods) {
@@ -63,7 +84,7 @@ export async function inspectorChecks(ctx) {
 			}
 		}
 	}
-	const problems = new Array(calls.length);
+	const problems = new Array<string>(calls.length);
 	let next = 0;
 	await Promise.all(Array.from({ length: PARALLEL }, async () => {
 		while (next < calls.length) {
@@ -75,7 +96,7 @@ export async function inspectorChecks(ctx) {
 }
 
 /** One Inspector CLI call; resolves with an error string or ''. */
-async function call(ctx, { label, era, target, method, extra, check }) {
+async function call(ctx: InspectorContext, { label, era, target, method, extra, check }: InspectorCall): Promise<string> {
 	const out = path.join(ctx.tmp, `inspector-${label.replace(/\W+/g, '-')}-${method.replace(/\W+/g, '-')}.json`);
 	const args = [ctx.inspector, '--cli', ...target.before, '--protocol-era', era, '--method', method, ...extra, '--format', 'json', '--output', out, ...target.after];
 	// HOME is contained: the Inspector keeps a catalog and client state under ~/.mcp-inspector.
@@ -83,7 +104,7 @@ async function call(ctx, { label, era, target, method, extra, check }) {
 		cwd: ctx.tmp,
 		env: { ...process.env, HOME: path.join(ctx.tmp, 'inspector-home'), PATH: `${path.dirname(ctx.node22)}${path.delimiter}${process.env.PATH}` },
 	});
-	const output = ctx.readJson(out);
+	const output = ctx.readJson(out) as InspectorOutput | undefined;
 	let problem = result.code !== 0 ? `exit ${result.code}: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}` : '';
 	if (!problem) {
 		problem = output ? check(output) || (method === 'resources/read' ? eraProblem(era, output) : '') : 'no output file';

@@ -2,13 +2,13 @@
 // driven with `codex exec`, its model provider pointed at the stand-in in config.toml.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { conversationSteps, converse } from './clientRun.mjs';
-import { startOpenAiStandIn } from './openaiStandIn.mjs';
+import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { startOpenAiStandIn } from './openaiStandIn.js';
 
 const TOKEN_VARIABLE = 'MCP_WORKSPACE_RESOURCES_TOKEN';
 
 /** config.toml: the stand-in as the model provider; analytics, feedback, updates and online features off. */
-function codexConfig(baseUrl) {
+function codexConfig(baseUrl: string): string {
 	return [
 		'model = "gpt-5-codex"',
 		'model_provider = "outside-stand-in"',
@@ -42,7 +42,7 @@ function codexConfig(baseUrl) {
 	].join('\n');
 }
 
-function conversation(ctx, transport, addArgs) {
+function conversation(ctx: ClientContext, transport: string, addArgs: string[]): Promise<void> {
 	const codex = [process.execPath, ctx.clients.codex];
 	return converse(ctx, {
 		tool: `codex ${transport}`,
@@ -51,8 +51,9 @@ function conversation(ctx, transport, addArgs) {
 		startStandIn: script => startOpenAiStandIn(script, ctx.serverName),
 		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', [TOKEN_VARIABLE]: ctx.lock.token }),
 		prepare: (env, standIn) => {
-			mkdirSync(path.join(env.HOME, '.codex'), { recursive: true });
-			writeFileSync(path.join(env.HOME, '.codex', 'config.toml'), codexConfig(standIn.url));
+			const home = env.HOME ?? '';
+			mkdirSync(path.join(home, '.codex'), { recursive: true });
+			writeFileSync(path.join(home, '.codex', 'config.toml'), codexConfig(standIn.url));
 		},
 		add: [...codex, 'mcp', 'add', ...addArgs],
 		addLabel: `codex mcp add ${addArgs.join(' ').split(' -- ')[0]}`,
@@ -60,8 +61,7 @@ function conversation(ctx, transport, addArgs) {
 	});
 }
 
-/** `setup`: { stdio, bridge (argv) }. */
-export async function checkCodex(ctx, setup) {
+export async function checkCodex(ctx: ClientContext, setup: ClientSetup): Promise<void> {
 	await conversation(ctx, 'stdio', [ctx.serverName, '--', ...setup.stdio]);
 	await conversation(ctx, 'http', [ctx.serverName, '--url', ctx.lock.url, '--bearer-token-env-var', TOKEN_VARIABLE]);
 	await conversation(ctx, 'bridge', [ctx.serverName, '--', ...setup.bridge]);

@@ -1,7 +1,7 @@
 // Claude Code: added with the exact `claude mcp add` lines "Connect a Client..." generates (the
 // bridge, and HTTP with the token), and the same form for `serve --stdio`; driven in `-p` mode.
-import { startAnthropicStandIn } from './anthropicStandIn.mjs';
-import { conversationSteps, converse } from './clientRun.mjs';
+import { startAnthropicStandIn } from './anthropicStandIn.js';
+import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
 
 /** Telemetry, error reports and auto-update off; a dummy key (the stand-in takes any). */
 const CLAUDE_ENV = {
@@ -16,11 +16,14 @@ const CLAUDE_ENV = {
 };
 
 /** Splits one line of POSIX shell words as clientConfigs.ts quotes them (bare or single-quoted). */
-export function shellWords(line) {
+export function shellWords(line: string): string[] {
 	return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map(m => m[1] !== undefined ? m[1].replace(/'\\''/g, `'`) : m[2]);
 }
 
-function conversation(ctx, transport, addLine, { healthCheck = false } = {}) {
+function conversation(ctx: ClientContext, transport: string, addLine: string | undefined, { healthCheck = false } = {}): Promise<void> {
+	if (addLine === undefined) {
+		throw new Error(`the product's Claude Code configuration has no \`claude mcp add\` line for ${transport}`);
+	}
 	const claude = ctx.clients.claude;
 	const [, ...addArgs] = shellWords(addLine);
 	return converse(ctx, {
@@ -37,8 +40,7 @@ function conversation(ctx, transport, addLine, { healthCheck = false } = {}) {
 	});
 }
 
-/** `setup`: { stdio, bridge (argv), claudeLines: the `claude mcp add` lines of the product's Claude Code configuration }. */
-export async function checkClaudeCode(ctx, setup) {
+export async function checkClaudeCode(ctx: ClientContext, setup: ClientSetup): Promise<void> {
 	await conversation(ctx, 'stdio', `claude mcp add --scope user ${ctx.serverName} -- ${setup.stdio.join(' ')}`);
 	await conversation(ctx, 'http', setup.claudeLines.find(line => line.includes('--transport http')));
 	await conversation(ctx, 'bridge', setup.claudeLines.find(line => line.includes(' bridge ')), { healthCheck: true });

@@ -4,28 +4,76 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnGroup } from '../lib/processes.js';
-import { createScript } from './script.mjs';
+import type { RecordResult } from './context.js';
+import type { OffMachineSink } from './offMachineSink.js';
+import { createScript, type Script, type ScriptStep, type StepOutcome } from './script.js';
+import type { StandIn } from './standInServer.js';
 
 const RUN_TIMEOUT_MS = 120_000;
 
+export interface BoundedRun { code: number | null; timedOut: boolean; stdout: string; stderr: string }
+
+/** What every real-client check gets (see realClients.ts). */
+export interface ClientContext {
+	root: string;
+	tmp: string;
+	fixture: string;
+	/** The host's MCP_WORKSPACE_RESOURCES_HOME. */
+	home: string;
+	record: RecordResult;
+	verbose: boolean;
+	sink: OffMachineSink;
+	/** The name the product's configurations give the server. */
+	serverName: string;
+	/** The host's lock file. */
+	lock: { url: string; token: string };
+	/** The client executables (realClientPaths). */
+	clients: { claude: string; codex: string; gemini: string };
+}
+
+/** The commands each transport is added with (realClients.ts). */
+export interface ClientSetup {
+	/** `serve --stdio` argv. */
+	stdio: string[];
+	/** The bridge argv. */
+	bridge: string[];
+	/** The `claude mcp add` lines of the product's Claude Code configuration. */
+	claudeLines: string[];
+}
+
+/** One client x transport conversation (see converse). */
+export interface ConversationSpec<S extends StandIn = StandIn> {
+	tool: string;
+	steps: ScriptStep[];
+	startStandIn(script: Script): Promise<S>;
+	env(standIn: S): Record<string, string>;
+	prepare?(env: NodeJS.ProcessEnv, standIn: S): void;
+	add: string[];
+	addLabel: string;
+	list?: string[];
+	listLabel?: string;
+	run: string[];
+	afterRun?(standIn: S): StepOutcome[];
+}
+
 /** Runs a client to completion or RUN_TIMEOUT_MS, then stops its whole process group. */
-export async function runBounded([command, ...args], { cwd, env, verbose = false }) {
+export async function runBounded([command, ...args]: readonly string[], { cwd, env, verbose = false }: { cwd: string; env: NodeJS.ProcessEnv; verbose?: boolean }): Promise<BoundedRun> {
 	if (verbose) {
 		console.log(`    $ ${[command, ...args].join(' ')}`);
 	}
 	const child = spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 	let stdout = '';
 	let stderr = '';
-	child.stdout.on('data', d => { stdout += d; });
-	child.stderr.on('data', d => { stderr += d; });
-	let code = null;
+	child.stdout?.on('data', (d: Buffer) => { stdout += d; });
+	child.stderr?.on('data', (d: Buffer) => { stderr += d; });
+	let code: number | null = null;
 	let timedOut = false;
-	const exited = new Promise(resolve => {
+	const exited = new Promise<void>(resolve => {
 		child.once('exit', c => { code = c; resolve(); });
 		child.once('error', err => { stderr += String(err); resolve(); });
 	});
-	let timer;
-	await Promise.race([exited, new Promise(resolve => { timer = setTimeout(() => { timedOut = true; resolve(); }, RUN_TIMEOUT_MS); })]);
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([exited, new Promise<void>(resolve => { timer = setTimeout(() => { timedOut = true; resolve(); }, RUN_TIMEOUT_MS); })]);
 	clearTimeout(timer);
 	// The servers the client started (stdio host, bridge) are in its group: they stop with it.
 	await child.stop(2000);
@@ -38,7 +86,7 @@ export async function runBounded([command, ...args], { cwd, env, verbose = false
  * appears at the default place in that HOME (~/.mcp-workspace-resources, a symlink), so the
  * bridge finds the host the way it does on a user's machine, with no variable.
  */
-function isolatedEnv(dir, { home: discoveryHome, sink }, extra) {
+function isolatedEnv(dir: string, { home: discoveryHome, sink }: ClientContext, extra: Record<string, string>): NodeJS.ProcessEnv {
 	const home = path.join(dir, 'home');
 	const env = {
 		PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
@@ -70,9 +118,9 @@ function isolatedEnv(dir, { home: discoveryHome, sink }, extra) {
  * What each conversation asks for: list, a file, git status, a template URI. Without `templates`
  * (a client that reads only listed URIs), a listed git resource instead of the template.
  */
-export function conversationSteps(fixture, { templates = true } = {}) {
+export function conversationSteps(fixture: string, { templates = true }: { templates?: boolean } = {}): ScriptStep[] {
 	const repo = path.basename(fixture);
-	const last = templates
+	const last: ScriptStep = templates
 		? { label: `reads template git://${repo}/show/HEAD`, kind: 'read', uri: `git://${repo}/show/HEAD`, expect: ['Outside checks fixture', 'export const answer = 42'] }
 		: { label: `reads git://${repo}/diff`, kind: 'read', uri: `git://${repo}/diff`, expect: ['+export const answer = 43'] };
 	return [
@@ -83,11 +131,11 @@ export function conversationSteps(fixture, { templates = true } = {}) {
 	];
 }
 
-export function tail(text, lines = 4) {
+export function tail(text: string, lines = 4): string {
 	return text.trim().split('\n').slice(-lines).join(' | ').slice(0, 600);
 }
 
-function exitProblem(result) {
+function exitProblem(result: BoundedRun): string {
 	if (result.code === 0) {
 		return '';
 	}
@@ -97,10 +145,8 @@ function exitProblem(result) {
 /**
  * One client x transport: add the server with the client's own command, optionally check the
  * client's health listing, then hold the scripted conversation and record its outcomes.
- * `spec`: { tool, steps, startStandIn(script), env(standIn), prepare?(env, standIn),
- * add: argv, addLabel, list?: argv, listLabel?, run: argv, afterRun?(standIn) -> [{ label, ok, detail }] }.
  */
-export async function converse(ctx, spec) {
+export async function converse<S extends StandIn>(ctx: ClientContext, spec: ConversationSpec<S>): Promise<void> {
 	const dir = path.join(ctx.tmp, spec.tool.replace(/\W+/g, '-'));
 	ctx.sink.setLabel(spec.tool);
 	const script = createScript(spec.steps);

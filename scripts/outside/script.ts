@@ -3,14 +3,29 @@
 // the steps reached and their results are read from the conversation each request carries, so
 // the client's side requests (titles, quota checks, retries) cannot push the script off course.
 
-/**
- * `steps`: [{ label, kind: 'list' | 'read' | 'templates', uri?, expect: string[] }], every `expect` string
- * required in the step's tool result. Returns the script with `outcomes` (one per step: ok,
- * detail) and `next(results)`, which takes the texts of the resource tool results so far, in
- * order, and says what the model does now.
- */
-export function createScript(steps) {
-	const outcomes = steps.map(step => ({ label: step.label, ok: false, detail: 'the client never sent this tool result' }));
+/** One resource tool call the model makes; every `expect` string is required in its result. */
+export interface ScriptStep {
+	label: string;
+	kind: 'list' | 'read' | 'templates';
+	uri?: string;
+	expect: string[];
+}
+
+export interface StepOutcome { label: string; ok: boolean; detail: string }
+
+/** What the model does now: call the next step's tool, or answer. */
+export type ScriptMove = { call: ScriptStep; final?: undefined } | { final: string; call?: undefined };
+
+export interface Script {
+	readonly steps: readonly ScriptStep[];
+	/** One per step, updated by each next(). */
+	readonly outcomes: StepOutcome[];
+	/** Takes the texts of the resource tool results so far, in order, and says what the model does now. */
+	next(results: readonly string[]): ScriptMove;
+}
+
+export function createScript(steps: readonly ScriptStep[]): Script {
+	const outcomes: StepOutcome[] = steps.map(step => ({ label: step.label, ok: false, detail: 'the client never sent this tool result' }));
 	return {
 		steps,
 		outcomes,
@@ -25,6 +40,6 @@ export function createScript(steps) {
 }
 
 /** Text of a tool result whatever its shape (string, content blocks, nested JSON). */
-export function resultText(value) {
+export function resultText(value: unknown): string {
 	return typeof value === 'string' ? value : JSON.stringify(value ?? '');
 }

@@ -13,9 +13,22 @@
 // the run (conformance exits 1: stale entry).
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { OutsideTools, Verdict } from './context.js';
+
+/** A check conformance wrote to checks.json. */
+export interface ConformanceCheck { id: string; status: string; errorMessage?: string }
+
+/** A baseline entry: a whole scenario, or one check of it (`scenario:check-id`). */
+export interface BaselineEntry { scenario: string; check?: string }
+
+interface Era { specVersion: string; baseline: string; scenarios: string[] }
+
+interface ScenarioJob { era: Era; scenario: string; baselineFile: string; entries: BaselineEntry[] }
+
+interface ScenarioOutcome { specVersion: string; scenario: string; ok: Verdict; detail: string; stdout: string }
 
 /** The scenario sets, per era. */
-export const CONFORMANCE_RUNS = [
+export const CONFORMANCE_RUNS: Era[] = [
 	{
 		specVersion: '2025-11-25',
 		baseline: 'conformance-baseline.yml',
@@ -38,11 +51,11 @@ export const CONFORMANCE_RUNS = [
  * Entries of a baseline file's flat `server:` list: `{ scenario }` for a whole scenario,
  * `{ scenario, check }` for one check (`scenario:check-id`).
  */
-export function readBaseline(file) {
+export function readBaseline(file: string): BaselineEntry[] {
 	if (!existsSync(file)) {
 		return [];
 	}
-	const entries = [];
+	const entries: BaselineEntry[] = [];
 	let inServer = false;
 	for (const line of readFileSync(file, 'utf8').split('\n')) {
 		if (/^\S/.test(line)) {
@@ -62,17 +75,17 @@ const PARALLEL = 4;
 
 /**
  * Runs every scenario of every era, a few side by side (each is its own set of connections),
- * and records them in the listed order. `ctx`: { conformance, node22, tmp, scriptsDir, url, run, record, verbose }.
+ * and records them in the listed order; `url` is the host's (through the proxy that adds the token).
  */
-export async function conformanceChecks(ctx) {
-	const jobs = CONFORMANCE_RUNS.flatMap(era => {
-		const baselineFile = path.join(ctx.scriptsDir, era.baseline);
+export async function conformanceChecks(ctx: OutsideTools & { url: string }): Promise<void> {
+	const jobs: ScenarioJob[] = CONFORMANCE_RUNS.flatMap(era => {
+		const baselineFile = path.join(ctx.baselineDir, era.baseline);
 		const entries = readBaseline(baselineFile);
 		return era.scenarios.map(scenario => ({ era, scenario, baselineFile, entries: entries.filter(e => e.scenario === scenario) }));
 	});
 	// A few at a time: some checks wait a second or so for a listen frame, and fifteen Node
 	// processes at once on two cores were enough to make one miss it.
-	const outcomes = new Array(jobs.length);
+	const outcomes = new Array<ScenarioOutcome>(jobs.length);
 	let next = 0;
 	await Promise.all(Array.from({ length: PARALLEL }, async () => {
 		while (next < jobs.length) {
@@ -88,7 +101,7 @@ export async function conformanceChecks(ctx) {
 	}
 }
 
-async function runScenario(ctx, { era, scenario, baselineFile, entries }) {
+async function runScenario(ctx: OutsideTools & { url: string }, { era, scenario, baselineFile, entries }: ScenarioJob): Promise<ScenarioOutcome> {
 	const outDir = path.join(ctx.tmp, 'conformance', era.specVersion, scenario);
 	mkdirSync(outDir, { recursive: true });
 	const args = [ctx.conformance, 'server', '--url', ctx.url, '--scenario', scenario, '--spec-version', era.specVersion, '-o', outDir];
@@ -105,11 +118,11 @@ async function runScenario(ctx, { era, scenario, baselineFile, entries }) {
  * One scenario's verdict from the checks conformance wrote, the baseline entries for that scenario
  * and conformance's exit code: `ok` is true, false, or 'known' (a baselined real failure).
  */
-export function judgeScenario({ checks, entries, exitCode, baselineName }) {
+export function judgeScenario({ checks, entries, exitCode, baselineName }: { checks: ConformanceCheck[]; entries: BaselineEntry[]; exitCode: number | null; baselineName: string }): { ok: Verdict; detail: string; checks: number } {
 	const failed = checks.filter(c => c.status === 'FAILURE');
 	const warnings = checks.filter(c => c.status === 'WARNING');
 	const wholesale = entries.some(e => !e.check);
-	const excused = new Set(entries.filter(e => e.check).map(e => e.check));
+	const excused = new Set(entries.flatMap(e => e.check ? [e.check] : []));
 	const untestable = failed.filter(c => excused.has(c.id) && /^Not testable:/.test(c.errorMessage ?? ''));
 	const knownReal = failed.filter(c => (wholesale || excused.has(c.id)) && !untestable.includes(c));
 	const unexpected = failed.filter(c => !wholesale && !excused.has(c.id));
@@ -117,8 +130,8 @@ export function judgeScenario({ checks, entries, exitCode, baselineName }) {
 	// case sharing the id) fails the scenario, unless the whole scenario is baselined.
 	const realUnderCheckEntry = wholesale ? [] : knownReal;
 	// conformance exits 0 when every failure is baselined and 1 on a regression or a stale entry.
-	const ok = exitCode !== 0 || checks.length === 0 || unexpected.length > 0 || realUnderCheckEntry.length > 0 ? false : knownReal.length > 0 ? 'known' : true;
-	const describe = list => list.map(c => `${c.id}: ${(c.errorMessage ?? '').split('\n')[0].slice(0, 240)}`).join('; ');
+	const ok: Verdict = exitCode !== 0 || checks.length === 0 || unexpected.length > 0 || realUnderCheckEntry.length > 0 ? false : knownReal.length > 0 ? 'known' : true;
+	const describe = (list: ConformanceCheck[]) => list.map(c => `${c.id}: ${(c.errorMessage ?? '').split('\n')[0].slice(0, 240)}`).join('; ');
 	const detail = [
 		`${checks.filter(c => c.status === 'SUCCESS').length} checks passed`,
 		untestable.length ? `not testable on a server without tools (baselined): ${[...new Set(untestable.map(c => c.id))].join(', ')}` : '',
@@ -133,18 +146,18 @@ export function judgeScenario({ checks, entries, exitCode, baselineName }) {
 }
 
 /** The checks conformance wrote (checks.json somewhere under the output folder). */
-function collectChecks(dir) {
-	const found = [];
-	const walk = d => {
+function collectChecks(dir: string): ConformanceCheck[] {
+	const found: ConformanceCheck[] = [];
+	const walk = (d: string) => {
 		for (const entry of (existsSync(d) ? readdirSync(d, { withFileTypes: true }) : [])) {
 			const full = path.join(d, entry.name);
 			if (entry.isDirectory()) {
 				walk(full);
 			} else if (entry.name === 'checks.json') {
 				try {
-					const checks = JSON.parse(readFileSync(full, 'utf8'));
+					const checks: unknown = JSON.parse(readFileSync(full, 'utf8'));
 					if (Array.isArray(checks)) {
-						found.push(...checks);
+						found.push(...checks as ConformanceCheck[]);
 					}
 				} catch {
 					// an unreadable file reads as no checks: the scenario then fails with its exit output

@@ -3,8 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { conversationSteps, converse } from './clientRun.mjs';
-import { startGeminiStandIn } from './geminiStandIn.mjs';
+import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { startGeminiStandIn } from './geminiStandIn.js';
 
 /** settings.json: API-key auth (so the stand-in URL is used), telemetry, statistics and updates off. */
 const SETTINGS = {
@@ -14,7 +14,7 @@ const SETTINGS = {
 	general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
 };
 
-function conversation(ctx, transport, addArgs, { healthCheck = false } = {}) {
+function conversation(ctx: ClientContext, transport: string, addArgs: string[], { healthCheck = false } = {}): Promise<void> {
 	const gemini = [process.execPath, ctx.clients.gemini];
 	// An @server:uri mention: the client reads the resource and puts it into the prompt.
 	const mention = `@${ctx.serverName}:${pathToFileURL(path.join(ctx.fixture, 'docs', 'guide.md')).href}`;
@@ -25,11 +25,12 @@ function conversation(ctx, transport, addArgs, { healthCheck = false } = {}) {
 		startStandIn: script => startGeminiStandIn(script, step => step.kind === 'list' ? { serverName: ctx.serverName } : { uri: step.uri }),
 		env: standIn => ({ GEMINI_API_KEY: 'outside-checks-dummy', GOOGLE_GEMINI_BASE_URL: standIn.url, GEMINI_SANDBOX: 'false' }),
 		prepare: env => {
-			mkdirSync(path.join(env.HOME, '.gemini'), { recursive: true });
-			writeFileSync(path.join(env.HOME, '.gemini', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
+			const home = env.HOME ?? '';
+			mkdirSync(path.join(home, '.gemini'), { recursive: true });
+			writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
 			// Gemini CLI disables every MCP server, user-level ones too, in a folder it does not trust:
 			// trust the run's folder (its cwd) as a user does by answering the trust prompt.
-			writeFileSync(path.join(env.HOME, '.gemini', 'trustedFolders.json'), JSON.stringify({ [path.dirname(env.HOME)]: 'TRUST_FOLDER' }, null, 2));
+			writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [path.dirname(home)]: 'TRUST_FOLDER' }, null, 2));
 		},
 		add: [...gemini, 'mcp', 'add', ...addArgs],
 		addLabel: `gemini mcp add ${addArgs.slice(0, addArgs.indexOf(ctx.serverName) + 1).join(' ')}`,
@@ -47,8 +48,7 @@ function conversation(ctx, transport, addArgs, { healthCheck = false } = {}) {
 	});
 }
 
-/** `setup`: { stdio, bridge (argv) }. */
-export async function checkGemini(ctx, setup) {
+export async function checkGemini(ctx: ClientContext, setup: ClientSetup): Promise<void> {
 	await conversation(ctx, 'stdio', ['--scope', 'user', ctx.serverName, ...setup.stdio]);
 	await conversation(ctx, 'http', ['--scope', 'user', '--transport', 'http', ctx.serverName, ctx.lock.url, '--header', `Authorization: Bearer ${ctx.lock.token}`]);
 	await conversation(ctx, 'bridge', ['--scope', 'user', ctx.serverName, ...setup.bridge], { healthCheck: true });

@@ -1,14 +1,31 @@
 // A stand-in for the Gemini API (generateContent / streamGenerateContent), enough for Gemini CLI:
 // it answers each main-loop request with the script's next resource tool call, or the final text.
 // The CLI's side requests (next-speaker check, model routing) get a short JSON or text answer.
-import { resultText } from './script.mjs';
-import { sendEvents, startStandIn } from './standInServer.mjs';
+import { resultText, type Script, type ScriptStep } from './script.js';
+import type { StandIn } from './standInServer.js';
+import { sendEvents, startStandIn } from './standInServer.js';
 
-const TOOLS = { list: 'list_mcp_resources', read: 'read_mcp_resource' };
+const TOOLS: Record<string, string> = { list: 'list_mcp_resources', read: 'read_mcp_resource' };
+
+/** The parts of a generateContent request the stand-in reads. */
+interface GenerateContentRequest {
+	tools: { functionDeclarations?: { name: string }[] }[];
+	contents: Content[];
+	generationConfig: { responseMimeType?: string };
+}
+interface Content {
+	role?: string;
+	parts?: { text?: string; functionResponse?: { name: string; response: unknown } }[];
+}
+
+/** The stand-in, with the user text of each main-loop request (to check what a mention expanded into). */
+export interface GeminiStandIn extends StandIn {
+	userTexts: string[];
+}
 
 /** Resource tool results in order, from the functionResponse parts of the conversation. */
-function resourceResults(contents) {
-	const results = [];
+function resourceResults(contents: Content[] | undefined): string[] {
+	const results: string[] = [];
 	for (const content of Array.isArray(contents) ? contents : []) {
 		for (const part of content.parts ?? []) {
 			if (part.functionResponse && Object.values(TOOLS).includes(part.functionResponse.name)) {
@@ -19,7 +36,7 @@ function resourceResults(contents) {
 	return results;
 }
 
-function candidate(parts) {
+function candidate(parts: object[]): object {
 	return {
 		candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
 		usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
@@ -28,7 +45,7 @@ function candidate(parts) {
 }
 
 /** The text the user sent (what an `@server:uri` mention expands into), without tool results. */
-function userText(contents) {
+function userText(contents: Content[] | undefined): string {
 	return (Array.isArray(contents) ? contents : []).filter(c => c.role === 'user')
 		.flatMap(c => c.parts ?? []).map(p => p.text ?? '').join('\n');
 }
@@ -38,9 +55,10 @@ function userText(contents) {
  * step (the CLI's own parameter names). `standIn.userTexts` keeps the user text of each main-loop
  * request, to check what a mention expanded into.
  */
-export async function startGeminiStandIn(script, args) {
+export async function startGeminiStandIn(script: Script, args: (step: ScriptStep) => object): Promise<GeminiStandIn> {
 	let calls = 0;
-	const standIn = await startStandIn((req, body, res) => {
+	const userTexts: string[] = [];
+	const standIn = await startStandIn<GenerateContentRequest>((req, body, res) => {
 		const route = req.url.split('?')[0];
 		if (route.endsWith(':countTokens')) {
 			res.writeHead(200, { 'content-type': 'application/json' });
@@ -56,12 +74,12 @@ export async function startGeminiStandIn(script, args) {
 		const declarations = (body.tools ?? []).flatMap(t => t.functionDeclarations ?? []);
 		const offered = declarations.map(d => d.name);
 		standIn.log.push(`  tools: ${offered.join(', ')}`);
-		let parts;
+		let parts: object[];
 		if (offered.includes(TOOLS.list)) {
-			standIn.userTexts.push(userText(body.contents));
+			userTexts.push(userText(body.contents));
 			const next = script.next(resourceResults(body.contents));
 			calls += 1;
-			parts = next.final ? [{ text: next.final }] : [{ functionCall: { id: `call_${calls}`, name: TOOLS[next.call.kind], args: args(next.call) } }];
+			parts = next.final !== undefined ? [{ text: next.final }] : [{ functionCall: { id: `call_${calls}`, name: TOOLS[next.call.kind], args: args(next.call) } }];
 		} else if (body.generationConfig?.responseMimeType === 'application/json') {
 			// Side questions with a JSON schema: the user speaks next; any routing picks the default.
 			parts = [{ text: JSON.stringify({ reasoning: 'stand-in', next_speaker: 'user', model_choice: 'pro', complexity_reasoning: 'stand-in', complexity_score: 50 }) }];
@@ -75,6 +93,5 @@ export async function startGeminiStandIn(script, args) {
 			res.end(JSON.stringify(candidate(parts)));
 		}
 	});
-	standIn.userTexts = [];
-	return standIn;
+	return { ...standIn, userTexts };
 }
