@@ -28,8 +28,8 @@ import { measureBurst, measureUpdatedLatency } from './notify.mjs';
 import {
 	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
 	round, shuffled, summarize,
-} from './measurement.mjs';
-import { ensureWorkspace, restoreFiles } from './workspace.mjs';
+} from './measurement.js';
+import { ensureWorkspace, restoreFiles } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
 

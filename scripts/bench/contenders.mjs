@@ -8,9 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { walkFiles } from './workspace.mjs';
+import { walkFiles } from './workspace.js';
 import { isAlive, killPidAtExit } from '../lib/processes.js';
-import { TailBuffer, now, sleep, withTimeout } from './measurement.mjs';
+import { TailBuffer, now, sleep, withTimeout } from './measurement.js';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };

@@ -18,7 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText } from './contenders.mjs';
 import { timeUpdatedNotifications } from './notify.mjs';
 import { killPidAtExit } from '../lib/processes.js';
-import { now, round, summarize, withTimeout } from './measurement.mjs';
+import { now, round, summarize, withTimeout } from './measurement.js';
 
 export const MODERN_VERSION = '2026-07-28';
 

@@ -35,10 +35,10 @@ import { launchBrowser, newWorkbenchPage } from '../lib/browser.js';
 import { cleanupStack, descendants } from '../lib/processes.js';
 import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { waitForWorkbench } from '../../test/e2e/workbench.js';
-import { prepareScaleTree } from './scaleTree.mjs';
+import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.mjs';
-import { median, now, readProcMemory, round, sleep, summarize } from './measurement.mjs';
-import { connectInspector } from './hostInspector.mjs';
+import { median, now, readProcMemory, round, sleep, summarize } from './measurement.js';
+import { connectInspector } from './hostInspector.js';
 
 const FILES = Number(process.env.BENCH_HOST_FILES ?? 100_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_HOST_RUNS ?? 3));

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BURST_DIR_NAME, textContent } from './workspace.mjs';
+import { BURST_DIR_NAME, textContent } from './workspace.js';
 import { killAtExit } from '../lib/processes.js';
-import { median, now, round, sleep, summarize } from './measurement.mjs';
+import { median, now, round, sleep, summarize } from './measurement.js';
 
 const WORKER_URL = new URL('./burstWorker.mjs', import.meta.url);
 

@@ -17,9 +17,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { OursHttp, runReads } from './contenders.mjs';
 import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.mjs';
-import { filterMaxListenersWarnings } from './measurement.mjs';
+import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
-import { ensureWorkspace } from './workspace.mjs';
+import { ensureWorkspace } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 

@@ -16,8 +16,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OursStdio } from './contenders.mjs';
-import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './measurement.mjs';
-import { prepareScaleTree } from './scaleTree.mjs';
+import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './measurement.js';
+import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.mjs';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 

@@ -1,9 +1,13 @@
-// Shared helpers for scripts/bench/bench.mjs: seeded PRNG, statistics, timing, process bookkeeping.
+// Shared helpers for the benches: seeded PRNG, statistics, timing, a stderr tail, warnings.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+
+/** A seeded source of floats in [0, 1). */
+export type Rng = () => number;
 
 /** Seeded 32-bit PRNG (mulberry32). Returns floats in [0, 1). */
-export function createRng(seed) {
+export function createRng(seed: number): Rng {
 	let a = seed >>> 0;
 	return function next() {
 		a = (a + 0x6d2b79f5) >>> 0;
@@ -14,16 +18,16 @@ export function createRng(seed) {
 	};
 }
 
-export function randInt(rng, lo, hiInclusive) {
+export function randInt(rng: Rng, lo: number, hiInclusive: number): number {
 	return lo + Math.floor(rng() * (hiInclusive - lo + 1));
 }
 
-export function pick(rng, list) {
+export function pick<T>(rng: Rng, list: readonly T[]): T {
 	return list[Math.floor(rng() * list.length)];
 }
 
 /** Deterministic Fisher-Yates shuffle (returns a copy). */
-export function shuffled(rng, list) {
+export function shuffled<T>(rng: Rng, list: readonly T[]): T[] {
 	const out = list.slice();
 	for (let i = out.length - 1; i > 0; i--) {
 		const j = Math.floor(rng() * (i + 1));
@@ -34,26 +38,36 @@ export function shuffled(rng, list) {
 
 export const now = () => performance.now();
 
-export function sleep(ms) {
+export function sleep(ms: number): Promise<void> {
 	return new Promise(resolve => setTimeout(resolve, ms));
 }
 
 /** Nearest-rank percentile of an unsorted array of numbers. */
-export function percentile(values, p) {
+export function percentile(values: readonly number[], p: number): number | null {
 	if (values.length === 0) return null;
 	const sorted = Float64Array.from(values).sort();
 	const rank = Math.ceil((p / 100) * sorted.length);
 	return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
 
-export function median(values) {
+export function median(values: readonly number[]): number | null {
 	if (values.length === 0) return null;
 	const sorted = Float64Array.from(values).sort();
 	const mid = sorted.length >> 1;
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export function summarize(latencies) {
+/** Count and percentiles of a set of latencies (ms); only `n` when there are none. */
+export interface LatencySummary {
+	n: number;
+	p50?: number | null;
+	p90?: number | null;
+	p99?: number | null;
+	mean?: number;
+	max?: number;
+}
+
+export function summarize(latencies: readonly number[]): LatencySummary {
 	if (latencies.length === 0) return { n: 0 };
 	let sum = 0;
 	let max = 0;
@@ -71,19 +85,22 @@ export function summarize(latencies) {
 	};
 }
 
-export function round(v, digits = 3) {
+/** `v` rounded to `digits` decimals; null, undefined and non-finite values pass through. */
+export function round(v: number, digits?: number): number;
+export function round(v: number | null | undefined, digits?: number): number | null | undefined;
+export function round(v: number | null | undefined, digits = 3): number | null | undefined {
 	if (v === null || v === undefined || !Number.isFinite(v)) return v;
 	const f = 10 ** digits;
 	return Math.round(v * f) / f;
 }
 
 /** Run `fn` with a timeout; rejects with a descriptive error. */
-export async function withTimeout(promise, ms, what) {
-	let timer;
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
 	try {
 		return await Promise.race([
 			promise,
-			new Promise((_, reject) => {
+			new Promise<never>((_, reject) => {
 				timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
 			}),
 		]);
@@ -93,11 +110,11 @@ export async function withTimeout(promise, ms, what) {
 }
 
 /** VmRSS / VmHWM of a live process in KiB (Linux /proc), or null. */
-export function readProcMemory(pid) {
+export function readProcMemory(pid: number | null | undefined): { rssKiB: number | null; hwmKiB: number | null } | null {
 	if (!pid) return null;
 	try {
 		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-		const grab = key => {
+		const grab = (key: string) => {
 			const m = status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'));
 			return m ? Number(m[1]) : null;
 		};
@@ -107,23 +124,22 @@ export function readProcMemory(pid) {
 	}
 }
 
+/** The last characters a stream wrote (a child's stderr), for a failure's report. */
 export class TailBuffer {
-	constructor(limit = 16_384) {
-		this.limit = limit;
-		this.text = '';
-	}
-	attach(stream) {
+	private text = '';
+	constructor(private readonly limit = 16_384) {}
+	attach(stream: Readable | null | undefined): this {
 		if (!stream) return this;
-		stream.setEncoding?.('utf8');
-		stream.on('data', chunk => this.push(String(chunk)));
+		stream.setEncoding('utf8');
+		stream.on('data', (chunk: string) => this.push(chunk));
 		stream.on('error', () => { /* the process is going away */ });
 		return this;
 	}
-	push(chunk) {
+	push(chunk: string): void {
 		this.text += chunk;
 		if (this.text.length > this.limit * 2) this.text = this.text.slice(-this.limit);
 	}
-	tail(chars = 2000) {
+	tail(chars = 2000): string {
 		return this.text.slice(-chars);
 	}
 }
@@ -132,15 +148,15 @@ export class TailBuffer {
  * The SDK's HTTP client shares one AbortSignal across requests and trips
  * MaxListenersExceededWarning under load. Count those, print every other warning.
  */
-export function filterMaxListenersWarnings() {
+export function filterMaxListenersWarnings(): { suppressed: number } {
 	const state = { suppressed: 0 };
 	process.removeAllListeners('warning');
 	process.on('warning', warning => {
-		if (warning?.name === 'MaxListenersExceededWarning') {
+		if (warning.name === 'MaxListenersExceededWarning') {
 			state.suppressed++;
 			return;
 		}
-		process.stderr.write(`${warning?.name ?? 'Warning'}: ${warning?.message ?? warning}\n`);
+		process.stderr.write(`${warning.name}: ${warning.message}\n`);
 	});
 	return state;
 }

@@ -4,20 +4,19 @@
 // (/proc/<pid>/fd against /proc/net/tcp); over the DevTools protocol (Runtime.evaluate) a
 // perf_hooks.monitorEventLoopDelay histogram is started in the process and read on demand.
 // Needs a global WebSocket (Node 22+, or Node 20 with --experimental-websocket).
-/* global WebSocket */
 import * as fs from 'node:fs';
-import { now, sleep } from './measurement.mjs';
+import { now, sleep } from './measurement.js';
 
 /** Ports of the TCP sockets `pid` listens on. */
-function listeningPorts(pid) {
-	const inodes = new Set();
+function listeningPorts(pid: number): Set<number> {
+	const inodes = new Set<string>();
 	for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
 		try {
 			const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
 			if (m) inodes.add(m[1]);
 		} catch { /* closed meanwhile */ }
 	}
-	const ports = new Set();
+	const ports = new Set<number>();
 	for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
 		let text = '';
 		try { text = fs.readFileSync(table, 'utf8'); } catch { continue; }
@@ -47,54 +46,71 @@ const DELAY_READ = `(() => {
 	return out;
 })()`;
 
-/**
- * Opens the inspector of `pid` and connects to it. Returns { startDelayMonitor(), delay(), memory(), close() }:
- * delay() resolves with the event-loop delay (p50/p99/max ms) since the last call or the start.
- */
-export async function connectInspector(pid, timeoutMs = 15_000) {
+/** Event-loop delay since the last read (or the start), in ms. */
+export interface LoopDelay { p50Ms: number; p99Ms: number; maxMs: number; samples: number }
+
+export interface HostInspector {
+	port: number;
+	startDelayMonitor(): Promise<void>;
+	/** The event-loop delay since the last call or the start. */
+	delay(): Promise<LoopDelay>;
+	/** process.memoryUsage() of the process, in MiB. */
+	memory(): Promise<{ rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }>;
+	close(): Promise<void>;
+}
+
+/** One DevTools protocol reply. */
+interface InspectorReply {
+	id?: number;
+	error?: { message: string };
+	result: { exceptionDetails?: { text: string; exception?: { description?: string } }; result: { value: unknown } };
+}
+
+/** Opens the inspector of `pid` and connects to it. */
+export async function connectInspector(pid: number, timeoutMs = 15_000): Promise<HostInspector> {
 	if (typeof WebSocket !== 'function') throw new Error('no global WebSocket: run with Node 22+ or node --experimental-websocket');
 	const before = listeningPorts(pid);
 	process.kill(pid, 'SIGUSR1');
 	const deadline = now() + timeoutMs;
-	let port;
+	let port: number | undefined;
 	while (port === undefined) {
 		port = [...listeningPorts(pid)].find(p => !before.has(p));
 		if (port !== undefined) break;
 		if (now() > deadline) throw new Error(`process ${pid} opened no inspector port within ${timeoutMs / 1000} s of SIGUSR1`);
 		await sleep(20);
 	}
-	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { webSocketDebuggerUrl?: string }[];
 	const url = targets[0]?.webSocketDebuggerUrl;
 	if (!url) throw new Error(`the inspector on port ${port} lists no target`);
 	const ws = new WebSocket(url);
-	await new Promise((resolve, reject) => {
-		ws.addEventListener('open', resolve, { once: true });
+	await new Promise<void>((resolve, reject) => {
+		ws.addEventListener('open', () => resolve(), { once: true });
 		ws.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)), { once: true });
 	});
 	let nextId = 1;
-	const pending = new Map();
+	const pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
 	ws.addEventListener('message', event => {
-		const msg = JSON.parse(String(event.data));
+		const msg = JSON.parse(String(event.data)) as InspectorReply;
 		const waiter = msg.id !== undefined ? pending.get(msg.id) : undefined;
-		if (!waiter) return;
+		if (!waiter || msg.id === undefined) return;
 		pending.delete(msg.id);
 		if (msg.error) waiter.reject(new Error(msg.error.message));
 		else if (msg.result.exceptionDetails) waiter.reject(new Error(msg.result.exceptionDetails.exception?.description ?? msg.result.exceptionDetails.text));
 		else waiter.resolve(msg.result.result.value);
 	});
-	const evaluate = expression => new Promise((resolve, reject) => {
+	const evaluate = <T>(expression: string) => new Promise<T>((resolve, reject) => {
 		const id = nextId++;
-		pending.set(id, { resolve, reject });
+		pending.set(id, { resolve: value => resolve(value as T), reject });
 		ws.send(JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
 	});
+	const openPort = port;
 	return {
-		port,
+		port: openPort,
 		async startDelayMonitor() {
-			const seen = await evaluate(DELAY_SETUP);
-			if (seen !== pid) throw new Error(`the inspector on port ${port} belongs to process ${seen}, not ${pid}`);
+			const seen = await evaluate<number>(DELAY_SETUP);
+			if (seen !== pid) throw new Error(`the inspector on port ${openPort} belongs to process ${seen}, not ${pid}`);
 		},
-		delay: () => evaluate(DELAY_READ),
-		/** process.memoryUsage() of the process, in MiB. */
+		delay: () => evaluate<LoopDelay>(DELAY_READ),
 		memory: () => evaluate(`(() => { const m = process.memoryUsage(); const mib = b => Math.round(b / 2 ** 20 * 10) / 10;
 			return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), externalMiB: mib(m.external) }; })()`),
 		async close() {

@@ -4,7 +4,15 @@
 import { existsSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { createRng, now, pick, randInt } from './measurement.mjs';
+import { createRng, now, pick, randInt, type Rng } from './measurement.js';
+
+/** A generated text file: its path (relative, posix), content seed and size. */
+export interface TextEntry { rel: string; seed: number; size: number }
+/** A generated binary; every other one starts like a PNG. */
+export interface BinaryEntry extends TextEntry { png: boolean }
+export interface WorkspacePlan { text: TextEntry[]; bins: BinaryEntry[] }
+/** A generated workspace, made or reused. */
+export interface BenchWorkspace { root: string; plan: WorkspacePlan; reused: boolean; genMs: number; key: string }
 
 export const GENERATOR_VERSION = 2;
 export const BURST_DIR_NAME = '_bench_burst';
@@ -17,7 +25,7 @@ const LEAVES = ['common', 'internal', 'handlers', 'helpers', 'types', 'adapters'
 const STEMS = ['index', 'client', 'server', 'service', 'controller', 'provider', 'reader', 'writer',
 	'manager', 'factory', 'queue', 'buffer', 'format', 'parse', 'token', 'session', 'watcher', 'mapper',
 	'registry', 'codec', 'stream', 'router', 'options', 'errors', 'state', 'node', 'tree', 'graph'];
-const EXTS = [['.ts', 40], ['.js', 15], ['.md', 10], ['.json', 8], ['.py', 8], ['.txt', 6], ['.css', 5],
+const EXTS: [string, number][] = [['.ts', 40], ['.js', 15], ['.md', 10], ['.json', 8], ['.py', 8], ['.txt', 6], ['.css', 5],
 	['.html', 4], ['.go', 4]];
 const WORDS = ['const', 'value', 'return', 'function', 'await', 'result', 'index', 'buffer', 'options',
 	'export', 'import', 'from', 'string', 'number', 'resource', 'server', 'client', 'request', 'response',
@@ -25,7 +33,7 @@ const WORDS = ['const', 'value', 'return', 'function', 'await', 'result', 'index
 	'path', 'folder', 'workspace', 'file', 'uri', 'mime', 'text', 'binary', 'size', 'limit', 'queue',
 	'größe', 'naïve', 'café', '→', 'λ'];
 
-function pickExt(rng) {
+function pickExt(rng: Rng): string {
 	const total = EXTS.reduce((s, [, w]) => s + w, 0);
 	let r = rng() * total;
 	for (const [ext, w] of EXTS) {
@@ -39,9 +47,9 @@ function pickExt(rng) {
  * Compute the deterministic plan: text file paths (relative, posix) with their content seeds,
  * binary paths with sizes. Directories hold 20..100 files at depths 2..5.
  */
-export function planWorkspace({ files, binaries, seed = 1 }) {
+export function planWorkspace({ files, binaries, seed = 1 }: { files: number; binaries: number; seed?: number }): WorkspacePlan {
 	const rng = createRng(seed);
-	const text = [];
+	const text: TextEntry[] = [];
 	let dirCounter = 0;
 	while (text.length < files) {
 		const area = pick(rng, AREAS);
@@ -57,7 +65,7 @@ export function planWorkspace({ files, binaries, seed = 1 }) {
 			text.push({ rel: `${dir}/${name}`, seed: (seed * 1_000_003 + text.length) >>> 0, size: randInt(rng, 1700, 2300) });
 		}
 	}
-	const bins = [];
+	const bins: BinaryEntry[] = [];
 	for (let i = 0; i < binaries; i++) {
 		const png = i % 2 === 0;
 		const dir = png ? `assets/images/set-${Math.floor(i / 100)}` : `assets/data/blob-${Math.floor(i / 100)}`;
@@ -67,14 +75,14 @@ export function planWorkspace({ files, binaries, seed = 1 }) {
 	return { text, bins };
 }
 
-export function textContent(entry) {
+export function textContent(entry: TextEntry): string {
 	const rng = createRng(entry.seed);
 	const lines = [`// ${entry.rel}`, `// generated benchmark file, seed ${entry.seed}`];
 	let len = lines[0].length + lines[1].length + 2;
 	while (len < entry.size) {
 		const indent = '\t'.repeat(randInt(rng, 0, 3));
 		const n = randInt(rng, 3, 12);
-		const words = [];
+		const words: string[] = [];
 		for (let i = 0; i < n; i++) words.push(pick(rng, WORDS));
 		const line = `${indent}${words.join(' ')};`;
 		lines.push(line);
@@ -85,7 +93,7 @@ export function textContent(entry) {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-export function binaryContent(entry) {
+export function binaryContent(entry: BinaryEntry): Buffer {
 	const rng = createRng(entry.seed);
 	const buf = Buffer.alloc(entry.size);
 	for (let i = 0; i < buf.length; i += 4) {
@@ -99,7 +107,7 @@ export function binaryContent(entry) {
 	return buf;
 }
 
-async function runPool(items, concurrency, fn) {
+async function runPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
 	let next = 0;
 	const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
 		while (next < items.length) {
@@ -111,11 +119,11 @@ async function runPool(items, concurrency, fn) {
 }
 
 /** Recursively list regular files under `root` (absolute paths), parallel readdir walk. */
-export async function walkFiles(root, { skip } = {}) {
-	const out = [];
-	async function walk(dir) {
+export async function walkFiles(root: string, { skip }: { skip?(name: string): boolean } = {}): Promise<string[]> {
+	const out: string[] = [];
+	async function walk(dir: string): Promise<void> {
 		const entries = await fsp.readdir(dir, { withFileTypes: true });
-		const subdirs = [];
+		const subdirs: string[] = [];
 		for (const e of entries) {
 			const full = path.join(dir, e.name);
 			if (e.isDirectory()) {
@@ -134,7 +142,7 @@ export async function walkFiles(root, { skip } = {}) {
  * Ensure the workspace for these parameters exists under cacheDir. Returns
  * { root, plan, reused, genMs }. Reuse needs a complete manifest and a matching file count.
  */
-export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log = () => {} }) {
+export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log = () => {} }: { cacheDir: string; files: number; binaries: number; seed?: number; log?(message: string): void }): Promise<BenchWorkspace> {
 	const key = `ws-t${files}-b${binaries}-s${seed}-v${GENERATOR_VERSION}`;
 	const root = path.join(cacheDir, key);
 	const manifestPath = path.join(cacheDir, `${key}.json`);
@@ -146,21 +154,21 @@ export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log
 
 	if (existsSync(manifestPath) && existsSync(root)) {
 		try {
-			const manifest = JSON.parse(await fsp.readFile(manifestPath, 'utf8'));
+			const manifest = JSON.parse(await fsp.readFile(manifestPath, 'utf8')) as { complete?: boolean; files?: number; binaries?: number };
 			const found = (await walkFiles(root)).length;
 			if (manifest.complete && manifest.files === files && manifest.binaries === binaries && found === expected) {
 				return { root, plan, reused: true, genMs: 0, key };
 			}
 			log(`workspace ${key}: found ${found} files, expected ${expected}; regenerating`);
 		} catch (err) {
-			log(`workspace ${key}: unreadable manifest (${err.message}); regenerating`);
+			log(`workspace ${key}: unreadable manifest (${err instanceof Error ? err.message : String(err)}); regenerating`);
 		}
 	}
 
 	const t0 = now();
 	await fsp.rm(root, { recursive: true, force: true });
 	await fsp.rm(manifestPath, { force: true });
-	const dirs = new Set();
+	const dirs = new Set<string>();
 	for (const e of plan.text) dirs.add(path.dirname(e.rel));
 	for (const e of plan.bins) dirs.add(path.dirname(e.rel));
 	for (const d of dirs) await fsp.mkdir(path.join(root, d), { recursive: true });
@@ -183,6 +191,6 @@ export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log
 }
 
 /** Rewrite text files to their generated content (after the notification test touched them). */
-export async function restoreFiles(root, entries) {
+export async function restoreFiles(root: string, entries: readonly TextEntry[]): Promise<void> {
 	for (const e of entries) await fsp.writeFile(path.join(root, e.rel), textContent(e));
 }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
-import { now } from './measurement.mjs';
+import { now } from './measurement.js';
 
 /** Where the trees are kept between runs. */
 export const SCALE_CACHE_DIR = path.join(repoRoot, '.cache', 'bench-scale');
@@ -20,8 +20,8 @@ const STEMS = ['index', 'client', 'server', 'service', 'provider', 'reader', 'wr
 const EXTS = ['.ts', '.ts', '.ts', '.js', '.md', '.json', '.py', '.css', '.go', '.txt'];
 
 /** The served file paths (relative, posix) of the tree with `files` files, in generation order. */
-export function planScaleTree(files) {
-	const dirs = [];
+export function planScaleTree(files: number): { dirs: string[]; fileName(i: number): string } {
+	const dirs: string[] = [];
 	const leafCount = Math.ceil(files / FILES_PER_DIR);
 	for (let d = 0; d < leafCount; d++) {
 		const area = AREAS[d % AREAS.length];
@@ -32,18 +32,21 @@ export function planScaleTree(files) {
 		parts.push(`${LEAVES[d % LEAVES.length]}-${d}`);
 		dirs.push(parts.join('/'));
 	}
-	return { dirs, fileName: (i) => `${STEMS[i % STEMS.length]}-${String(i).padStart(7, '0')}${EXTS[i % EXTS.length]}` };
+	return { dirs, fileName: i => `${STEMS[i % STEMS.length]}-${String(i).padStart(7, '0')}${EXTS[i % EXTS.length]}` };
 }
 
-/** Makes sure the tree exists; returns { root, files, dirs, reused, genMs }. */
-export function ensureScaleTree({ cacheDir, files, log = () => {} }) {
+/** A generated tree, made or reused: its root, file and leaf folder counts, and how long making it took. */
+export interface ScaleTree { root: string; files: number; dirs: number; reused: boolean; genMs: number }
+
+/** Makes sure the tree exists. */
+export function ensureScaleTree({ cacheDir, files, log = () => {} }: { cacheDir: string; files: number; log?(message: string): void }): ScaleTree {
 	const key = `tree-${files}-v${SCALE_TREE_VERSION}`;
 	const root = path.join(cacheDir, key);
 	const manifestPath = path.join(cacheDir, `${key}.json`);
 	const { dirs, fileName } = planScaleTree(files);
 	if (existsSync(manifestPath) && existsSync(root)) {
 		try {
-			const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+			const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { complete?: boolean; files?: number };
 			if (manifest.complete && manifest.files === files) {
 				// The notify check's own files may be left over from an interrupted run.
 				rmSync(path.join(root, '_scale_notify'), { recursive: true, force: true });
@@ -85,8 +88,8 @@ export function ensureScaleTree({ cacheDir, files, log = () => {} }) {
 }
 
 /** How many files a client should see listed in the tree: the generated ones and the .gitignore files. */
-export function servedCount(cacheDir, files) {
-	const manifest = JSON.parse(readFileSync(path.join(cacheDir, `tree-${files}-v${SCALE_TREE_VERSION}.json`), 'utf8'));
+export function servedCount(cacheDir: string, files: number): number {
+	const manifest = JSON.parse(readFileSync(path.join(cacheDir, `tree-${files}-v${SCALE_TREE_VERSION}.json`), 'utf8')) as { files: number; gitignores: number };
 	return manifest.files + manifest.gitignores;
 }
 
@@ -94,7 +97,7 @@ export function servedCount(cacheDir, files) {
  * The tree both scale benches (headless, extension host) measure: made or reused, with how many
  * files it serves and the leaf folder the notification timings write into.
  */
-export function prepareScaleTree(files, log = () => {}) {
+export function prepareScaleTree(files: number, log: (message: string) => void = () => {}): { tree: ScaleTree; expected: number; leafDir: string } {
 	mkdirSync(SCALE_CACHE_DIR, { recursive: true });
 	const tree = ensureScaleTree({ cacheDir: SCALE_CACHE_DIR, files, log });
 	return { tree, expected: servedCount(SCALE_CACHE_DIR, files), leafDir: path.join(tree.root, planScaleTree(files).dirs[1]) };
