@@ -24,7 +24,7 @@ import {
 	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
 	resolvePreviousCli, serverCpuMs,
 } from './eras.mjs';
-import { measureBurst, measureUpdatedLatency } from './notify.mjs';
+import { measureBurst, measureUpdatedLatency } from './notify.js';
 import {
 	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
 	round, shuffled, summarize,

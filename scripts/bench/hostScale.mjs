@@ -36,7 +36,7 @@ import { cleanupStack, descendants } from '../lib/processes.js';
 import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { waitForWorkbench } from '../../test/e2e/workbench.js';
 import { prepareScaleTree } from './scaleTree.js';
-import { measureScaleNotifyLatency } from './notify.mjs';
+import { measureScaleNotifyLatency } from './notify.js';
 import { median, now, readProcMemory, round, sleep, summarize } from './measurement.js';
 import { connectInspector } from './hostInspector.js';
 

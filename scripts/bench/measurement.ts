@@ -50,6 +50,11 @@ export function percentile(values: readonly number[], p: number): number | null 
 	return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
 
+/** The middle value of a non-empty set, the upper one of an even count (what the picker benches report). */
+export function middle(values: readonly number[]): number {
+	return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 export function median(values: readonly number[]): number | null {
 	if (values.length === 0) return null;
 	const sorted = Float64Array.from(values).sort();

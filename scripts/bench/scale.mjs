@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { OursStdio } from './contenders.mjs';
 import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
-import { measureScaleNotifyLatency } from './notify.mjs';
+import { measureScaleNotifyLatency } from './notify.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'bench', 'scaleProbe.mjs')).href;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm run bench` (and anything else that builds first): install the project's packages when a
-// fresh clone has none or package-lock.json moved on. `npm test` and `npm start` call it themselves.
+// First step of `npm test`, `npm start`, `npm run bench` and `bench:profile`: install the
+// project's packages when a fresh clone has none or package-lock.json moved on, before anything
+// needs them (the TypeScript loader needs esbuild).
 import { ensureDependencies } from './dependencies.mjs';
 
 try {

@@ -50,7 +50,7 @@ function reply(res: http.ServerResponse, model: string | undefined, block: Conte
 	]);
 }
 
-/** Starts the stand-in for `script` (see script.mjs) with the server's name in the client. */
+/** Starts the stand-in for `script` (see script.ts) with the server's name in the client. */
 export async function startAnthropicStandIn(script: Script, serverName: string): Promise<StandIn> {
 	let calls = 0;
 	const standIn = await startStandIn<MessagesRequest>((req, body, res) => {

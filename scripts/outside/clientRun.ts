@@ -82,7 +82,7 @@ export async function runBounded([command, ...args]: readonly string[], { cwd, e
 
 /**
  * An environment for one client run: its own HOME and XDG folders, nothing inherited but PATH
- * and locale, HTTP(S)_PROXY set to the sink (offMachineSink.mjs). The host's discovery folder
+ * and locale, HTTP(S)_PROXY set to the sink (offMachineSink.ts). The host's discovery folder
  * appears at the default place in that HOME (~/.mcp-workspace-resources, a symlink), so the
  * bridge finds the host the way it does on a user's machine, with no variable.
  */

@@ -51,7 +51,7 @@ function userText(contents: Content[] | undefined): string {
 }
 
 /**
- * Starts the stand-in for `script` (see script.mjs); `args(step)` gives the tool arguments for a
+ * Starts the stand-in for `script` (see script.ts); `args(step)` gives the tool arguments for a
  * step (the CLI's own parameter names). `standIn.userTexts` keeps the user text of each main-loop
  * request, to check what a mention expanded into.
  */

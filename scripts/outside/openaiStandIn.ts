@@ -39,7 +39,7 @@ function reply(res: http.ServerResponse, item: object): void {
 	]);
 }
 
-/** Starts the stand-in for `script` (see script.mjs) with the server's name in the client. */
+/** Starts the stand-in for `script` (see script.ts) with the server's name in the client. */
 export async function startOpenAiStandIn(script: Script, serverName: string): Promise<StandIn> {
 	let calls = 0;
 	const standIn = await startStandIn<ResponsesRequest>((req, body, res) => {

@@ -1,13 +1,13 @@
 // Real AI clients from npm (pinned) list and read the headless host's resources, each driven by a
-// local stand-in for its model API (script.mjs, *StandIn.mjs): over stdio (`serve --stdio`), over
+// local stand-in for its model API (script.ts, *StandIn.ts): over stdio (`serve --stdio`), over
 // Streamable HTTP with the bearer token, and through the bridge, configured with each client's own
 // `mcp add` command; for Claude Code, the very lines "Connect a Client..." generates
 // (src/mcp/clientConfigs.ts, bundled here from the source).
 //
-// Isolation (clientRun.mjs): each client run gets its own HOME and XDG folders, an environment
+// Isolation (clientRun.ts): each client run gets its own HOME and XDG folders, an environment
 // that carries none of the caller's variables but PATH and the locale, every base URL on
 // 127.0.0.1, telemetry and auto-update off, and HTTP(S)_PROXY set to a loopback sink that refuses
-// everything (offMachineSink.mjs), so anything a client tries to reach off the machine fails at
+// everything (offMachineSink.ts), so anything a client tries to reach off the machine fails at
 // once instead of leaving it, and the run lists what was tried. Every run is bounded and its whole
 // process tree (the client and the servers it started) is stopped at the end.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

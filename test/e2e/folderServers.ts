@@ -1,7 +1,7 @@
 // Browser checks that a folder's own `mcpResources.servers` (what a cloned repository ships in
 // .vscode/settings.json) runs and contacts nothing the user did not allow: in Restricted Mode
 // nothing at all, in a trusted folder only after the user clicks Allow in the prompt. Each
-// check opens its own code-server window (run-e2e.mjs `inSecondWindow`).
+// check opens its own code-server window (scripts/run/e2e.ts `inSecondWindow`).
 //
 // The folder names two servers, as an attacker would: a stdio command that leaves a marker file
 // (then serves the folder's docs/ as a real MCP server, so an allowed one shows resources) and a

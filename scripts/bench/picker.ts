@@ -9,7 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
-import { startHeadlessHost } from '../lib/headlessHost.js';
+import { startHeadlessHost, type HeadlessHost } from '../lib/headlessHost.js';
+import { middle as median } from './measurement.js';
 import { BIG_FOLDER_SIZE, makePickerWorkspace } from './pickerWorkspace.js';
 import { repoRoot as root } from '../bootstrap/repoRoot.mjs';
 
@@ -24,27 +25,37 @@ for (const needed of ['dist/cli.js', 'out/src/picker/pickerService.js']) {
 		process.exit(1);
 	}
 }
-const { ServerConnection } = require(path.join(root, 'out/src/picker/serverConnection.js'));
-const { ServerResources } = require(path.join(root, 'out/src/picker/treeModel.js'));
-const { nullLogger } = require(path.join(root, 'out/src/common/logger.js'));
-
+// The picker's own modules as tsc compiled them (the bench measures them, not a bundle).
+const { ServerConnection } = require(path.join(root, 'out/src/picker/serverConnection.js')) as typeof import('../../src/picker/serverConnection.js');
+const { ServerResources } = require(path.join(root, 'out/src/picker/treeModel.js')) as typeof import('../../src/picker/treeModel.js');
+const { nullLogger } = require(path.join(root, 'out/src/common/logger.js')) as typeof import('../../src/common/logger.js');
 
 const heap = () => {
 	globalThis.gc?.();
 	globalThis.gc?.();
 	return process.memoryUsage().heapUsed;
 };
-const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = x => `${x.toFixed(1)} ms`;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-async function once(info, measureHeap) {
+interface PickerRun {
+	firstLevel: number;
+	firstLevelCount: number;
+	all: number;
+	loaded: number;
+	expand: number;
+	bigShown: number;
+	filters: Record<string, { ms: number; total: number }>;
+	heapHeld: number;
+}
+
+async function once(info: HeadlessHost, measureHeap: boolean): Promise<PickerRun> {
 	const heapBefore = measureHeap ? heap() : 0;
 	const started = performance.now();
 	const connection = new ServerConnection('bench', 'Bench', {
 		resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }),
 	}, { log: nullLogger });
 	const resources = new ServerResources(connection);
-	let firstLevel;
+	let firstLevel: number | undefined;
 	let firstLevelCount = 0;
 	const sub = resources.onDidChange(() => {
 		if (firstLevel === undefined && resources.size > 0) {
@@ -57,18 +68,21 @@ async function once(info, measureHeap) {
 	sub.dispose();
 
 	const big = resources.folder('bench|d|big');
+	if (!big) {
+		throw new Error('the picker tree has no big/ folder');
+	}
 	let t = performance.now();
 	const bigChildren = resources.children(big);
 	const expand = performance.now() - t;
 
-	const filters = {};
+	const filters: PickerRun['filters'] = {};
 	for (const q of ['entry-4999', 'file042', 'pkg07 mod3', 'fl99', 'ts']) {
 		t = performance.now();
 		const r = resources.search(q, 200);
 		filters[q] = { ms: performance.now() - t, total: r.total };
 	}
 	const heapHeld = measureHeap ? heap() - heapBefore : 0;
-	const result = { firstLevel, firstLevelCount, all, loaded: resources.size, expand, bigShown: bigChildren.length, filters, heapHeld };
+	const result = { firstLevel: firstLevel ?? Number.NaN, firstLevelCount, all, loaded: resources.size, expand, bigShown: bigChildren.length, filters, heapHeld };
 	resources.dispose();
 	connection.dispose();
 	return result;
@@ -81,13 +95,13 @@ try {
 	// server's first index build, so they are not counted.
 	const baseline = heap();
 	const first = await once(server, true);
-	const runs = [];
+	const runs: PickerRun[] = [];
 	for (let i = 0; i < RUNS; i++) {
 		runs.push(await once(server, false));
 	}
 	await new Promise(resolve => setTimeout(resolve, 1000));
 	const afterDispose = heap() - baseline;
-	const last = runs.at(-1);
+	const last = runs[runs.length - 1] ?? first;
 	console.log(`picker bench: ${last.loaded.toLocaleString('en-US')} resources over Streamable HTTP (pages of 1,000), median of ${RUNS} runs, Node ${process.version}`);
 	console.log(`  first tree level visible (connect + first page + root children): ${ms(median(runs.map(r => r.firstLevel)))} (${last.firstLevelCount} rows)`);
 	console.log(`  every page loaded and merged:                                   ${ms(median(runs.map(r => r.all)))}`);
@@ -95,7 +109,7 @@ try {
 	for (const q of Object.keys(last.filters)) {
 		console.log(`  filter "${q}": ${ms(median(runs.map(r => r.filters[q].ms)))} (${last.filters[q].total.toLocaleString('en-US')} matches, best 200 kept)`);
 	}
-	const mb = b => `${(b / 1024 / 1024).toFixed(1)} MB`;
+	const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 	console.log(`  heap held by the picker (connection + model + filter index) for ${first.loaded.toLocaleString('en-US')} resources: ${globalThis.gc ? mb(first.heapHeld) : 'run with --expose-gc'}`);
 	if (globalThis.gc) {
 		console.log(`  heap left after ${RUNS + 1} runs were disposed: ${mb(afterDispose)}`);

@@ -9,7 +9,6 @@
 //
 // `npm run bench:picker-ui` (needs `npm run provision`). Env: BENCH_PICKER_FILES (100000),
 // BENCH_PICKER_RUNS (3).
-/* global document, window, requestAnimationFrame */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -20,6 +19,11 @@ import { cleanupStack } from '../lib/processes.js';
 import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { makePickerWorkspace } from './pickerWorkspace.js';
 import { poll, quickInput, waitForWorkbench } from '../../test/e2e/workbench.js';
+import type { Browser, Page } from 'playwright-core';
+import { middle as median } from './measurement.js';
+
+/** The page's time of the last mousedown or keydown (set by markInputs). */
+type BenchWindow = { __benchSince: number };
 
 const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);
 const RUNS = Number(process.env.BENCH_PICKER_RUNS ?? 3);
@@ -34,14 +38,14 @@ const FILTERS = [
  * by a capture listener) to the first animation frame in which a visible element matching
  * `selector` has `text` at the start of its aria-label or anywhere in its text.
  */
-function timeUntilRow(page, selector, text, timeout = 60_000) {
-	return page.evaluate(({ selector, text, timeout }) => new Promise((resolve, reject) => {
+function timeUntilRow(page: Page, selector: string, text: string, timeout = 60_000): Promise<number> {
+	return page.evaluate(({ selector, text, timeout }) => new Promise<number>((resolve, reject) => {
 		const deadline = performance.now() + timeout;
 		const check = () => {
 			const hit = [...document.querySelectorAll(selector)].some(el => el.getClientRects().length > 0
 				&& ((el.getAttribute('aria-label') ?? '').trim().startsWith(text) || (el.textContent ?? '').includes(text)));
 			if (hit) {
-				resolve(performance.now() - window.__benchSince);
+				resolve(performance.now() - (window as unknown as BenchWindow).__benchSince);
 			} else if (performance.now() > deadline) {
 				reject(new Error(`no "${text}" row within ${timeout} ms`));
 			} else {
@@ -52,18 +56,20 @@ function timeUntilRow(page, selector, text, timeout = 60_000) {
 	}), { selector, text, timeout });
 }
 
-async function markInputs(page) {
+async function markInputs(page: Page): Promise<void> {
 	await page.evaluate(() => {
 		for (const type of ['mousedown', 'keydown']) {
-			document.addEventListener(type, () => { window.__benchSince = performance.now(); }, true);
+			document.addEventListener(type, () => { (window as unknown as BenchWindow).__benchSince = performance.now(); }, true);
 		}
 	});
 }
 
-async function oneRun(browser, vsix, workspace) {
+interface PickerUiRun { logLine: string; viewMs: number; firstLevelMs: number; filterMs: number[]; pickMs: number[] }
+
+async function oneRun(browser: { browser: Browser }, vsix: string, workspace: string): Promise<PickerUiRun> {
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
-	let pageForFailure;
+	let pageForFailure: Page | undefined;
 	try {
 		const server = await startCodeServer({ workspace, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix] });
 		cleanups.push(() => server.stop({}));
@@ -90,7 +96,7 @@ async function oneRun(browser, vsix, workspace) {
 		// Searches are timed once every page is in (the server row then counts the resources).
 		await page.locator(tree, { hasText: /\d resources/ }).first().waitFor({ timeout: 120_000 });
 
-		const filterMs = [];
+		const filterMs: number[] = [];
 		let previous = '';
 		for (const { query, row } of FILTERS) {
 			// Now and then the palette, closing, takes the just-opened filter box with it and the
@@ -105,7 +111,7 @@ async function oneRun(browser, vsix, workspace) {
 				await poll(async () => /Part of a name/.test(await input.getAttribute('placeholder') ?? '') && await input.inputValue() === previous, 'the filter input');
 				await input.press('Control+A');
 				await input.pressSequentially(query);
-				const ms = await timeUntilRow(page, tree, row, 10_000).catch(async err => {
+				const ms = await timeUntilRow(page, tree, row, 10_000).catch(async (err: unknown) => {
 					if (attempt < 3 && !(await quickInput(page).isVisible())) {
 						console.error(`filter "${query}": the box closed before the query applied; retrying`);
 						return undefined;
@@ -121,7 +127,7 @@ async function oneRun(browser, vsix, workspace) {
 			}
 		}
 
-		const pickMs = [];
+		const pickMs: number[] = [];
 		for (const { query, row } of FILTERS) {
 			await page.keyboard.press('Control+Alt+M');
 			const input = quickInput(page).locator('input');
@@ -140,14 +146,13 @@ async function oneRun(browser, vsix, workspace) {
 	}
 }
 
-const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const ms = x => `${Math.round(x)} ms`;
+const ms = (x: number) => `${Math.round(x)} ms`;
 
 ensureProvisioned();
 const vsix = await packageExtension();
 const workspace = makePickerWorkspace(repoRoot, FILES);
 const browser = await launchBrowser();
-const runs = [];
+const runs: PickerUiRun[] = [];
 try {
 	for (let i = 0; i < RUNS; i++) {
 		const run = await oneRun(browser, vsix, workspace);
@@ -157,7 +162,7 @@ try {
 } finally {
 	await browser.close();
 }
-console.log(`picker in the real UI (code-server, headless Chromium): ${FILES.toLocaleString('en-US')} files, median of ${RUNS} cold windows; server: ${runs.at(-1).logLine}`);
+console.log(`picker in the real UI (code-server, headless Chromium): ${FILES.toLocaleString('en-US')} files, median of ${RUNS} cold windows; server: ${runs[runs.length - 1]?.logLine}`);
 console.log(`  click on the activity bar icon to "This workspace" on screen: ${ms(median(runs.map(r => r.viewMs)))}`);
 console.log(`  click on "This workspace" to its first level (Files, folders) on screen: ${ms(median(runs.map(r => r.firstLevelMs)))}`);
 FILTERS.forEach(({ query }, i) => {

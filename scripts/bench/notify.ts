@@ -5,16 +5,32 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BURST_DIR_NAME, textContent } from './workspace.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { BURST_DIR_NAME, textContent, type TextEntry } from './workspace.js';
 import { killAtExit } from '../lib/processes.js';
-import { median, now, round, sleep, summarize } from './measurement.js';
+import { median, now, round, sleep, summarize, type LatencySummary } from './measurement.js';
+
+/** The SDK v1 client's calls these benches make. */
+type NotifyClient = Pick<Client, 'setNotificationHandler' | 'subscribeResource' | 'unsubscribeResource'>;
+
+/** What the notification benches need of a contender (contenders.mjs). */
+export interface NotifyContender {
+	client: NotifyClient;
+	read(absPath: string, timeoutMs?: number): Promise<unknown>;
+	enumerate(timeoutMs?: number): Promise<{ files: unknown[] }>;
+}
+
+type Log = (message: string) => void;
 
 const WORKER_URL = new URL('./burstWorker.mjs', import.meta.url);
 
-function runWorker(workerData) {
+/** What the burst worker (burstWorker.mjs) is asked to do, and what it reports. */
+interface BurstJob { dir: string; count: number; perDir: number; concurrency: number; mode: 'create' | 'delete' }
+
+function runWorker(workerData: BurstJob): Promise<{ ms: number }> {
 	return new Promise((resolve, reject) => {
 		const w = new Worker(WORKER_URL, { workerData });
-		w.once('message', resolve);
+		w.once('message', (m: { ms: number }) => resolve(m));
 		w.once('error', reject);
 		w.once('exit', code => {
 			if (code !== 0) reject(new Error(`burst worker exited with ${code}`));
@@ -29,9 +45,17 @@ function runWorker(workerData) {
  * notification arrives; the generated content is restored afterwards (and at exit, should the
  * bench die mid-test). Resolves with the latencies, the timeouts and notifications per write.
  */
-export async function timeUpdatedNotifications({ root, targets, uris, onUpdated, subscribe, timeoutMs, gapMs }) {
-	const waiters = new Map(); // uri -> resolve
-	const counts = new Map(); // uri -> notifications received
+export async function timeUpdatedNotifications({ root, targets, uris, onUpdated, subscribe, timeoutMs, gapMs }: {
+	root: string;
+	targets: readonly TextEntry[];
+	uris: readonly string[];
+	onUpdated(handler: (uri: string) => void): void;
+	subscribe(): Promise<() => Promise<unknown>>;
+	timeoutMs: number;
+	gapMs: number;
+}): Promise<{ latencies: number[]; timeouts: number; updatedPerWrite: number }> {
+	const waiters = new Map<string, (at: number) => void>(); // uri -> resolve
+	const counts = new Map<string, number>(); // uri -> notifications received
 	onUpdated(uri => {
 		counts.set(uri, (counts.get(uri) ?? 0) + 1);
 		const w = waiters.get(uri);
@@ -48,7 +72,7 @@ export async function timeUpdatedNotifications({ root, targets, uris, onUpdated,
 		}
 	};
 	const removeCleanup = killAtExit(restoreSync);
-	const latencies = [];
+	const latencies: number[] = [];
 	let timeouts = 0;
 	let totalUpdated = 0;
 	const unsubscribe = await subscribe();
@@ -58,7 +82,7 @@ export async function timeUpdatedNotifications({ root, targets, uris, onUpdated,
 		for (let i = 0; i < targets.length; i++) {
 			const e = targets[i];
 			const uri = uris[i];
-			const arrived = new Promise(resolve => waiters.set(uri, resolve));
+			const arrived = new Promise<number>(resolve => waiters.set(uri, resolve));
 			const t0 = now();
 			await fsp.writeFile(path.join(root, e.rel), `${textContent(e)}// bench touch ${i} ${Date.now()}\n`);
 			const t1 = await Promise.race([arrived, sleep(timeoutMs).then(() => null)]);
@@ -86,7 +110,10 @@ export async function timeUpdatedNotifications({ root, targets, uris, onUpdated,
  * Subscribe to `targets` (plan entries) with resources/subscribe, write each file in turn and
  * time until notifications/resources/updated for its URI arrives.
  */
-export async function measureUpdatedLatency({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }) {
+/** The updated-latency measurement: samples, arrivals and latencies. */
+export interface UpdatedLatency { samples: number; received: number; timeouts: number; updatedPerWrite: number; latency: LatencySummary }
+
+export async function measureUpdatedLatency({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }: { contender: NotifyContender; root: string; targets: readonly TextEntry[]; timeoutMs?: number; gapMs?: number; log?: Log }): Promise<UpdatedLatency & { subscribeMsEach: number }> {
 	const client = contender.client;
 	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
 	let subscribeMs = 0;
@@ -120,7 +147,18 @@ export async function measureUpdatedLatency({ contender, root, targets, timeoutM
  * Then the list is polled until it shows the expected number of files (capped at maxVisibleMs).
  * Reads that take longer than readTimeoutMs fail (and make the bench exit non-zero).
  */
-export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 2000, maxSettleMs = 30_000, maxVisibleMs = 30_000, readTimeoutMs = 15_000, log }) {
+export async function measureBurst({ contender, root, count, readPaths, expectedBase, quietMs = 2000, maxSettleMs = 30_000, maxVisibleMs = 30_000, readTimeoutMs = 15_000, log }: {
+	contender: NotifyContender;
+	root: string;
+	count: number;
+	readPaths: readonly string[];
+	expectedBase: number;
+	quietMs?: number;
+	maxSettleMs?: number;
+	maxVisibleMs?: number;
+	readTimeoutMs?: number;
+	log?: Log;
+}) {
 	const client = contender.client;
 	const burstDir = path.join(root, BURST_DIR_NAME);
 	const removeCleanup = killAtExit(() => rmSync(burstDir, { recursive: true, force: true }));
@@ -134,15 +172,15 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 	client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {});
 	await sleep(300);
 
-	const phase = async (mode, expectedListed) => {
+	const phase = async (mode: BurstJob['mode'], expectedListed: number) => {
 		const before = listChanged;
-		const readLat = [];
+		const readLat: number[] = [];
 		let readErrors = 0;
-		let firstReadError = null;
+		let firstReadError: unknown = null;
 		let writing = true;
-		let writerError = null;
+		let writerError: unknown = null;
 		const t0 = now();
-		let writeMs = null;
+		let writeMs: number | null = null;
 		const writer = runWorker({ dir: burstDir, count, perDir: 100, concurrency: 16, mode }).then(m => {
 			writeMs = m.ms;
 			writing = false;
@@ -150,7 +188,7 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 			writerError = err;
 			writing = false;
 		});
-		let writesDoneAt = null;
+		let writesDoneAt: number | null = null;
 		let i = 0;
 		let settledBy = 'quiet';
 		for (;;) {
@@ -177,17 +215,17 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 		if (writerError) throw writerError;
 		const readWindowMs = now() - t0;
 		// Poll the list until it shows the expected count.
-		const listTimes = [];
-		let listed;
-		let visibleAfterMs = null;
+		const listTimes: number[] = [];
+		let listed: { files: unknown[] } | undefined;
+		let visibleAfterMs: number | null = null;
 		const deadline = now() + maxVisibleMs;
-		let listError = null;
+		let listError: string | null = null;
 		for (;;) {
 			const tl = now();
 			try {
 				listed = await contender.enumerate(readTimeoutMs); // a page stuck this long counts as failed
 			} catch (err) {
-				listError = String(err?.message ?? err);
+				listError = err instanceof Error ? err.message : String(err);
 				break;
 			}
 			listTimes.push(now() - tl);
@@ -200,7 +238,7 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 		}
 		const events = listChanged - before;
 		const lastAfterMs = lastListChanged > t0 ? lastListChanged - t0 : null;
-		log?.(`  burst ${mode}: ${count} files written in ${Math.round(writeMs)} ms; ${events} list_changed (last ${lastAfterMs === null ? '—' : Math.round(lastAfterMs)} ms after start); reads p99 ${round(summarizeP99(readLat))} ms over ${readLat.length} reads; list shows ${listed ? listed.files.length : `nothing (${listError})`}/${expectedListed}${visibleAfterMs === null ? ' (gave up waiting)' : ` after ${Math.round(visibleAfterMs)} ms`}${readErrors ? `; ${readErrors} READS FAILED (${firstReadError?.message ?? firstReadError})` : ''}`);
+		log?.(`  burst ${mode}: ${count} files written in ${Math.round(writeMs ?? Number.NaN)} ms; ${events} list_changed (last ${lastAfterMs === null ? '—' : Math.round(lastAfterMs)} ms after start); reads p99 ${round(summarizeP99(readLat))} ms over ${readLat.length} reads; list shows ${listed ? listed.files.length : `nothing (${listError})`}/${expectedListed}${visibleAfterMs === null ? ' (gave up waiting)' : ` after ${Math.round(visibleAfterMs)} ms`}${readErrors ? `; ${readErrors} READS FAILED (${errorMessage(firstReadError)})` : ''}`);
 		return {
 			mode,
 			files: count,
@@ -211,7 +249,7 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 			readWindowMs: round(readWindowMs),
 			readsDuring: readLat.length,
 			readErrors,
-			firstReadError: firstReadError ? String(firstReadError.message ?? firstReadError) : null,
+			firstReadError: firstReadError ? errorMessage(firstReadError) : null,
 			readLatency: summarize(readLat),
 			expectedListed,
 			listedAfter: listed ? listed.files.length : null,
@@ -233,7 +271,11 @@ export async function measureBurst({ contender, root, count, readPaths, expected
 	}
 }
 
-function summarizeP99(values) {
+function errorMessage(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
+}
+
+function summarizeP99(values: readonly number[]): number | null {
 	return summarize(values).p99 ?? null;
 }
 
@@ -242,14 +284,14 @@ function summarizeP99(values) {
  * updated for a subscribed file there that changes, `samples` times each. `prefix` names the
  * files written (removed afterwards); `settleMs` lets the target's own list_changed pass first.
  */
-export async function measureScaleNotifyLatency(client, leafDir, { prefix, settleMs, samples = 5 }) {
-	let onListChanged = null;
-	let onUpdated = null;
+export async function measureScaleNotifyLatency(client: NotifyClient, leafDir: string, { prefix, settleMs, samples = 5 }: { prefix: string; settleMs: number; samples?: number }) {
+	let onListChanged: ((at: number) => void) | null = null;
+	let onUpdated: ((uri: string, at: number) => void) | null = null;
 	client.setNotificationHandler(ResourceListChangedNotificationSchema, () => onListChanged?.(now()));
 	client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => onUpdated?.(n.params.uri, now()));
-	const wait = (install, timeoutMs = 10_000) => Promise.race([new Promise(install), sleep(timeoutMs).then(() => null)]);
-	const created = [];
-	const updated = [];
+	const wait = (install: (resolve: (at: number) => void) => void, timeoutMs = 10_000) => Promise.race([new Promise<number>(install), sleep(timeoutMs).then(() => null)]);
+	const created: number[] = [];
+	const updated: number[] = [];
 	let createdTimeouts = 0;
 	let updatedTimeouts = 0;
 	const target = path.join(leafDir, `${prefix}-target.ts`);
