@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { mapLimited } from '../lib/mapLimited.js';
 import { createRng, now, pick, randInt, type Rng } from './measurement.js';
 
 /** A generated text file: its path (relative, posix), content seed and size. */
@@ -107,17 +108,6 @@ export function binaryContent(entry: BinaryEntry): Buffer {
 	return buf;
 }
 
-async function runPool<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-	let next = 0;
-	const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-		while (next < items.length) {
-			const item = items[next++];
-			await fn(item);
-		}
-	});
-	await Promise.all(workers);
-}
-
 /** Recursively list regular files under `root` (absolute paths), parallel readdir walk. */
 export async function walkFiles(root: string, { skip }: { skip?(name: string): boolean } = {}): Promise<string[]> {
 	const out: string[] = [];
@@ -174,12 +164,12 @@ export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log
 	for (const d of dirs) await fsp.mkdir(path.join(root, d), { recursive: true });
 	let textBytes = 0;
 	let binBytes = 0;
-	await runPool(plan.text, 32, async e => {
+	await mapLimited(plan.text, 32, async e => {
 		const content = textContent(e);
 		textBytes += Buffer.byteLength(content);
 		await fsp.writeFile(path.join(root, e.rel), content);
 	});
-	await runPool(plan.bins, 16, async e => {
+	await mapLimited(plan.bins, 16, async e => {
 		const content = binaryContent(e);
 		binBytes += content.length;
 		await fsp.writeFile(path.join(root, e.rel), content);

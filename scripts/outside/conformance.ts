@@ -13,6 +13,7 @@
 // the run (conformance exits 1: stale entry).
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { mapLimited } from '../lib/mapLimited.js';
 import type { OutsideTools, Verdict } from './context.js';
 
 /** A check conformance wrote to checks.json. */
@@ -85,14 +86,7 @@ export async function conformanceChecks(ctx: OutsideTools & { url: string }): Pr
 	});
 	// A few at a time: some checks wait a second or so for a listen frame, and fifteen Node
 	// processes at once on two cores were enough to make one miss it.
-	const outcomes = new Array<ScenarioOutcome>(jobs.length);
-	let next = 0;
-	await Promise.all(Array.from({ length: PARALLEL }, async () => {
-		while (next < jobs.length) {
-			const i = next++;
-			outcomes[i] = await runScenario(ctx, jobs[i]);
-		}
-	}));
+	const outcomes = await mapLimited(jobs, PARALLEL, job => runScenario(ctx, job));
 	for (const outcome of outcomes) {
 		if (ctx.verbose) {
 			console.log(outcome.stdout);

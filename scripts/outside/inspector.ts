@@ -11,6 +11,7 @@
 // through `modern` connecting at all.
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mapLimited } from '../lib/mapLimited.js';
 import type { OutsideTools } from './context.js';
 
 /** What the Inspector printed for one call: the fields the checks look at. */
@@ -84,14 +85,7 @@ export async function inspectorChecks(ctx: InspectorContext): Promise<void> {
 			}
 		}
 	}
-	const problems = new Array<string>(calls.length);
-	let next = 0;
-	await Promise.all(Array.from({ length: PARALLEL }, async () => {
-		while (next < calls.length) {
-			const i = next++;
-			problems[i] = await call(ctx, calls[i]);
-		}
-	}));
+	const problems = await mapLimited(calls, PARALLEL, c => call(ctx, c));
 	calls.forEach((c, i) => ctx.record(`inspector ${c.label}`, c.method, !problems[i], problems[i]));
 }
 
