@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './contenders.mjs';
+import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './contenders.js';
 import {
 	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
 	resolvePreviousCli, serverCpuMs,

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText } from './contenders.mjs';
+import { CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText } from './contenders.js';
 import { timeUpdatedNotifications } from './notify.js';
 import { killPidAtExit } from '../lib/processes.js';
 import { now, round, summarize, withTimeout } from './measurement.js';

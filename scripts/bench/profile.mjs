@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { OursHttp, runReads } from './contenders.mjs';
+import { OursHttp, runReads } from './contenders.js';
 import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.mjs';
 import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';

@@ -15,7 +15,7 @@ import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { OursStdio } from './contenders.mjs';
+import { OursStdio } from './contenders.js';
 import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
