@@ -90,7 +90,7 @@ if (process.argv.includes('--scale') && process.argv.includes('--host')) {
 
 if (process.argv.includes('--scale')) {
 	// Generated trees of 100,000 and 1,000,000 files take minutes: a section of its own.
-	const { runScaleBench } = await import('./scale.mjs');
+	const { runScaleBench } = await import('./scale.js');
 	onInterrupt();
 	await runScaleBench(process.argv.slice(2));
 	process.exit(0);

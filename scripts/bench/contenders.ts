@@ -68,7 +68,8 @@ export const floor = {
 class McpContender {
 	client: Client | null = null;
 	pid: number | undefined = undefined;
-	readonly stderr = new TailBuffer();
+	/** The server's stderr (a subclass may keep more of it: see scale.ts). */
+	stderr: TailBuffer = new TailBuffer();
 	closed = false;
 	connectionError: Error | null = null;
 	connectMs = 0;
@@ -77,7 +78,7 @@ class McpContender {
 	constructor(readonly name: string) {}
 
 	/** The connected client (start() first). */
-	protected get connected(): Client {
+	get connectedClient(): Client {
 		if (!this.client) throw new Error(`${this.name}: not started`);
 		return this.client;
 	}
@@ -91,7 +92,7 @@ class McpContender {
 	}
 
 	ping(): Promise<unknown> {
-		return this.connected.ping({ timeout: REQUEST_TIMEOUT_MS });
+		return this.connectedClient.ping({ timeout: REQUEST_TIMEOUT_MS });
 	}
 
 	describeFailure(err: unknown): string {
@@ -138,7 +139,7 @@ export class PeerFilesystem extends McpContender {
 	}
 
 	async callText(name: string, args: Record<string, unknown>): Promise<string> {
-		const res = await this.connected.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+		const res = await this.connectedClient.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
 		const content = (res.content ?? []) as { type: string; text?: string }[];
 		const text = content.find(c => c.type === 'text')?.text;
 		if (res.isError) throw new Error(`${name} failed: ${text ?? JSON.stringify(res.content)}`);
@@ -212,7 +213,7 @@ export class PeerFilesystem extends McpContender {
 	}
 
 	async readBinary(absPath: string): Promise<Buffer> {
-		const res = await this.connected.callTool({ name: 'read_media_file', arguments: { path: absPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+		const res = await this.connectedClient.callTool({ name: 'read_media_file', arguments: { path: absPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
 		if (res.isError) throw new Error(`read_media_file failed: ${JSON.stringify(res.content).slice(0, 300)}`);
 		const c = (res.content as { data?: string; resource?: { blob?: string } }[] | undefined)?.[0];
 		const b64 = c?.data ?? c?.resource?.blob;
@@ -310,13 +311,13 @@ export class OursBase extends McpContender {
 
 	async read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
 		const uri = pathToFileURL(absPath).href;
-		const res = await this.connected.readResource({ uri }, { timeout });
+		const res = await this.connectedClient.readResource({ uri }, { timeout });
 		return extractText(res, uri, this.readStats);
 	}
 
 	async readBinary(absPath: string): Promise<Buffer> {
 		const uri = pathToFileURL(absPath).href;
-		const res = await this.connected.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
+		const res = await this.connectedClient.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
 		return extractBinary(res, uri, this.readStats);
 	}
 
@@ -330,7 +331,7 @@ export class OursBase extends McpContender {
 
 	/** One resources/list page (the first when `cursor` is undefined). */
 	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS) {
-		return this.connected.listResources(cursor ? { cursor } : undefined, { timeout });
+		return this.connectedClient.listResources(cursor ? { cursor } : undefined, { timeout });
 	}
 
 	/** Time until the first resources/list page arrives (server may still be indexing). */

@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OursStdio } from './contenders.js';
-import { median, now, readProcMemory, round, sleep, summarize, TailBuffer } from './measurement.js';
+import { median, now, readProcMemory, round, sleep, summarize, TailBuffer, type LatencySummary } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -24,8 +24,39 @@ import { repoRoot } from '../bootstrap/repoRoot.mjs';
 const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'bench', 'scaleProbe.mjs')).href;
 const WALK_CONCURRENCY = 16;
 
-function parseScaleArgs(argv) {
-	const opts = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false };
+interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean }
+
+/** What the probe (scaleProbe.mjs) reports on SIGUSR2. */
+interface ProbeLine { delayP99Ms: number; delayMaxMs: number }
+
+/** One server run at one size (see the header for what each is). */
+interface ScaleRun {
+	indexMs?: number;
+	indexedFiles?: number;
+	rssAfterIndexMiB?: number | null;
+	peakRssAfterIndexMiB?: number | null;
+	indexingDelay?: { p99Ms: number; maxMs: number };
+	pingWhileIndexing?: LatencySummary;
+	firstPageP50Ms?: number | null;
+	fullListingMs?: number;
+	listingDelay?: { p99Ms: number; maxMs: number };
+	listedFiles?: number;
+	pages?: number;
+	problem?: string;
+	rssAfterListingMiB?: number | null;
+	peakRssMiB?: number | null;
+	listChangedP50Ms?: number | null;
+	updatedP50Ms?: number | null;
+	listChangedTimeouts?: number;
+	updatedTimeouts?: number;
+	error?: string;
+	floorMs?: number;
+}
+
+type RunSummary = ReturnType<typeof summarizeRuns>;
+
+function parseScaleArgs(argv: readonly string[]): ScaleOptions {
+	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
@@ -44,14 +75,14 @@ function parseScaleArgs(argv) {
 }
 
 /** The floor: one recursive readdir + stat of every file, plain Node, 16 directories at a time. */
-async function floorWalk(root) {
+async function floorWalk(root: string): Promise<number> {
 	let files = 0;
 	const pending = [root];
 	let active = 0;
-	await new Promise((resolve, reject) => {
+	await new Promise<void>((resolve, reject) => {
 		const pump = () => {
 			while (active < WALK_CONCURRENCY && pending.length > 0) {
-				const dir = pending.pop();
+				const dir = pending.pop() as string;
 				active++;
 				fsp.readdir(dir, { withFileTypes: true }).then(entries => {
 					for (const e of entries) {
@@ -75,14 +106,11 @@ async function floorWalk(root) {
 
 /** stderr of a server: keeps the tail, and hands over probe lines and the index line as they come. */
 class ScaleStderr extends TailBuffer {
-	constructor() {
-		super();
-		this.partial = '';
-		this.probes = [];
-		this.waiters = [];
-		this.indexed = null;
-	}
-	push(chunk) {
+	private partial = '';
+	readonly probes: ProbeLine[] = [];
+	private readonly waiters: (() => void)[] = [];
+	indexed: { files: number; ms: number; at: number } | null = null;
+	override push(chunk: string): void {
 		super.push(chunk);
 		this.partial += chunk;
 		let nl;
@@ -90,25 +118,28 @@ class ScaleStderr extends TailBuffer {
 			const line = this.partial.slice(0, nl);
 			this.partial = this.partial.slice(nl + 1);
 			const probe = /^SCALE-PROBE (.*)$/.exec(line);
-			if (probe) this.probes.push(JSON.parse(probe[1]));
+			if (probe) this.probes.push(JSON.parse(probe[1]) as ProbeLine);
 			const indexed = /indexed (\d+) files in (\d+) ms/.exec(line);
 			if (indexed && !this.indexed) this.indexed = { files: Number(indexed[1]), ms: Number(indexed[2]), at: now() };
 			for (const w of this.waiters.splice(0)) w();
 		}
 	}
-	changed() {
+	changed(): Promise<void> {
 		return new Promise(resolve => this.waiters.push(resolve));
 	}
 }
 
 class ProbedServer extends OursStdio {
-	serverArgs(extra) {
+	override stderr = new ScaleStderr();
+
+	override serverArgs(extra: readonly string[]): string[] {
 		return ['--import', PROBE, ...super.serverArgs(extra)];
 	}
 
 	/** The probe's event-loop delay since the last call (and memory now). */
-	async probe() {
+	async probe(): Promise<ProbeLine> {
 		const before = this.stderr.probes.length;
+		if (this.pid === undefined) throw new Error('the server is not running');
 		process.kill(this.pid, 'SIGUSR2');
 		const deadline = now() + 30_000;
 		while (this.stderr.probes.length === before) {
@@ -119,15 +150,14 @@ class ProbedServer extends OursStdio {
 	}
 }
 
-async function runServer({ cli, root, expected, home, leafDir, log }) {
+async function runServer({ cli, root, expected, home, leafDir, log }: { cli: string; root: string; expected: number; home: string; leafDir: string; log(message: string): void }): Promise<ScaleRun> {
 	const server = new ProbedServer({ repoRoot, root, home, cli });
-	server.stderr = new ScaleStderr();
-	const r = {};
+	const r: ScaleRun = {};
 	try {
 		await server.start();
 		await server.probe(); // drop the window of module loading: indexing is what counts
 		// Pings while the index builds: what any other client (or extension) waits for.
-		const pings = [];
+		const pings: number[] = [];
 		while (!server.stderr.indexed) {
 			const t = now();
 			await server.ping();
@@ -136,15 +166,16 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 		}
 		const memory = readProcMemory(server.pid);
 		const indexing = await server.probe();
-		r.indexMs = server.stderr.indexed.ms;
-		r.indexedFiles = server.stderr.indexed.files;
-		r.rssAfterIndexMiB = memory ? round(memory.rssKiB / 1024, 1) : null;
-		r.peakRssAfterIndexMiB = memory ? round(memory.hwmKiB / 1024, 1) : null;
+		const indexed = server.stderr.indexed as { files: number; ms: number };
+		r.indexMs = indexed.ms;
+		r.indexedFiles = indexed.files;
+		r.rssAfterIndexMiB = memory?.rssKiB != null ? round(memory.rssKiB / 1024, 1) : null;
+		r.peakRssAfterIndexMiB = memory?.hwmKiB != null ? round(memory.hwmKiB / 1024, 1) : null;
 		r.indexingDelay = { p99Ms: indexing.delayP99Ms, maxMs: indexing.delayMaxMs };
 		r.pingWhileIndexing = summarize(pings);
 
 		for (let i = 0; i < 5; i++) await server.firstPage(); // JIT warm-up, as a client's later pages see it
-		const firstPage = [];
+		const firstPage: number[] = [];
 		for (let i = 0; i < 21; i++) {
 			const t = now();
 			await server.firstPage();
@@ -162,10 +193,10 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 		r.pages = listed.pages;
 		if (listed.files.length !== expected) r.problem = `listed ${listed.files.length} files, expected ${expected}`;
 		const afterListing = readProcMemory(server.pid);
-		r.rssAfterListingMiB = afterListing ? round(afterListing.rssKiB / 1024, 1) : null;
-		r.peakRssMiB = afterListing ? round(afterListing.hwmKiB / 1024, 1) : null;
+		r.rssAfterListingMiB = afterListing?.rssKiB != null ? round(afterListing.rssKiB / 1024, 1) : null;
+		r.peakRssMiB = afterListing?.hwmKiB != null ? round(afterListing.hwmKiB / 1024, 1) : null;
 
-		Object.assign(r, await measureScaleNotifyLatency(server.client, leafDir, { prefix: 'scale-notify', settleMs: 1200 }));
+		Object.assign(r, await measureScaleNotifyLatency(server.connectedClient, leafDir, { prefix: 'scale-notify', settleMs: 1200 }));
 	} catch (err) {
 		r.error = server.describeFailure(err);
 		log(`  !! ${r.error}`);
@@ -175,21 +206,21 @@ async function runServer({ cli, root, expected, home, leafDir, log }) {
 	return r;
 }
 
-const medianOf = (runs, pick) => {
-	const values = runs.map(pick).filter(v => typeof v === 'number' && Number.isFinite(v));
+const medianOf = <T>(runs: readonly T[], pick: (run: T) => number | null | undefined) => {
+	const values = runs.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
 	return values.length ? round(median(values), 2) : null;
 };
-const maxOf = (runs, pick) => {
-	const values = runs.map(pick).filter(v => typeof v === 'number' && Number.isFinite(v));
+const maxOf = <T>(runs: readonly T[], pick: (run: T) => number | null | undefined) => {
+	const values = runs.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
 	return values.length ? Math.max(...values) : null;
 };
 
-function summarizeRuns(runs, floors) {
+function summarizeRuns(runs: ScaleRun[], floors: number[]) {
 	return {
 		runs,
 		floorMs: round(median(floors)),
 		indexMs: medianOf(runs, r => r.indexMs),
-		indexVsFloor: medianOf(runs.map((r, i) => ({ x: r.indexMs / floors[i] })), r => r.x),
+		indexVsFloor: medianOf(runs.map((r, i) => ({ x: (r.indexMs ?? Number.NaN) / floors[i] })), r => r.x),
 		rssAfterIndexMiB: medianOf(runs, r => r.rssAfterIndexMiB),
 		peakRssMiB: medianOf(runs, r => r.peakRssMiB),
 		indexingDelayP99Ms: medianOf(runs, r => r.indexingDelay?.p99Ms),
@@ -198,17 +229,17 @@ function summarizeRuns(runs, floors) {
 		pingWhileIndexingMaxMs: maxOf(runs, r => r.pingWhileIndexing?.max),
 		firstPageP50Ms: medianOf(runs, r => r.firstPageP50Ms),
 		fullListingMs: medianOf(runs, r => r.fullListingMs),
-		listingVsFloor: medianOf(runs.map((r, i) => ({ x: r.fullListingMs / floors[i] })), r => r.x),
+		listingVsFloor: medianOf(runs.map((r, i) => ({ x: (r.fullListingMs ?? Number.NaN) / floors[i] })), r => r.x),
 		listingDelayP99Ms: medianOf(runs, r => r.listingDelay?.p99Ms),
 		listingDelayMaxMs: maxOf(runs, r => r.listingDelay?.maxMs),
 		listChangedP50Ms: medianOf(runs, r => r.listChangedP50Ms),
 		updatedP50Ms: medianOf(runs, r => r.updatedP50Ms),
 		problems: runs.flatMap(r => [r.problem, r.error, r.listChangedTimeouts ? `${r.listChangedTimeouts} list_changed did not arrive within 10 s of a create` : undefined,
-			r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter(Boolean)),
+			r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter((p): p is string => !!p)),
 	};
 }
 
-const ROWS = [
+const ROWS: [string, (s: RunSummary) => number | null | undefined, string, string?][] = [
 	['floor: readdir + stat walk', s => s.floorMs, 'ms'],
 	['index (host log line)', s => s.indexMs, 'ms', 'index <= 1.5x floor'],
 	['index / floor', s => s.indexVsFloor, 'x'],
@@ -227,8 +258,15 @@ const ROWS = [
 	['updated after a change p50', s => s.updatedP50Ms, 'ms'],
 ];
 
-function table(results) {
-	const lines = [];
+interface ScaleResults {
+	startedAt: string;
+	params: ScaleOptions & { builds: Record<string, string> };
+	env: Record<string, unknown>;
+	sizes: Record<string, Record<string, RunSummary>>;
+}
+
+function table(results: ScaleResults): string {
+	const lines: string[] = [];
 	for (const [size, byBuild] of Object.entries(results.sizes)) {
 		const builds = Object.keys(byBuild);
 		lines.push('', `${Number(size).toLocaleString('en-US')} files (medians of ${results.params.reps} runs; max for the max rows)`);
@@ -241,14 +279,14 @@ function table(results) {
 	return lines.join('\n');
 }
 
-const fmt = v => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(round(v, 2)));
+const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(round(v, 2)));
 
-export async function runScaleBench(argv) {
+export async function runScaleBench(argv: readonly string[]): Promise<ScaleResults> {
 	const opts = parseScaleArgs(argv);
-	const log = msg => process.stderr.write(`${msg}\n`);
-	const builds = { current: path.resolve(repoRoot, opts.cli) };
+	const log = (msg: string) => process.stderr.write(`${msg}\n`);
+	const builds: Record<string, string> = { current: path.resolve(repoRoot, opts.cli) };
 	if (opts.prevCli) builds.previous = opts.prevCli;
-	const results = {
+	const results: ScaleResults = {
 		startedAt: new Date().toISOString(),
 		params: { ...opts, builds },
 		env: { node: process.version, cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
@@ -260,8 +298,8 @@ export async function runScaleBench(argv) {
 			log(`\n== scale: ${size.toLocaleString('en-US')} files`);
 			const { tree, expected, leafDir } = prepareScaleTree(size, log);
 			await floorWalk(tree.root); // page cache and JIT
-			const runs = Object.fromEntries(Object.keys(builds).map(b => [b, []]));
-			const floors = Object.fromEntries(Object.keys(builds).map(b => [b, []]));
+			const runs = Object.fromEntries(Object.keys(builds).map(b => [b, [] as ScaleRun[]]));
+			const floors = Object.fromEntries(Object.keys(builds).map(b => [b, [] as number[]]));
 			for (let rep = 0; rep < opts.reps; rep++) {
 				// Builds alternate within a rep, each right after its own floor walk, so a busy
 				// machine weighs on both alike.
