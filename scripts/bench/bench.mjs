@@ -83,7 +83,7 @@ if (process.argv.includes('--scale') && process.argv.includes('--host')) {
 	// The same at 100,000 files in the real extension host (code-server): its own script, which
 	// needs a global WebSocket (Node 20: --experimental-websocket) to reach the host's inspector.
 	const { spawnSync } = await import('node:child_process');
-	const script = new URL('./hostScale.mjs', import.meta.url).pathname;
+	const script = new URL('./hostScale.ts', import.meta.url).pathname;
 	const r = spawnSync(process.execPath, ['--import', new URL('../bootstrap/registerTypeScript.mjs', import.meta.url).href, '--experimental-websocket', script], { stdio: 'inherit' });
 	process.exit(r.status ?? 1);
 }

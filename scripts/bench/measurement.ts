@@ -165,3 +165,31 @@ export function filterMaxListenersWarnings(): { suppressed: number } {
 	});
 	return state;
 }
+
+/** The finite numbers `pick` finds in `runs` (a failed run leaves its fields out). */
+function picked<T>(runs: readonly T[], pick: (run: T) => number | null | undefined): number[] {
+	return runs.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+}
+
+/** The median of what `pick` finds in `runs`, to 2 decimals, or null when none has it. */
+export function medianOf<T>(runs: readonly T[], pick: (run: T) => number | null | undefined): number | null {
+	const values = picked(runs, pick);
+	return values.length ? round(median(values), 2) ?? null : null;
+}
+
+/** The largest of what `pick` finds in `runs`, or null. */
+export function maxOf<T>(runs: readonly T[], pick: (run: T) => number | null | undefined): number | null {
+	const values = picked(runs, pick);
+	return values.length ? Math.max(...values) : null;
+}
+
+/** The smallest and largest of what `pick` finds in `runs`, or null. */
+export function rangeOf<T>(runs: readonly T[], pick: (run: T) => number | null | undefined): [number, number] | null {
+	const values = picked(runs, pick);
+	return values.length ? [Math.min(...values), Math.max(...values)] : null;
+}
+
+/** A table cell: '—' for nothing, whole numbers from 100 up, 2 decimals below. */
+export function formatCell(v: number | null | undefined): string {
+	return v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(round(v, 2));
+}

@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OursStdio } from './contenders.js';
-import { median, now, readProcMemory, round, sleep, summarize, TailBuffer, type LatencySummary } from './measurement.js';
+import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep, summarize, TailBuffer, type LatencySummary } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -206,15 +206,6 @@ async function runServer({ cli, root, expected, home, leafDir, log }: { cli: str
 	return r;
 }
 
-const medianOf = <T>(runs: readonly T[], pick: (run: T) => number | null | undefined) => {
-	const values = runs.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-	return values.length ? round(median(values), 2) : null;
-};
-const maxOf = <T>(runs: readonly T[], pick: (run: T) => number | null | undefined) => {
-	const values = runs.map(pick).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-	return values.length ? Math.max(...values) : null;
-};
-
 function summarizeRuns(runs: ScaleRun[], floors: number[]) {
 	return {
 		runs,
@@ -272,14 +263,13 @@ function table(results: ScaleResults): string {
 		lines.push('', `${Number(size).toLocaleString('en-US')} files (medians of ${results.params.reps} runs; max for the max rows)`);
 		lines.push(`| metric | ${builds.join(' | ')} | aim |`, `|---|${builds.map(() => '---:|').join('')}---|`);
 		for (const [label, pick, unit, aim] of ROWS) {
-			lines.push(`| ${label} (${unit}) | ${builds.map(b => fmt(pick(byBuild[b]))).join(' | ')} | ${aim ?? ''} |`);
+			lines.push(`| ${label} (${unit}) | ${builds.map(b => formatCell(pick(byBuild[b]))).join(' | ')} | ${aim ?? ''} |`);
 		}
 		for (const b of builds) for (const p of byBuild[b].problems) lines.push(`problem (${b}): ${p}`);
 	}
 	return lines.join('\n');
 }
 
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(round(v, 2)));
 
 export async function runScaleBench(argv: readonly string[]): Promise<ScaleResults> {
 	const opts = parseScaleArgs(argv);

@@ -37,53 +37,93 @@ import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { waitForWorkbench } from '../../test/e2e/workbench.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
-import { median, now, readProcMemory, round, sleep, summarize } from './measurement.js';
-import { connectInspector } from './hostInspector.js';
+import { formatCell, median, medianOf, now, rangeOf, readProcMemory, round, sleep, summarize, type LatencySummary } from './measurement.js';
+import { connectInspector, type HostInspector, type LoopDelay } from './hostInspector.js';
+import type { Browser } from 'playwright-core';
+import type { ScaleTree } from './scaleTree.js';
+import { errorText } from '../lib/errorText.js';
+
+type Memory = Awaited<ReturnType<HostInspector['memory']>>;
+
+/** One cold window (see the header for what each is). */
+interface HostRun {
+	lockBeforeMonitor?: boolean;
+	indexedBeforeLock?: boolean;
+	rssAtLockMiB?: number | null;
+	indexingWindowMs?: number;
+	heapAfterIndex?: Memory | null;
+	indexMs?: number;
+	indexedFiles?: number;
+	rssAfterIndexMiB?: number | null;
+	peakRssAfterIndexMiB?: number | null;
+	indexingDelay?: LoopDelay | null;
+	pingWhileIndexing?: LatencySummary | null;
+	idleDelay?: LoopDelay | null;
+	firstPageP50Ms?: number | null;
+	fullListingMs?: number;
+	listingDelay?: LoopDelay | null;
+	listedFiles?: number;
+	pages?: number;
+	problem?: string;
+	rssAfterListingMiB?: number | null;
+	heapAfterListing?: Memory | null;
+	peakRssMiB?: number | null;
+	listChangedP50Ms?: number | null;
+	updatedP50Ms?: number | null;
+	listChangedTimeouts?: number;
+	updatedTimeouts?: number;
+	error?: string;
+	loadAvg?: number[];
+}
+
+/** The inspector's calls, or nothing (BENCH_HOST_NO_INSPECTOR=1). */
+type DelaySource = { startDelayMonitor(): Promise<void>; delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null>; close(): Promise<void> };
 
 const FILES = Number(process.env.BENCH_HOST_FILES ?? 100_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_HOST_RUNS ?? 3));
 /** BENCH_HOST_NO_INSPECTOR=1: no delay histograms, to see what the attached inspector costs. */
 const NO_INSPECTOR = process.env.BENCH_HOST_NO_INSPECTOR === '1';
-const absentInspector = { startDelayMonitor: async () => {}, delay: async () => null, memory: async () => null, close: async () => {} };
+const absentInspector: DelaySource = { startDelayMonitor: async () => {}, delay: async () => null, memory: async () => null, close: async () => {} };
 const CLIENT_INFO = { name: 'mcp-workspace-resources-host-bench', version: '0.1.0' };
-const log = msg => process.stderr.write(`${msg}\n`);
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /** Polls `fn` every `everyMs` until it returns a value other than undefined/false. */
-async function until(fn, what, timeoutMs = 120_000, everyMs = 20) {
+async function until<T>(fn: () => T | undefined | false | null | Promise<T | undefined | false | null>, what: string, timeoutMs = 120_000, everyMs = 20): Promise<T> {
 	const deadline = now() + timeoutMs;
 	for (;;) {
 		const v = await fn();
-		if (v !== undefined && v !== false && v !== null) return v;
+		if (v !== undefined && v !== false && v !== null) return v as T;
 		if (now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await sleep(everyMs);
 	}
 }
 
-const cmdline = pid => {
+const cmdline = (pid: number) => {
 	try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '); } catch { return ''; }
 };
 
 /** The extension host of this code-server: a descendant whose command line says so. */
-function findExtensionHost(serverPid) {
+function findExtensionHost(serverPid: number | undefined): number | undefined {
+	if (serverPid === undefined) return undefined;
 	return descendants(serverPid).find(pid => /--type=extensionHost/.test(cmdline(pid)));
 }
 
-function readLockFile(home) {
+function readLockFile(home: string): { url: string; token: string; pid: number } | undefined {
 	const dir = path.join(home, 'servers');
 	if (!fs.existsSync(dir)) return undefined;
 	const file = fs.readdirSync(dir).find(f => f.endsWith('.json'));
 	if (!file) return undefined;
-	try { return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')); } catch { return undefined; /* being written */ }
+	try { return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { url: string; token: string; pid: number }; } catch { return undefined; /* being written */ }
 }
 
-function indexLine(userDataDir) {
+function indexLine(userDataDir: string): { files: number; ms: number } | undefined {
 	const file = findLogs(userDataDir).find(f => f.endsWith('MCP Resources.log'));
 	if (!file) return undefined;
 	const m = /indexed ([\d,]+) files in ([\d,]+) ms/.exec(fs.readFileSync(file, 'utf8'));
 	return m ? { files: Number(m[1].replace(/,/g, '')), ms: Number(m[2].replace(/,/g, '')) } : undefined;
 }
 
-async function connectClient(lock) {
+async function connectClient(lock: { url: string; token: string }): Promise<Client> {
 	const transport = new StreamableHTTPClientTransport(new URL(lock.url), {
 		requestInit: { headers: { Authorization: `Bearer ${lock.token}` } },
 	});
@@ -92,8 +132,8 @@ async function connectClient(lock) {
 	return client;
 }
 
-async function listAll(client) {
-	let cursor;
+async function listAll(client: Client): Promise<{ files: number; pages: number }> {
+	let cursor: string | undefined;
 	let files = 0;
 	let pages = 0;
 	do {
@@ -105,12 +145,12 @@ async function listAll(client) {
 	return { files, pages };
 }
 
-const mib = kib => (kib === null || kib === undefined ? null : round(kib / 1024, 1));
+const mib = (kib: number | null | undefined) => (kib === null || kib === undefined ? null : round(kib / 1024, 1));
 
-async function oneRun(browser, vsix, tree, expected, leafDir) {
+async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string): Promise<HostRun> {
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
-	const r = {};
+	const r: HostRun = {};
 	try {
 		const server = await startCodeServer({ workspace: tree.root, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix] });
 		cleanups.push(() => server.stop({}));
@@ -120,7 +160,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 
 		// The extension host as soon as it exists: its event loop is watched from then on.
 		const hostPid = await until(() => findExtensionHost(server.pid), 'the extension host process', 120_000, 10);
-		const inspector = NO_INSPECTOR ? absentInspector : await connectInspector(hostPid);
+		const inspector: DelaySource = NO_INSPECTOR ? absentInspector : await connectInspector(hostPid);
 		cleanups.push(() => inspector.close());
 		await inspector.startDelayMonitor();
 		r.lockBeforeMonitor = readLockFile(mcpHome.dir) !== undefined;
@@ -136,8 +176,8 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 		const client = await connectClient(lock);
 		cleanups.push(() => client.close());
 
-		const pings = [];
-		let indexed;
+		const pings: number[] = [];
+		let indexed: { files: number; ms: number } | undefined;
 		while (!(indexed = indexLine(server.userDataDir))) {
 			const t = now();
 			await client.ping({ timeout: 60_000 });
@@ -162,7 +202,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 		r.idleDelay = await inspector.delay();
 
 		for (let i = 0; i < 5; i++) await client.listResources(undefined, { timeout: 60_000 });
-		const firstPage = [];
+		const firstPage: number[] = [];
 		for (let i = 0; i < 21; i++) {
 			const t = now();
 			await client.listResources(undefined, { timeout: 60_000 });
@@ -185,7 +225,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 
 		Object.assign(r, await measureScaleNotifyLatency(client, leafDir, { prefix: 'host-notify', settleMs: 1500 }));
 	} catch (err) {
-		r.error = String(err?.stack ?? err);
+		r.error = errorText(err);
 		log(`  !! ${r.error}`);
 	} finally {
 		await cleanups.run();
@@ -194,16 +234,7 @@ async function oneRun(browser, vsix, tree, expected, leafDir) {
 	return r;
 }
 
-const medianOf = (runs, pick) => {
-	const values = runs.map(pick).filter(v => typeof v === 'number' && Number.isFinite(v));
-	return values.length ? round(median(values), 2) : null;
-};
-const rangeOf = (runs, pick) => {
-	const values = runs.map(pick).filter(v => typeof v === 'number' && Number.isFinite(v));
-	return values.length ? [Math.min(...values), Math.max(...values)] : null;
-};
-
-const ROWS = [
+const ROWS: [string, (r: HostRun) => number | null | undefined, string][] = [
 	['index (extension log line)', r => r.indexMs, 'ms'],
 	['extension host RSS when the server started', r => r.rssAtLockMiB, 'MiB'],
 	['extension host RSS after indexing', r => r.rssAfterIndexMiB, 'MiB'],
@@ -224,12 +255,11 @@ const ROWS = [
 	['updated after a change p50', r => r.updatedP50Ms, 'ms'],
 ];
 
-const fmt = v => (v === null || v === undefined ? '—' : Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(round(v, 2)));
 
 ensureProvisioned();
 const vsix = await packageExtension();
 const { tree, expected, leafDir } = prepareScaleTree(FILES, log);
-const results = {
+const results: { startedAt: string; params: object; env: { cpus: string; loadAvgAtStart: number[]; loadAvgAtEnd?: number[] }; runs: HostRun[] } = {
 	startedAt: new Date().toISOString(),
 	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR },
 	env: { cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
@@ -252,16 +282,16 @@ fs.mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `host-scale-${results.startedAt.replace(/[:.]/g, '-')}.json`);
 fs.writeFileSync(file, JSON.stringify(results, null, 2));
 const ok = results.runs.filter(r => !r.error);
-console.log(`\nscale in the real extension host (code-server, packaged extension): ${FILES.toLocaleString('en-US')} files (${expected.toLocaleString('en-US')} served), ${ok.length} of ${RUNS} cold windows; load average ${results.env.loadAvgAtStart.join(' ')} at start, ${results.env.loadAvgAtEnd.join(' ')} at end`);
+console.log(`\nscale in the real extension host (code-server, packaged extension): ${FILES.toLocaleString('en-US')} files (${expected.toLocaleString('en-US')} served), ${ok.length} of ${RUNS} cold windows; load average ${results.env.loadAvgAtStart.join(' ')} at start, ${results.env.loadAvgAtEnd?.join(' ')} at end`);
 console.log('| metric | median | range |\n|---|---:|---|');
 for (const [label, pick, unit] of ROWS) {
 	const range = rangeOf(ok, pick);
-	console.log(`| ${label} (${unit}) | ${fmt(medianOf(ok, pick))} | ${range ? `${fmt(range[0])}–${fmt(range[1])}` : '—'} |`);
+	console.log(`| ${label} (${unit}) | ${formatCell(medianOf(ok, pick))} | ${range ? `${formatCell(range[0])}–${formatCell(range[1])}` : '—'} |`);
 }
 for (const [i, r] of results.runs.entries()) {
 	for (const p of [r.problem, r.error, r.indexedBeforeLock ? 'the index line was already there when the lock file appeared: the indexing window was missed' : undefined,
 		r.listChangedTimeouts ? `${r.listChangedTimeouts} list_changed did not arrive within 10 s of a create` : undefined,
-		r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter(Boolean)) {
+		r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter((p): p is string => !!p)) {
 		console.log(`problem (run ${i + 1}): ${p}`);
 	}
 }
