@@ -88,6 +88,7 @@ export default tseslint.config(
 	...tseslint.configs.recommended,
 	{
 		files: ['src/**/*.ts', 'test/**/*.ts'],
+		ignores: ['test/e2e/**'],
 		languageOptions: { parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname } },
 		rules: {
 			'@typescript-eslint/no-floating-promises': 'error',
@@ -125,5 +126,14 @@ export default tseslint.config(
 	{
 		files: ['scripts/**/*.mjs', 'esbuild.mjs'],
 		languageOptions: { globals: { ...globals.node } },
+	},
+	// The tooling (scripts/, test/e2e/) is held to the same type-aware rules as src/.
+	{
+		files: ['scripts/**/*.ts', 'scripts/bootstrap/*.mjs', 'test/e2e/**/*.ts'],
+		languageOptions: { parserOptions: { project: './tsconfig.tooling.json', tsconfigRootDir: import.meta.dirname } },
+		rules: {
+			'@typescript-eslint/no-floating-promises': 'error',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+		},
 	},
 );

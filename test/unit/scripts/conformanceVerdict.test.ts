@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { register } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +12,7 @@ interface ConformanceModule {
 	judgeScenario(input: { checks: Check[]; entries: Entry[]; exitCode: number; baselineName: string }): { ok: boolean | 'known'; detail: string };
 }
 
-// scripts/outside/conformance.mjs decides whether a conformance scenario passes `npm run
+// scripts/outside/conformance.ts decides whether a conformance scenario passes `npm run
 // test:outside`. A per-check baseline entry may only excuse what conformance itself calls
 // "Not testable"; a real failure under the same check id must still fail the run.
 describe('scripts: judging a conformance scenario', () => {
@@ -20,8 +21,10 @@ describe('scripts: judging a conformance scenario', () => {
 	const judge = (checks: Check[], entries: Entry[], exitCode = 0) => conformance.judgeScenario({ checks, entries, exitCode, baselineName: 'b.yml' });
 
 	before(async () => {
-		const file = path.join(__dirname, '../../../../scripts/outside/conformance.mjs');
-		conformance = await import(pathToFileURL(file).href) as ConformanceModule;
+		// The tooling is TypeScript that runs through its own loader: load it the same way.
+		const scripts = path.join(__dirname, '../../../../scripts');
+		register(pathToFileURL(path.join(scripts, 'bootstrap', 'typescriptHooks.mjs')).href);
+		conformance = await import(pathToFileURL(path.join(scripts, 'outside', 'conformance.ts')).href) as ConformanceModule;
 	});
 
 	it('passes a scenario whose only failures are excused "Not testable" checks', () => {

@@ -10,7 +10,7 @@ interface DependenciesModule {
 
 type Packages = Record<string, { version?: string; optional?: boolean }>;
 
-// scripts/lib/dependencies.mjs decides whether `npm test`, `npm start` and `npm run bench` run
+// scripts/bootstrap/dependencies.mjs decides whether `npm test`, `npm start` and `npm run bench` run
 // `npm ci` first. Its answer on a fresh clone is proven by running them there; these cases are
 // the ones a clone cannot show: a checkout next to a current node_modules must not reinstall.
 describe('scripts: when node_modules needs npm ci', () => {
@@ -23,7 +23,7 @@ describe('scripts: when node_modules needs npm ci', () => {
 	};
 
 	before(async () => {
-		const file = path.join(__dirname, '../../../../scripts/lib/dependencies.mjs');
+		const file = path.join(__dirname, '../../../../scripts/bootstrap/dependencies.mjs');
 		deps = await import(pathToFileURL(file).href) as DependenciesModule;
 	});
 	beforeEach(() => {

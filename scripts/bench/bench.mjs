@@ -1,0 +1,743 @@
+#!/usr/bin/env node
+// npm run bench: generates a workspace, then measures our server (stdio and Streamable HTTP),
+// @modelcontextprotocol/server-filesystem (stdio) and the fs floor on the same work. Prints a table
+// with ratios and writes bench-results/bench-<ISO>.json and bench-results/latest.json.
+//
+// Flags: --files N (20000) --binaries N (200) --reads N (2000) --skip-peer --skip-notify
+//        --notify-transport stdio|http (stdio) --burst N (10000) --notify-samples N (50)
+//        --seed N (1) --reps N (3) --cli PATH (dist/cli.js, to bench another build) --json-only
+//        --previous REF|PATH (also bench a previous build: a git ref, built once into
+//        .cache/bench/previous/<sha>, or a cli.js) --skip-modern
+// Our server runs in both protocol eras (scripts/bench/eras.mjs): legacy (SDK v1 client) and
+// modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
+// compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
+//        --scale: only the scale section instead (scripts/bench/scale.mjs, its own flags);
+//        --scale --host: the same at 100,000 files in the real extension host (bench-host-scale.mjs)
+// Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
+import { setMaxListeners } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './contenders.js';
+import {
+	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
+	resolvePreviousCli, serverCpuMs,
+} from './eras.mjs';
+import { measureBurst, measureUpdatedLatency } from './notify.js';
+import {
+	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
+	round, shuffled, summarize,
+} from './measurement.js';
+import { ensureWorkspace, restoreFiles } from './workspace.js';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { killAtExit, onInterrupt } from '../lib/processes.js';
+
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+function parseArgs(argv) {
+	const opts = {
+		files: 20_000, binaries: 200, reads: 2000, seed: 1, skipPeer: false, skipNotify: false,
+		jsonOnly: false, notifyTransport: 'stdio', burst: 10_000, notifySamples: 50, reps: 3,
+		cli: 'dist/cli.js', previous: null, skipModern: false,
+	};
+	const num = (flag, v) => {
+		const n = Number(v);
+		if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a non-negative integer, got ${v}`);
+		return n;
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const [flag, inline] = a.includes('=') ? a.split(/=(.*)/s, 2) : [a, undefined];
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case '--files': opts.files = num(flag, value()); break;
+			case '--binaries': opts.binaries = num(flag, value()); break;
+			case '--reads': opts.reads = num(flag, value()); break;
+			case '--seed': opts.seed = num(flag, value()); break;
+			case '--burst': opts.burst = num(flag, value()); break;
+			case '--notify-samples': opts.notifySamples = num(flag, value()); break;
+			case '--reps': opts.reps = Math.max(1, num(flag, value())); break;
+			case '--notify-transport': opts.notifyTransport = value(); break;
+			case '--cli': opts.cli = value(); break;
+			case '--previous': opts.previous = value(); break;
+			case '--skip-modern': opts.skipModern = true; break;
+			case '--skip-peer': opts.skipPeer = true; break;
+			case '--skip-notify': opts.skipNotify = true; break;
+			case '--json-only': opts.jsonOnly = true; break;
+			case '-h': case '--help':
+				process.stdout.write('usage: npm run bench -- [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH] [--skip-modern] [--json-only]\n');
+				process.exit(0);
+				break;
+			default: throw new Error(`unknown flag ${a}`);
+		}
+	}
+	if (opts.files < 1) throw new Error('--files must be at least 1');
+	if (!['stdio', 'http'].includes(opts.notifyTransport)) throw new Error('--notify-transport is stdio or http');
+	return opts;
+}
+
+if (process.argv.includes('--scale') && process.argv.includes('--host')) {
+	// The same at 100,000 files in the real extension host (code-server): its own script, which
+	// needs a global WebSocket (Node 20: --experimental-websocket) to reach the host's inspector.
+	const { spawnSync } = await import('node:child_process');
+	const script = new URL('./hostScale.ts', import.meta.url).pathname;
+	const r = spawnSync(process.execPath, ['--import', new URL('../bootstrap/registerTypeScript.mjs', import.meta.url).href, '--experimental-websocket', script], { stdio: 'inherit' });
+	process.exit(r.status ?? 1);
+}
+
+if (process.argv.includes('--scale')) {
+	// Generated trees of 100,000 and 1,000,000 files take minutes: a section of its own.
+	const { runScaleBench } = await import('./scale.js');
+	onInterrupt();
+	await runScaleBench(process.argv.slice(2));
+	process.exit(0);
+}
+
+const opts = parseArgs(process.argv.slice(2));
+const tStart = now();
+const log = msg => process.stderr.write(msg.startsWith('\n== ') ? `\n[${((now() - tStart) / 1000).toFixed(1)} s] ${msg.slice(1)}\n` : `${msg}\n`);
+
+onInterrupt();
+setMaxListeners(0); // the SDK HTTP client hangs many listeners on one AbortSignal
+const warningState = filterMaxListenersWarnings();
+
+// ---------------------------------------------------------------------------------------------
+// Results bookkeeping
+
+const results = {
+	startedAt: new Date().toISOString(),
+	params: { ...opts },
+	env: {
+		node: process.version,
+		platform: `${os.platform()} ${os.release()}`,
+		cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`,
+		memGiB: round(os.totalmem() / 2 ** 30, 1),
+		loadAvgAtStart: os.loadavg().map(v => round(v, 2)),
+		commit: gitCommit(),
+	},
+	workspace: null,
+	contenders: {},
+	notify: null,
+	errors: [],
+	problems: [],
+};
+
+function gitCommit() {
+	try {
+		const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+		const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+		return dirty ? `${sha}+dirty` : sha;
+	} catch {
+		return null;
+	}
+}
+
+function recordError(contender, phase, err, describe) {
+	const message = describe ? describe(err) : String(err?.stack ?? err);
+	results.errors.push({ contender, phase, message });
+	log(`\n!! ${contender} failed during ${phase}: ${message}\n`);
+}
+
+function problem(text) {
+	results.problems.push(text);
+	log(`  problem: ${text}`);
+}
+
+const timingsMs = xs => xs.map(x => round(x));
+
+/** Compare enumerated paths with the expected set. */
+function completeness(paths, expectedSet) {
+	const got = new Set(paths);
+	let missing = 0;
+	const missingExamples = [];
+	for (const p of expectedSet) {
+		if (!got.has(p)) {
+			missing++;
+			if (missingExamples.length < 3) missingExamples.push(p);
+		}
+	}
+	let extra = 0;
+	const extraExamples = [];
+	for (const p of got) {
+		if (!expectedSet.has(p)) {
+			extra++;
+			if (extraExamples.length < 3) extraExamples.push(p);
+		}
+	}
+	return { listed: paths.length, unique: got.size, missing, extra, duplicates: paths.length - got.size, missingExamples, extraExamples };
+}
+
+function verifyTexts(items, run, expected) {
+	let mismatches = 0;
+	let example = null;
+	for (let i = 0; i < items.length; i++) {
+		const got = run.results[i];
+		if (got === undefined) continue; // counted as an error already
+		if (got !== expected.get(items[i])) {
+			mismatches++;
+			if (!example) example = { path: items[i], expectedLength: expected.get(items[i])?.length, gotLength: got?.length };
+		}
+	}
+	return { mismatches, example };
+}
+
+function readSummary(run, verification) {
+	return {
+		reads: run.latencies.length,
+		wallMs: round(run.wallMs),
+		readsPerSec: round(run.readsPerSec, 1),
+		latency: summarize(run.latencies),
+		errors: run.errors,
+		firstError: run.firstError ? String(run.firstError.message ?? run.firstError) : null,
+		contentMismatches: verification?.mismatches ?? 0,
+		mismatchExample: verification?.example ?? null,
+	};
+}
+
+/** Warm up (first 100 items), then one timed pass; throws when a read fails or returns wrong bytes. */
+async function measureTextReads(label, items, concurrency, readFn, expected) {
+	await runReads(items.slice(0, Math.min(100, items.length)), concurrency, readFn);
+	const run = await runReads(items, concurrency, readFn);
+	const verification = verifyTexts(items, run, expected);
+	const summary = readSummary(run, verification);
+	log(`  ${label}: ${summary.readsPerSec} reads/s, p50 ${summary.latency.p50} ms, p99 ${summary.latency.p99} ms${run.errors ? `, ${run.errors} ERRORS` : ''}${verification.mismatches ? `, ${verification.mismatches} WRONG CONTENTS` : ''}`);
+	if (run.errors) throw new Error(`${label}: ${run.errors}/${items.length} reads failed; first: ${summary.firstError}`);
+	if (verification.mismatches) throw new Error(`${label}: ${verification.mismatches} reads returned wrong contents, e.g. ${JSON.stringify(verification.example)}`);
+	return summary;
+}
+
+async function measureBinaryReads(label, items, readFn) {
+	if (items.length === 0) return null;
+	const run = await runReads(items, 1, readFn);
+	const { readFile } = await import('node:fs/promises');
+	let mismatches = 0;
+	for (let i = 0; i < items.length; i++) {
+		if (run.results[i] === undefined) continue;
+		if (!Buffer.from(run.results[i]).equals(await readFile(items[i]))) mismatches++;
+	}
+	const summary = readSummary(run, { mismatches, example: null });
+	log(`  ${label}: ${summary.readsPerSec} reads/s, p50 ${summary.latency.p50} ms${run.errors ? `, ${run.errors} ERRORS` : ''}${mismatches ? `, ${mismatches} WRONG BYTES` : ''}`);
+	if (run.errors) throw new Error(`${label}: ${run.errors}/${items.length} reads failed; first: ${summary.firstError}`);
+	if (mismatches) throw new Error(`${label}: ${mismatches} binary reads returned wrong bytes`);
+	return summary;
+}
+
+async function measurePing(contender, n = 200) {
+	const lat = [];
+	for (let i = 0; i < n; i++) {
+		const t = now();
+		await contender.ping();
+		lat.push(now() - t);
+	}
+	return summarize(lat);
+}
+
+function memoryOf(pid) {
+	const m = readProcMemory(pid);
+	return m ? { rssMiB: round(m.rssKiB / 1024, 1), peakRssMiB: round(m.hwmKiB / 1024, 1) } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+async function runFloor(ctx) {
+	const r = { name: floor.name };
+	results.contenders.floor = r;
+	log('\n== floor: readdir walk + fs.promises.readFile');
+	// warm-up: page cache and JIT
+	await floor.enumerate(ctx.root);
+	const times = [];
+	let listed;
+	for (let i = 0; i < opts.reps; i++) {
+		const t = now();
+		listed = await floor.enumerate(ctx.root);
+		times.push(now() - t);
+	}
+	r.enumerate = { medianMs: round(median(times)), runsMs: timingsMs(times), completeness: completeness(listed, ctx.expectedSet) };
+	log(`  enumerate: ${r.enumerate.medianMs} ms (median of ${opts.reps}), ${listed.length} files`);
+	for (const p of ctx.sample) ctx.expected.set(p, await floor.read(p));
+	r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => floor.read(p), ctx.expected);
+	r.read8 = await measureTextReads('reads 8 at a time', ctx.sample, 8, p => floor.read(p), ctx.expected);
+	r.readBinary = await measureBinaryReads('binary reads 1 at a time', ctx.binaries, p => floor.readBinary(p));
+}
+
+async function runPeer(ctx) {
+	const r = { name: 'server-filesystem (stdio)' };
+	results.contenders.peer = r;
+	log('\n== @modelcontextprotocol/server-filesystem over stdio');
+	const peer = new PeerFilesystem({ repoRoot, root: ctx.root });
+	let phase = 'start';
+	try {
+		await peer.start();
+		r.connectMs = round(peer.connectMs);
+		r.tools = peer.tools;
+		r.readTool = peer.readTool;
+		log(`  tools: ${peer.tools.join(', ')}`);
+		phase = 'enumerate';
+		r.listing = {};
+		for (const [name, fn] of Object.entries(peer.listingStrategies())) {
+			await fn(); // warm-up
+			const times = [];
+			let listed;
+			for (let i = 0; i < opts.reps; i++) {
+				const t = now();
+				listed = await fn();
+				times.push(now() - t);
+			}
+			const c = completeness(listed, ctx.expectedSet);
+			r.listing[name] = { medianMs: round(median(times)), runsMs: timingsMs(times), yieldsEveryFile: c.missing === 0, completeness: { ...c, extra: c.extra } };
+			log(`  ${name}: ${r.listing[name].medianMs} ms (median of ${opts.reps})${c.missing ? `, misses ${c.missing} files` : ''}`);
+		}
+		const complete = Object.entries(r.listing).filter(([, v]) => v.yieldsEveryFile);
+		if (complete.length === 0) throw new Error('no listing tool yielded every file path');
+		const [bestName, best] = complete.sort((a, b) => a[1].medianMs - b[1].medianMs)[0];
+		r.enumerate = { tool: bestName, medianMs: best.medianMs, runsMs: best.runsMs };
+		log(`  best listing tool: ${bestName}`);
+		phase = 'ping';
+		r.ping = await measurePing(peer);
+		phase = 'reads';
+		r.readSeq = await measureTextReads(`reads 1 at a time (${peer.readTool})`, ctx.sample, 1, p => peer.read(p), ctx.expected);
+		r.read8 = await measureTextReads(`reads 8 at a time (${peer.readTool})`, ctx.sample, 8, p => peer.read(p), ctx.expected);
+		if (peer.tools.includes('read_media_file')) {
+			r.readBinary = await measureBinaryReads('binary reads 1 at a time (read_media_file)', ctx.binaries, p => peer.readBinary(p));
+		}
+		r.memory = memoryOf(peer.pid);
+		log(`  server RSS ${r.memory?.rssMiB} MiB (peak ${r.memory?.peakRssMiB})`);
+	} catch (err) {
+		r.error = `${phase}: ${err.message}`;
+		recordError(r.name, phase, err, e => peer.describeFailure(e));
+	} finally {
+		await peer.close().catch(() => {});
+	}
+}
+
+/** `variant` (bench-eras.mjs): { key, make(opts), cli } for the modern era and the previous build. */
+async function runOurs(ctx, kind, variant = {}) {
+	const isHttp = kind === 'http';
+	const contenderOpts = { repoRoot, root: ctx.root, home: ctx.home, cli: variant.cli ?? ctx.cli };
+	const contender = variant.make
+		? variant.make(contenderOpts)
+		: isHttp ? new OursHttp(contenderOpts) : new OursStdio(contenderOpts);
+	const r = { name: contender.name };
+	results.contenders[variant.key ?? (isHttp ? 'oursHttp' : 'oursStdio')] = r;
+	log(`\n== ${contender.name}: node ${path.relative(repoRoot, contenderOpts.cli)} serve --${kind}`);
+	let phase = 'start';
+	try {
+		await contender.start();
+		if (isHttp) r.readyMs = round(contender.readyMs);
+		r.connectMs = round(contender.connectMs);
+		r.capabilities = contender.client.getServerCapabilities() ?? null;
+		r.serverVersion = contender.client.getServerVersion() ?? null;
+		phase = 'first page';
+		await contender.firstPage();
+		r.coldFirstPageMs = round(now() - contender.t0);
+		// The server logs its own index build time on stderr ("indexed N files in M ms").
+		const indexed = /indexed (\d+) files in (\d+) ms/.exec(contender.stderr.text);
+		if (indexed) {
+			r.indexBuildMs = Number(indexed[2]);
+			r.indexedFiles = Number(indexed[1]);
+		}
+		log(`  ${isHttp ? `url line after ${r.readyMs} ms, ` : ''}connected after ${r.connectMs} ms, first resources/list page after ${r.coldFirstPageMs} ms (from spawn)`);
+		phase = 'enumerate';
+		const tWarm = now();
+		const warm = await contender.enumerate();
+		r.coldFullEnumerationMs = round(now() - tWarm);
+		r.coldFullEnumerationFromSpawnMs = round(now() - contender.t0);
+		const tSecond = now();
+		await contender.enumerate(); // untimed warm-up (reported for information)
+		r.secondEnumerationMs = round(now() - tSecond);
+		const times = [];
+		let listed = warm;
+		for (let i = 0; i < opts.reps; i++) {
+			const t = now();
+			listed = await contender.enumerate();
+			times.push(now() - t);
+		}
+		const c = completeness(listed.files, ctx.expectedSet);
+		r.enumerate = {
+			medianMs: round(median(times)), runsMs: timingsMs(times), pages: listed.pages,
+			perPage: round(listed.files.length / listed.pages, 1), pageMs: summarize(listed.pageMs), otherUris: listed.otherUris.length, completeness: c,
+		};
+		r.firstEnumerationCompleteness = completeness(warm.files, ctx.expectedSet);
+		const firstPageTimes = [];
+		for (let i = 0; i < 5; i++) {
+			const t = now();
+			await contender.firstPage();
+			firstPageTimes.push(now() - t);
+		}
+		r.warmFirstPageMs = round(median(firstPageTimes), 2);
+		log(`  enumerate: ${r.enumerate.medianMs} ms (median of ${opts.reps}), ${listed.files.length} files in ${listed.pages} pages (page p50 ${r.enumerate.pageMs.p50} ms); first full enumeration ${r.coldFullEnumerationMs} ms${listed.otherUris.length ? `; ${listed.otherUris.length} non-file resources` : ''}`);
+		if (r.firstEnumerationCompleteness.missing) problem(`${r.name}: the first full enumeration after start missed ${r.firstEnumerationCompleteness.missing} files (index not ready yet?)`);
+		if (c.missing || c.duplicates) {
+			throw new Error(`enumeration incomplete: ${c.missing} of ${ctx.expectedSet.size} files missing, ${c.duplicates} duplicates, e.g. ${c.missingExamples.join(', ')}`);
+		}
+		if (c.extra) problem(`${r.name}: listed ${c.extra} unexpected file(s), e.g. ${c.extraExamples.join(', ')}`);
+		if (contender.ping) { // the 2026-07-28 revision has no ping
+			phase = 'ping';
+			r.ping = await measurePing(contender);
+		}
+		phase = 'reads';
+		const cpuBefore = serverCpuMs(contender.pid);
+		r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => contender.read(p), ctx.expected);
+		r.serverCpuPerReadUs = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length + Math.min(100, ctx.sample.length));
+		r.read8 = await measureTextReads('reads 8 at a time (1 session)', ctx.sample, 8, p => contender.read(p), ctx.expected);
+		if (isHttp) {
+			phase = 'reads (8 sessions)';
+			const clients = await contender.openSessions(8);
+			// Each of the 8 workers owns one session and keeps one read in flight on it.
+			r.read8Sessions = await measureTextReads('reads 8 sessions x 1 in flight', ctx.sample, 8, (p, w) => contender.readWith(clients[w], p), ctx.expected);
+			await contender.closeSessions(clients);
+		}
+		phase = 'binary reads';
+		r.readBinary = await measureBinaryReads('binary reads 1 at a time', ctx.binaries, p => contender.readBinary(p));
+		r.readStats = { ...contender.readStats };
+		if (contender.readStats.textAsBlob) problem(`${r.name}: ${contender.readStats.textAsBlob} text files came back as base64 blob`);
+		if (contender.readStats.binaryAsText) problem(`${r.name}: ${contender.readStats.binaryAsText} binaries came back as text`);
+		r.memory = memoryOf(contender.pid);
+		log(`  server RSS ${r.memory?.rssMiB} MiB (peak ${r.memory?.peakRssMiB})`);
+
+		if (!opts.skipNotify && opts.notifyTransport === kind && opts.notifySamples > 0 && variant.key) {
+			// The other eras and builds: updated latency only (the burst runs once, on the legacy era).
+			phase = 'notifications';
+			const args = { contender, root: ctx.root, targets: ctx.notifyTargets, log };
+			r.notify = { updated: contender.era ? await measureUpdatedLatencyListen(args) : await measureUpdatedLatency(args) };
+			log(`  updated latency: p50 ${r.notify.updated.latency.p50} ms, p99 ${r.notify.updated.latency.p99} ms`);
+		} else if (!opts.skipNotify && opts.notifyTransport === kind) {
+			phase = 'notifications';
+			await runNotify(ctx, contender);
+			r.notify = { updated: results.notify.updated };
+			r.memoryAfterNotify = memoryOf(contender.pid);
+		}
+	} catch (err) {
+		r.error = `${phase}: ${err.message}`;
+		recordError(r.name, phase, err, e => contender.describeFailure(e));
+	} finally {
+		try {
+			r.shutdown = await contender.close();
+			if (r.shutdown && !r.shutdown.exitedCleanly) problem(`${r.name}: server did not exit on ${isHttp ? 'SIGTERM within 5 s (killed)' : 'stdin close within 2 s (SDK sent SIGTERM)'}`);
+		} catch (err) {
+			problem(`${r.name}: close failed: ${err.message}`);
+		}
+	}
+}
+
+async function runNotify(ctx, contender) {
+	const caps = contender.client.getServerCapabilities()?.resources ?? {};
+	const n = { transport: contender.name, subscribe: !!caps.subscribe, listChanged: !!caps.listChanged };
+	results.notify = n;
+	log(`  notifications (resources.subscribe=${n.subscribe}, listChanged=${n.listChanged})`);
+	if (n.subscribe && opts.notifySamples > 0) {
+		n.updated = await measureUpdatedLatency({ contender, root: ctx.root, targets: ctx.notifyTargets, log });
+		log(`  updated latency: p50 ${n.updated.latency.p50} ms, p99 ${n.updated.latency.p99} ms, ${n.updated.updatedPerWrite} notifications per write`);
+	} else {
+		n.updated = { skipped: n.subscribe ? 'no samples requested' : 'server does not advertise resources.subscribe' };
+	}
+	if (n.listChanged && opts.burst > 0) {
+		n.burst = await measureBurst({ contender, root: ctx.root, count: opts.burst, readPaths: ctx.sample, expectedBase: ctx.expectedSet.size, log });
+		const b = n.burst.create;
+		for (const ph of [b, n.burst.delete]) {
+			if (ph.listedAfter !== null && ph.listedAfter !== ph.expectedListed) problem(`${contender.name}: after the burst ${ph.mode} and 30 s of waiting the list shows ${ph.listedAfter} files, expected ${ph.expectedListed}`);
+			if (ph.settledBy === 'cap') problem(`${contender.name}: burst ${ph.mode}: no quiet period with list_changed within 30 s after the writes`);
+		}
+		const failures = [b, n.burst.delete].flatMap(ph => [
+			...(ph.readErrors ? [`${ph.readErrors} reads failed during the burst ${ph.mode} (first: ${ph.firstReadError})`] : []),
+			...(ph.listError ? [`resources/list failed after the burst ${ph.mode}: ${ph.listError}`] : []),
+		]);
+		if (failures.length) throw new Error(failures.join('; '));
+	} else {
+		n.burst = { skipped: n.listChanged ? 'no burst requested' : 'server does not advertise resources.listChanged' };
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Table
+
+const fmtNum = (v, digits) => {
+	if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+	if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+	return v.toFixed(digits ?? (Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2));
+};
+
+/** >1 means the row is better than the reference. */
+function ratio(value, ref, better) {
+	if (!Number.isFinite(value) || !Number.isFinite(ref) || value <= 0 || ref <= 0) return null;
+	return better === 'lower' ? ref / value : value / ref;
+}
+
+function buildRows() {
+	const c = results.contenders;
+	const rows = [];
+	const add = (metric, unit, better, entries, refs = {}) => {
+		for (const [contender, value, aim] of entries) {
+			if (value === undefined) continue;
+			rows.push({
+				metric, unit, better, contender, value,
+				vsPeer: ratio(value, refs.peer, better),
+				vsFloor: ratio(value, refs.floor, better),
+				aim: aim ?? null,
+			});
+		}
+	};
+	const names = { floor: 'floor (fs)', peer: 'server-filesystem', stdio: 'ours stdio', http: 'ours http' };
+	const aimRatio = (min, vs) => ({ text: `>= ${min}x vs ${vs}`, check: r => r >= min });
+
+	const enumRefs = { peer: c.peer?.enumerate?.medianMs, floor: c.floor?.enumerate?.medianMs };
+	add(`enumerate all ${results.workspace?.totalFiles ?? ''} files (warm, median of ${opts.reps})`, 'ms', 'lower', [
+		[names.floor, c.floor?.enumerate?.medianMs],
+		[`${names.peer}${c.peer?.enumerate?.tool ? ` [${c.peer.enumerate.tool}]` : ''}`, c.peer?.enumerate?.medianMs],
+		[names.stdio, c.oursStdio?.enumerate?.medianMs, aimRatio(5, 'server-fs')],
+		[names.http, c.oursHttp?.enumerate?.medianMs, aimRatio(5, 'server-fs')],
+	], enumRefs);
+	add('time to first list page after spawn (cold)', 'ms', 'lower', [
+		[names.stdio, c.oursStdio?.coldFirstPageMs],
+		[names.http, c.oursHttp?.coldFirstPageMs],
+	]);
+	add('index build (server log)', 'ms', 'lower', [
+		[names.stdio, c.oursStdio?.indexBuildMs],
+		[names.http, c.oursHttp?.indexBuildMs],
+	]);
+	add('first list page once indexed (median of 5)', 'ms', 'lower', [
+		[names.stdio, c.oursStdio?.warmFirstPageMs],
+		[names.http, c.oursHttp?.warmFirstPageMs],
+	]);
+	add('first full enumeration after start (cold index)', 'ms', 'lower', [
+		[names.stdio, c.oursStdio?.coldFullEnumerationMs],
+		[names.http, c.oursHttp?.coldFullEnumerationMs],
+	]);
+	add('ping p50', 'ms', 'lower', [
+		[names.peer, c.peer?.ping?.p50],
+		[names.stdio, c.oursStdio?.ping?.p50],
+		[names.http, c.oursHttp?.ping?.p50],
+	], { peer: c.peer?.ping?.p50 });
+
+	const readBlock = (label, key, aims) => {
+		const refs = { peer: c.peer?.[key]?.readsPerSec, floor: c.floor?.[key]?.readsPerSec };
+		add(`${label}: reads/s`, 'reads/s', 'higher', [
+			[names.floor, c.floor?.[key]?.readsPerSec],
+			[names.peer, c.peer?.[key]?.readsPerSec],
+			[names.stdio, c.oursStdio?.[key]?.readsPerSec, aims.stdio],
+			[names.http, c.oursHttp?.[key]?.readsPerSec, aims.http],
+		], refs);
+		for (const p of ['p50', 'p99']) {
+			add(`${label}: read ${p}`, 'ms', 'lower', [
+				[names.floor, c.floor?.[key]?.latency?.[p]],
+				[names.peer, c.peer?.[key]?.latency?.[p]],
+				[names.stdio, c.oursStdio?.[key]?.latency?.[p]],
+				[names.http, c.oursHttp?.[key]?.latency?.[p]],
+			], { peer: c.peer?.[key]?.latency?.[p], floor: c.floor?.[key]?.latency?.[p] });
+		}
+	};
+	const atLeastPeer = { text: '>= server-fs', check: r => r >= 1 };
+	readBlock(`${opts.reads} text reads, 1 at a time`, 'readSeq', { stdio: atLeastPeer });
+	readBlock(`${opts.reads} text reads, 8 in flight`, 'read8', {
+		stdio: atLeastPeer,
+		http: { text: '>= 1,000 reads/s', absolute: v => v >= 1000 },
+	});
+	if (c.oursHttp?.read8Sessions) {
+		const refs = { peer: c.peer?.read8?.readsPerSec, floor: c.floor?.read8?.readsPerSec };
+		add(`${opts.reads} text reads, 8 sessions x 1: reads/s`, 'reads/s', 'higher', [[names.http, c.oursHttp.read8Sessions.readsPerSec, { text: '>= 1,000 reads/s', absolute: v => v >= 1000 }]], refs);
+		add(`${opts.reads} text reads, 8 sessions x 1: read p99`, 'ms', 'lower', [[names.http, c.oursHttp.read8Sessions.latency.p99]], { peer: c.peer?.read8?.latency?.p99, floor: c.floor?.read8?.latency?.p99 });
+	}
+	if (opts.binaries > 0) {
+		add(`${opts.binaries} binary reads (~50 KB), 1 at a time: reads/s`, 'reads/s', 'higher', [
+			[names.floor, c.floor?.readBinary?.readsPerSec],
+			['server-filesystem [read_media_file]', c.peer?.readBinary?.readsPerSec],
+			[names.stdio, c.oursStdio?.readBinary?.readsPerSec],
+			[names.http, c.oursHttp?.readBinary?.readsPerSec],
+		], { peer: c.peer?.readBinary?.readsPerSec, floor: c.floor?.readBinary?.readsPerSec });
+	}
+	add('server RSS after reads', 'MiB', 'lower', [
+		[names.peer, c.peer?.memory?.rssMiB],
+		[names.stdio, c.oursStdio?.memory?.rssMiB],
+		[names.http, c.oursHttp?.memory?.rssMiB],
+	], { peer: c.peer?.memory?.rssMiB });
+	add('server peak RSS (VmHWM)', 'MiB', 'lower', [
+		[names.peer, c.peer?.memory?.peakRssMiB],
+		[names.stdio, c.oursStdio?.memory?.peakRssMiB],
+		[names.http, c.oursHttp?.memory?.peakRssMiB],
+	], { peer: c.peer?.memory?.peakRssMiB });
+
+	const n = results.notify;
+	if (n) {
+		const who = n.transport.replace('ours (', 'ours ').replace(')', '');
+		if (n.updated?.latency) {
+			add(`resources/updated latency p50 (${n.updated.received}/${n.updated.samples} arrived)`, 'ms', 'lower', [[who, n.updated.latency.p50, { text: '<= 150 ms', absolute: v => v <= 150 }]]);
+			add('resources/updated latency p99', 'ms', 'lower', [[who, n.updated.latency.p99, { text: '<= 500 ms', absolute: v => v <= 500 }]]);
+		}
+		if (n.burst?.create) {
+			const b = n.burst.create;
+			add(`burst of ${b.files} new files: list_changed received`, 'count', 'lower', [[who, b.listChanged, { text: '<= 10', absolute: v => v <= 10 }]]);
+			add('burst: read p99 during burst', 'ms', 'lower', [[who, b.readLatency.p99, { text: '<= 50 ms', absolute: v => v <= 50 }]]);
+			add('burst: read p50 during burst', 'ms', 'lower', [[who, b.readLatency.p50]]);
+			add(`burst: slowest read during burst (${b.readsDuring} reads)`, 'ms', 'lower', [[who, b.readLatency.max]]);
+			add('burst: last list_changed after burst start', 'ms', 'lower', [[who, b.lastListChangedAfterMs]]);
+			add(`burst: all new files listed after (from burst start; writes took ${fmtNum(b.writeMs)} ms)`, 'ms', 'lower', [[who, b.visibleAfterMs ?? undefined]]);
+			add(`burst: files listed at the end (expected ${b.expectedListed})`, 'files', 'higher', [[who, b.listedAfter, { text: `= ${b.expectedListed}`, absolute: v => v === b.expectedListed }]]);
+			const d = n.burst.delete;
+			add(`burst delete: list_changed received`, 'count', 'lower', [[who, d.listChanged, { text: '<= 10', absolute: v => v <= 10 }]]);
+			add('burst delete: read p99 during delete', 'ms', 'lower', [[who, d.readLatency.p99]]);
+			add(`burst delete: slowest read during delete (${d.readsDuring} reads)`, 'ms', 'lower', [[who, d.readLatency.max]]);
+			add('burst delete: last list_changed after delete start', 'ms', 'lower', [[who, d.lastListChangedAfterMs]]);
+			add('burst delete: list back to the base after', 'ms', 'lower', [[who, d.visibleAfterMs ?? undefined]]);
+			add(`burst delete: files listed at the end (expected ${d.expectedListed})`, 'files', 'higher', [[who, d.listedAfter, { text: `= ${d.expectedListed}`, absolute: v => v === d.expectedListed }]]);
+		}
+	}
+
+	for (const row of rows) {
+		if (!row.aim) continue;
+		let met = null;
+		if (row.aim.absolute) met = row.aim.absolute(row.value);
+		else if (row.aim.check && row.vsPeer !== null) met = row.aim.check(row.vsPeer);
+		row.aim = { text: row.aim.text, met };
+	}
+	return rows;
+}
+
+function renderTable(rows) {
+	const header = ['metric', 'contender', 'value', 'unit', 'vs server-fs', 'vs floor', 'aim'];
+	const body = [];
+	let lastMetric = null;
+	for (const r of rows) {
+		body.push([
+			r.metric === lastMetric ? '' : r.metric,
+			r.contender,
+			fmtNum(r.value, r.unit === 'count' || r.unit === 'files' ? 0 : undefined),
+			r.unit,
+			r.vsPeer === null ? '' : `${fmtNum(r.vsPeer, 2)}x`,
+			r.vsFloor === null ? '' : `${fmtNum(r.vsFloor, 2)}x`,
+			r.aim ? `${r.aim.text} ${r.aim.met === null ? '(n/a)' : r.aim.met ? 'MET' : 'MISSED'}` : '',
+		]);
+		lastMetric = r.metric;
+	}
+	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
+	const numeric = new Set([2, 4, 5]);
+	const line = cells => cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+	const out = [line(header), widths.map(w => '-'.repeat(w)).join('  ')];
+	lastMetric = null;
+	for (let i = 0; i < body.length; i++) {
+		if (rows[i].metric !== lastMetric && lastMetric !== null && body[i][0]) out.push('');
+		out.push(line(body[i]));
+		lastMetric = rows[i].metric;
+	}
+	return out.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function main() {
+	const t0 = now();
+	const cacheDir = path.join(repoRoot, '.cache/bench');
+	mkdirSync(cacheDir, { recursive: true });
+	log(`bench: ${opts.files} text files + ${opts.binaries} binaries, ${opts.reads} reads, node ${process.version}`);
+	const ws = await ensureWorkspace({ cacheDir, files: opts.files, binaries: opts.binaries, seed: opts.seed, log });
+	log(`workspace ${ws.root} (${ws.reused ? 'reused' : `generated in ${Math.round(ws.genMs)} ms`})`);
+	const textPaths = ws.plan.text.map(e => path.join(ws.root, e.rel));
+	const expectedSet = new Set([...textPaths, ...ws.plan.bins.map(e => path.join(ws.root, e.rel))]);
+	results.workspace = { root: ws.root, key: ws.key, reused: ws.reused, genMs: round(ws.genMs), textFiles: opts.files, binaries: opts.binaries, totalFiles: expectedSet.size };
+
+	// Same seeded sample for every contender; notification targets are other files.
+	const order = shuffled(createRng(opts.seed * 31 + 7), ws.plan.text.map((e, i) => i));
+	const sample = [];
+	for (let i = 0; i < opts.reads; i++) sample.push(textPaths[order[i % order.length]]);
+	const notifyTargets = [];
+	for (let i = 0; i < opts.notifySamples; i++) notifyTargets.push(ws.plan.text[order[(order.length - 1 - i + order.length) % order.length]]);
+	// In case an earlier run died mid notification test: put the generated content back.
+	await restoreFiles(ws.root, notifyTargets);
+
+	const home = mkdtempSync(path.join(os.tmpdir(), 'mcp-wr-bench-home-'));
+	killAtExit(() => rmSync(home, { recursive: true, force: true }));
+	const ctx = {
+		root: ws.root, sample, expectedSet, expected: new Map(), notifyTargets, home,
+		binaries: ws.plan.bins.map(e => path.join(ws.root, e.rel)),
+	};
+
+	try {
+		await runFloor(ctx);
+	} catch (err) {
+		recordError('floor (fs)', 'floor', err);
+		results.contenders.floor.error = err.message;
+		throw err; // without expected contents nothing else can be verified
+	}
+	if (!opts.skipPeer) await runPeer(ctx);
+
+	const cli = path.resolve(repoRoot, opts.cli);
+	ctx.cli = cli;
+	if (!existsSync(cli)) {
+		recordError('ours', 'start', new Error(`${cli} does not exist (run npm run build)`), e => e.message);
+	} else {
+		await runOurs(ctx, 'stdio');
+		await runOurs(ctx, 'http');
+		if (!opts.skipModern) {
+			await runOurs(ctx, 'stdio', { key: 'oursModernStdio', make: o => new OursModernStdio(o) });
+			await runOurs(ctx, 'http', { key: 'oursModernHttp', make: o => new OursModernHttp(o) });
+		}
+	}
+	if (opts.previous) {
+		let previousCli = null;
+		try {
+			previousCli = resolvePreviousCli(repoRoot, opts.previous, log);
+		} catch (err) {
+			recordError('previous build', 'build', err, e => e.message);
+		}
+		if (previousCli) {
+			results.previousCli = previousCli;
+			await runOurs(ctx, 'stdio', { key: 'prevStdio', cli: previousCli, make: o => previousContender('stdio', o) });
+			await runOurs(ctx, 'http', { key: 'prevHttp', cli: previousCli, make: o => previousContender('http', o) });
+		}
+	}
+	rmSync(home, { recursive: true, force: true });
+
+	results.finishedAt = new Date().toISOString();
+	results.durationMs = round(now() - t0);
+	results.env.loadAvgAtEnd = os.loadavg().map(v => round(v, 2));
+	results.suppressedMaxListenersWarnings = warningState.suppressed;
+	const rows = buildRows();
+	results.table = rows.map(r => ({ ...r, vsPeer: round(r.vsPeer), vsFloor: round(r.vsFloor) }));
+	results.eras = { table: eraRows(results), httpOverStdio: httpOverStdio(results) };
+
+	const outDir = path.join(repoRoot, 'bench-results');
+	mkdirSync(outDir, { recursive: true });
+	const stamp = results.startedAt.replace(/[:.]/g, '-');
+	const json = JSON.stringify(results, null, 2);
+	const file = path.join(outDir, `bench-${stamp}.json`);
+	writeFileSync(file, json);
+	writeFileSync(path.join(outDir, 'latest.json'), json);
+
+	if (opts.jsonOnly) {
+		process.stdout.write(`${json}\n`);
+	} else {
+		const out = [];
+		out.push('');
+		out.push(`MCP Workspace Resources bench — ${results.workspace.textFiles} text files (~2 KB) + ${results.workspace.binaries} binaries (~50 KB), ${opts.reads} reads, ${results.env.cpus}, node ${process.version}, commit ${results.env.commit ?? '?'}`);
+		out.push(`load average (1 min) at start ${results.env.loadAvgAtStart[0]}, at end ${results.env.loadAvgAtEnd[0]} on ${os.cpus().length} CPUs — other work on the machine skews the numbers`);
+		out.push('ratios: how many times better than server-filesystem / the fs floor (>1 = better, for times and for throughput alike)');
+		out.push('');
+		out.push(renderTable(rows));
+		const eras = renderEras(results);
+		if (eras) out.push('', eras);
+		if (results.problems.length) {
+			out.push('');
+			out.push('problems:');
+			for (const p of results.problems) out.push(`  - ${p}`);
+		}
+		if (results.errors.length) {
+			out.push('');
+			out.push('ERRORS:');
+			for (const e of results.errors) out.push(`  - ${e.contender} during ${e.phase}: ${e.message.split('\n')[0]}`);
+		}
+		out.push('');
+		out.push(`wrote ${path.relative(repoRoot, file)} and bench-results/latest.json (${(results.durationMs / 1000).toFixed(1)} s)`);
+		process.stdout.write(`${out.join('\n')}\n`);
+	}
+	return results.errors.length ? 1 : 0;
+}
+
+// Exit explicitly: the exit hook kills anything still registered, so no server outlives the bench.
+main().then(code => process.exit(code), err => {
+	log(`bench failed: ${err?.stack ?? err}`);
+	process.exit(1);
+});

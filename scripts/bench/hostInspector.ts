@@ -1,0 +1,121 @@
+// Event-loop delay inside a running Node process we cannot preload into (VS Code's extension
+// host: its environment is stripped of NODE_OPTIONS). SIGUSR1 opens the process's inspector, as
+// `node --inspect` would; its port is the listening socket that appeared in the process
+// (/proc/<pid>/fd against /proc/net/tcp); over the DevTools protocol (Runtime.evaluate) a
+// perf_hooks.monitorEventLoopDelay histogram is started in the process and read on demand.
+// Needs a global WebSocket (Node 22+, or Node 20 with --experimental-websocket).
+import * as fs from 'node:fs';
+import { now, sleep } from './measurement.js';
+
+/** Ports of the TCP sockets `pid` listens on. */
+function listeningPorts(pid: number): Set<number> {
+	const inodes = new Set<string>();
+	for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+		try {
+			const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+			if (m) inodes.add(m[1]);
+		} catch { /* closed meanwhile */ }
+	}
+	const ports = new Set<number>();
+	for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+		let text = '';
+		try { text = fs.readFileSync(table, 'utf8'); } catch { continue; }
+		for (const line of text.split('\n').slice(1)) {
+			const cols = line.trim().split(/\s+/);
+			// local_address is HEX_IP:HEX_PORT, st 0A is LISTEN, the inode is column 10.
+			if (cols.length > 9 && cols[3] === '0A' && inodes.has(cols[9])) ports.add(parseInt(cols[1].split(':')[1], 16));
+		}
+	}
+	return ports;
+}
+
+const DELAY_SETUP = `(() => {
+	const { monitorEventLoopDelay } = process.getBuiltinModule('node:perf_hooks');
+	globalThis.__mcpwrBenchDelay?.disable();
+	const h = monitorEventLoopDelay({ resolution: 5 });
+	h.enable();
+	globalThis.__mcpwrBenchDelay = h;
+	return process.pid;
+})()`;
+
+const DELAY_READ = `(() => {
+	const h = globalThis.__mcpwrBenchDelay;
+	const ms = ns => Math.round(ns / 1e4) / 100;
+	const out = { p50Ms: ms(h.percentile(50)), p99Ms: ms(h.percentile(99)), maxMs: ms(h.max), samples: h.count };
+	h.reset();
+	return out;
+})()`;
+
+/** Event-loop delay since the last read (or the start), in ms. */
+export interface LoopDelay { p50Ms: number; p99Ms: number; maxMs: number; samples: number }
+
+export interface HostInspector {
+	port: number;
+	startDelayMonitor(): Promise<void>;
+	/** The event-loop delay since the last call or the start. */
+	delay(): Promise<LoopDelay>;
+	/** process.memoryUsage() of the process, in MiB. */
+	memory(): Promise<{ rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }>;
+	close(): Promise<void>;
+}
+
+/** One DevTools protocol reply. */
+interface InspectorReply {
+	id?: number;
+	error?: { message: string };
+	result: { exceptionDetails?: { text: string; exception?: { description?: string } }; result: { value: unknown } };
+}
+
+/** Opens the inspector of `pid` and connects to it. */
+export async function connectInspector(pid: number, timeoutMs = 15_000): Promise<HostInspector> {
+	if (typeof WebSocket !== 'function') throw new Error('no global WebSocket: run with Node 22+ or node --experimental-websocket');
+	const before = listeningPorts(pid);
+	process.kill(pid, 'SIGUSR1');
+	const deadline = now() + timeoutMs;
+	let port: number | undefined;
+	while (port === undefined) {
+		port = [...listeningPorts(pid)].find(p => !before.has(p));
+		if (port !== undefined) break;
+		if (now() > deadline) throw new Error(`process ${pid} opened no inspector port within ${timeoutMs / 1000} s of SIGUSR1`);
+		await sleep(20);
+	}
+	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { webSocketDebuggerUrl?: string }[];
+	const url = targets[0]?.webSocketDebuggerUrl;
+	if (!url) throw new Error(`the inspector on port ${port} lists no target`);
+	const ws = new WebSocket(url);
+	await new Promise<void>((resolve, reject) => {
+		ws.addEventListener('open', () => resolve(), { once: true });
+		ws.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)), { once: true });
+	});
+	let nextId = 1;
+	const pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+	ws.addEventListener('message', event => {
+		const msg = JSON.parse(String(event.data)) as InspectorReply;
+		const waiter = msg.id !== undefined ? pending.get(msg.id) : undefined;
+		if (!waiter || msg.id === undefined) return;
+		pending.delete(msg.id);
+		if (msg.error) waiter.reject(new Error(msg.error.message));
+		else if (msg.result.exceptionDetails) waiter.reject(new Error(msg.result.exceptionDetails.exception?.description ?? msg.result.exceptionDetails.text));
+		else waiter.resolve(msg.result.result.value);
+	});
+	const evaluate = <T>(expression: string) => new Promise<T>((resolve, reject) => {
+		const id = nextId++;
+		pending.set(id, { resolve: value => resolve(value as T), reject });
+		ws.send(JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
+	});
+	const openPort = port;
+	return {
+		port: openPort,
+		async startDelayMonitor() {
+			const seen = await evaluate<number>(DELAY_SETUP);
+			if (seen !== pid) throw new Error(`the inspector on port ${openPort} belongs to process ${seen}, not ${pid}`);
+		},
+		delay: () => evaluate<LoopDelay>(DELAY_READ),
+		memory: () => evaluate(`(() => { const m = process.memoryUsage(); const mib = b => Math.round(b / 2 ** 20 * 10) / 10;
+			return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), externalMiB: mib(m.external) }; })()`),
+		async close() {
+			await evaluate('globalThis.__mcpwrBenchDelay?.disable(), delete globalThis.__mcpwrBenchDelay').catch(() => undefined);
+			ws.close();
+		},
+	};
+}

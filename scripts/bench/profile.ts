@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// npm run bench:profile: where the headless host spends CPU per Streamable HTTP read, per protocol
+// era. For each era it starts `serve --http` under `node --cpu-prof`, lists everything once (the
+// index is built), warms up, then times N reads one at a time and reports:
+//   - server CPU per read (user + system from /proc, over the timed reads),
+//   - the top self-time frames among the profile samples taken during the timed reads, by
+//     function and by package.
+// The server is a readable build of src/cli.ts (not minified, npm packages left external so each
+// frame names its package), written to .cache/bench/profile/cli.js; --cli PATH profiles another.
+//
+// Flags: --files N (20000) --reads N (2000) --top N (25) --era legacy|modern|both (both) --cli PATH
+// legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
+import { execFileSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { errorText } from '../lib/errorText.js';
+import { OursHttp, runReads } from './contenders.js';
+import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.mjs';
+import { filterMaxListenersWarnings } from './measurement.js';
+import { onInterrupt } from '../lib/processes.js';
+import { ensureWorkspace } from './workspace.js';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+
+interface ProfileOptions { files: number; reads: number; top: number; era: string; cli: string | null }
+
+function parseArgs(argv: readonly string[]): ProfileOptions {
+	const opts: ProfileOptions = { files: 20_000, reads: 2000, top: 25, era: 'both', cli: null };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case '--files': opts.files = Number(value()); break;
+			case '--reads': opts.reads = Number(value()); break;
+			case '--top': opts.top = Number(value()); break;
+			case '--era': opts.era = value(); break;
+			case '--cli': opts.cli = path.resolve(value()); break;
+			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --top N --era legacy|modern|both --cli PATH)`);
+		}
+	}
+	if (!['legacy', 'modern', 'both'].includes(opts.era)) throw new Error('--era is legacy, modern or both');
+	for (const key of ['files', 'reads', 'top'] as const) {
+		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key} needs a positive integer`);
+	}
+	return opts;
+}
+
+/** src/cli.ts bundled without minifying and with npm packages external, so frames name their package. */
+async function readableBuild(): Promise<string> {
+	const { build } = await import('esbuild');
+	const outfile = path.join(repoRoot, '.cache', 'bench', 'profile', 'cli.js');
+	await build({ entryPoints: [path.join(repoRoot, 'src', 'cli.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', keepNames: true, logLevel: 'silent' });
+	return outfile;
+}
+
+/** Adds `node --cpu-prof` to a contender's server command. */
+function profiled(Base: typeof OursHttp, dir: string): typeof OursHttp {
+	return class extends Base {
+		override serverArgs(extra: readonly string[]): string[] {
+			return ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...super.serverArgs(extra)];
+		}
+	};
+}
+
+/** Monotonic microseconds, the clock V8 stamps profile samples with (CLOCK_MONOTONIC on Linux). */
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Self time per frame and per package among the samples taken in [fromUs, toUs]. */
+/** A V8 CPU profile (.cpuprofile): the call tree, and which node each sample hit when. */
+interface CpuProfile {
+	nodes: ProfileNode[];
+	startTime: number;
+	samples: number[];
+	timeDeltas: number[];
+}
+interface ProfileNode {
+	id: number;
+	callFrame: { functionName: string; url: string; lineNumber: number };
+	children?: number[];
+}
+
+/** Self time per frame and per package, sorted: [name, µs] pairs. */
+interface SelfTimes {
+	totalMs: number;
+	frames: [string, number][];
+	packages: [string, number][];
+	callers: Map<string, [string, number][]>;
+}
+
+function selfTimes(profileFile: string, fromUs: number, toUs: number, root: string): SelfTimes {
+	const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile;
+	const byId = new Map(profile.nodes.map(n => [n.id, n]));
+	const parentOf = new Map<number, ProfileNode>();
+	for (const n of profile.nodes) {
+		for (const child of n.children ?? []) parentOf.set(child, n);
+	}
+	const where = (frame: ProfileNode['callFrame']) => (frame.url ? `${frame.url.replace(/^file:\/\//, '').replace(root, '.')}:${frame.lineNumber + 1}` : '');
+	const frames = new Map<string, number>();
+	const callers = new Map<string, Map<string, number>>();
+	const packages = new Map<string, number>();
+	let t = profile.startTime;
+	let total = 0;
+	for (let i = 0; i < profile.samples.length; i++) {
+		t += profile.timeDeltas[i];
+		if (t < fromUs || t > toUs) continue;
+		const dt = profile.timeDeltas[i + 1] ?? 0; // a sample stands for the time until the next one
+		const node = byId.get(profile.samples[i]);
+		if (!node) continue;
+		const { functionName } = node.callFrame;
+		if (functionName === '(idle)') continue; // waiting for the next request is not CPU
+		// A native frame (no script) is named with its nearest caller outside Node's own code, so
+		// writeUtf8String says whether an SSE event, an HTTP header or a log line was written.
+		let caller: ProfileNode | undefined = node;
+		while (caller && (!caller.callFrame.url || caller.callFrame.url.startsWith('node:')) && parentOf.has(caller.id)) caller = parentOf.get(caller.id);
+		const at = where(node.callFrame);
+		const key = `${functionName || '(anonymous)'} ${at || (caller !== node && caller?.callFrame.url ? `<- ${caller.callFrame.functionName || '(anonymous)'} ${where(caller.callFrame)}` : '')}`;
+		frames.set(key, (frames.get(key) ?? 0) + dt);
+		// Who called it: the three nearest frames outside Node's own code above the caller.
+		const chain: string[] = [];
+		for (let up = caller ? parentOf.get(caller.id) : undefined; up && chain.length < 3; up = parentOf.get(up.id)) {
+			if (up.callFrame.url && !up.callFrame.url.startsWith('node:')) chain.push(`${up.callFrame.functionName || '(anonymous)'}:${up.callFrame.lineNumber + 1}`);
+		}
+		const perCaller = callers.get(key) ?? new Map<string, number>();
+		callers.set(key, perCaller);
+		perCaller.set(chain.join(' <- '), (perCaller.get(chain.join(' <- ')) ?? 0) + dt);
+		const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(at)?.[1] ?? (at.startsWith('node:') ? 'node:internal' : at ? 'ours' : functionName.startsWith('(') ? functionName : 'native');
+		packages.set(pkg, (packages.get(pkg) ?? 0) + dt);
+		total += dt;
+	}
+	const sorted = (map: Map<string, number>) => [...map.entries()].sort((a, b) => b[1] - a[1]);
+	return { totalMs: total / 1000, frames: sorted(frames), packages: sorted(packages), callers: new Map([...callers].map(([k, v]) => [k, sorted(v)])) };
+}
+
+interface EraProfile extends SelfTimes { era: string; readsPerSec: number; cpuPerRead: number | null; fromUs: number; toUs: number }
+
+async function profileEra(era: string, ctx: { root: string; home: string; cli: string; sample: string[] }): Promise<EraProfile> {
+	const dir = mkdtempSync(path.join(os.tmpdir(), `mcp-wr-profile-${era}-`));
+	const Contender = profiled(era === 'modern' ? OursModernHttp as unknown as typeof OursHttp : OursHttp, dir);
+	const contender = new Contender({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
+	let out: Omit<EraProfile, keyof SelfTimes> | undefined;
+	try {
+		await contender.start();
+		await contender.enumerate(); // the index is built before anything is timed
+		await runReads(ctx.sample.slice(0, 200), 1, (p: string) => contender.read(p));
+		const cpuBefore = serverCpuMs(contender.pid);
+		const fromUs = monoUs();
+		const run = await runReads(ctx.sample, 1, (p: string) => contender.read(p));
+		const toUs = monoUs();
+		const cpuPerRead = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length);
+		if (run.errors) throw new Error(`${run.errors} reads failed; first: ${run.firstError instanceof Error ? run.firstError.message : String(run.firstError)}`);
+		out = { era, readsPerSec: run.readsPerSec, cpuPerRead, fromUs, toUs };
+	} finally {
+		await contender.close();
+	}
+	const file = readdirSync(dir).find(f => f.endsWith('.cpuprofile'));
+	if (!file) throw new Error(`${era}: the server wrote no profile (did it exit cleanly on SIGTERM?)`);
+	if (!out) throw new Error(`${era}: no timed reads`);
+	const times = selfTimes(path.join(dir, file), out.fromUs, out.toUs, repoRoot);
+	rmSync(dir, { recursive: true, force: true });
+	return { ...out, ...times };
+}
+
+function report(r: EraProfile, reads: number, top: number): string {
+	const pct = (ms: number) => `${((ms / r.totalMs) * 100).toFixed(1)}%`;
+	const lines = [
+		`== ${r.era} era over HTTP: ${Math.round(r.readsPerSec)} reads/s, server CPU ${r.cpuPerRead ?? '?'} µs per read (/proc), ${r.totalMs.toFixed(0)} ms of busy profile samples during ${reads} reads (${((r.totalMs * 1000) / reads).toFixed(0)} µs per read, profiler overhead included)`,
+		'  by package:',
+		...r.packages.slice(0, 12).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
+		`  top ${top} frames by self time:`,
+		...r.frames.slice(0, top).flatMap(([name, us], i) => [
+			`    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`,
+			// The ten heaviest frames also show their main callers.
+			...(i < 10 ? (r.callers.get(name) ?? []).slice(0, 2).filter(([chain]) => chain).map(([chain, cus]) => `${' '.repeat(24)}${pct(cus / 1000).padStart(6)} from ${chain}`) : []),
+		]),
+	];
+	return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+	const opts = parseArgs(process.argv.slice(2));
+	onInterrupt();
+	setMaxListeners(0); // the SDK v1 HTTP client hangs many listeners on one AbortSignal
+	filterMaxListenersWarnings();
+	const cacheDir = path.join(repoRoot, '.cache', 'bench');
+	mkdirSync(cacheDir, { recursive: true });
+	// The bench's own workspace (same files, binaries and seed), so a cached one is reused.
+	const ws = await ensureWorkspace({ cacheDir, files: opts.files, binaries: 200, seed: 1, log: msg => process.stderr.write(`${msg}\n`) });
+	const textPaths = ws.plan.text.map(e => path.join(ws.root, e.rel));
+	const sample = Array.from({ length: opts.reads }, (_, i) => textPaths[(i * 7919) % textPaths.length]);
+	const home = mkdtempSync(path.join(os.tmpdir(), 'mcp-wr-profile-home-'));
+	const cli = opts.cli ?? await readableBuild();
+	process.stderr.write(`profiling ${path.relative(repoRoot, cli)} on ${opts.files} files, ${opts.reads} reads per era (git ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot }).toString().trim()})\n`);
+	try {
+		for (const era of opts.era === 'both' ? ['legacy', 'modern'] : [opts.era]) {
+			const r = await profileEra(era, { root: ws.root, home, cli, sample });
+			process.stdout.write(`${report(r, opts.reads, opts.top)}\n\n`);
+		}
+	} finally {
+		rmSync(home, { recursive: true, force: true });
+	}
+}
+
+main().then(() => process.exit(0), err => {
+	process.stderr.write(`bench:profile failed: ${errorText(err)}\n`);
+	process.exit(1);
+});

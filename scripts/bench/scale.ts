@@ -1,0 +1,319 @@
+// Scale section of the bench (`npm run bench -- --scale`): generated trees of 100,000 and
+// 1,000,000 files (kept under .cache/bench-scale/), this build and optionally a previous one
+// (`--prev-cli PATH`) side by side in the same run, each measured against the floor (one plain
+// Node readdir + stat walk of the same tree, timed in the same run, before each server run).
+//
+// Per server run (headless host over stdio, with bench-scale-probe.mjs preloaded):
+//   index time (the host's own "indexed N files in X ms" line), RSS after indexing and its peak,
+//   event-loop delay p99/max while indexing and while a client lists everything, pings answered
+//   while indexing, first page p50 (after 5 warm-up pages), full listing time, and the latency of list_changed for a
+//   file created and of updated for a subscribed file changed at that size.
+// Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
+//        --json-only. Aims are reported, never asserted.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { OursStdio } from './contenders.js';
+import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep, summarize, TailBuffer, type LatencySummary } from './measurement.js';
+import { prepareScaleTree } from './scaleTree.js';
+import { measureScaleNotifyLatency } from './notify.js';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+
+const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'bench', 'scaleProbe.mjs')).href;
+const WALK_CONCURRENCY = 16;
+
+interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean }
+
+/** What the probe (scaleProbe.mjs) reports on SIGUSR2. */
+interface ProbeLine { delayP99Ms: number; delayMaxMs: number }
+
+/** One server run at one size (see the header for what each is). */
+interface ScaleRun {
+	indexMs?: number;
+	indexedFiles?: number;
+	rssAfterIndexMiB?: number | null;
+	peakRssAfterIndexMiB?: number | null;
+	indexingDelay?: { p99Ms: number; maxMs: number };
+	pingWhileIndexing?: LatencySummary;
+	firstPageP50Ms?: number | null;
+	fullListingMs?: number;
+	listingDelay?: { p99Ms: number; maxMs: number };
+	listedFiles?: number;
+	pages?: number;
+	problem?: string;
+	rssAfterListingMiB?: number | null;
+	peakRssMiB?: number | null;
+	listChangedP50Ms?: number | null;
+	updatedP50Ms?: number | null;
+	listChangedTimeouts?: number;
+	updatedTimeouts?: number;
+	error?: string;
+	floorMs?: number;
+}
+
+type RunSummary = ReturnType<typeof summarizeRuns>;
+
+function parseScaleArgs(argv: readonly string[]): ScaleOptions {
+	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case '--scale': break;
+			case '--scale-sizes': opts.sizes = value().split(',').map(v => Number(v.replace(/_/g, ''))); break;
+			case '--scale-reps': opts.reps = Math.max(1, Number(value())); break;
+			case '--prev-cli': opts.prevCli = path.resolve(value()); break;
+			case '--cli': opts.cli = value(); break;
+			case '--json-only': opts.jsonOnly = true; break;
+			default: throw new Error(`unknown flag for --scale: ${argv[i]}`);
+		}
+	}
+	if (opts.sizes.some(n => !Number.isInteger(n) || n < 1000)) throw new Error('--scale-sizes takes whole numbers of at least 1000');
+	return opts;
+}
+
+/** The floor: one recursive readdir + stat of every file, plain Node, 16 directories at a time. */
+async function floorWalk(root: string): Promise<number> {
+	let files = 0;
+	const pending = [root];
+	let active = 0;
+	await new Promise<void>((resolve, reject) => {
+		const pump = () => {
+			while (active < WALK_CONCURRENCY && pending.length > 0) {
+				const dir = pending.pop() as string;
+				active++;
+				fsp.readdir(dir, { withFileTypes: true }).then(entries => {
+					for (const e of entries) {
+						const full = path.join(dir, e.name);
+						if (e.isDirectory()) pending.push(full);
+						else if (e.isFile()) {
+							statSync(full);
+							files++;
+						}
+					}
+					active--;
+					pump();
+				}, reject);
+			}
+			if (active === 0 && pending.length === 0) resolve();
+		};
+		pump();
+	});
+	return files;
+}
+
+/** stderr of a server: keeps the tail, and hands over probe lines and the index line as they come. */
+class ScaleStderr extends TailBuffer {
+	private partial = '';
+	readonly probes: ProbeLine[] = [];
+	private readonly waiters: (() => void)[] = [];
+	indexed: { files: number; ms: number; at: number } | null = null;
+	override push(chunk: string): void {
+		super.push(chunk);
+		this.partial += chunk;
+		let nl;
+		while ((nl = this.partial.indexOf('\n')) >= 0) {
+			const line = this.partial.slice(0, nl);
+			this.partial = this.partial.slice(nl + 1);
+			const probe = /^SCALE-PROBE (.*)$/.exec(line);
+			if (probe) this.probes.push(JSON.parse(probe[1]) as ProbeLine);
+			const indexed = /indexed (\d+) files in (\d+) ms/.exec(line);
+			if (indexed && !this.indexed) this.indexed = { files: Number(indexed[1]), ms: Number(indexed[2]), at: now() };
+			for (const w of this.waiters.splice(0)) w();
+		}
+	}
+	changed(): Promise<void> {
+		return new Promise(resolve => this.waiters.push(resolve));
+	}
+}
+
+class ProbedServer extends OursStdio {
+	override stderr = new ScaleStderr();
+
+	override serverArgs(extra: readonly string[]): string[] {
+		return ['--import', PROBE, ...super.serverArgs(extra)];
+	}
+
+	/** The probe's event-loop delay since the last call (and memory now). */
+	async probe(): Promise<ProbeLine> {
+		const before = this.stderr.probes.length;
+		if (this.pid === undefined) throw new Error('the server is not running');
+		process.kill(this.pid, 'SIGUSR2');
+		const deadline = now() + 30_000;
+		while (this.stderr.probes.length === before) {
+			if (now() > deadline) throw new Error('the probe did not answer SIGUSR2 within 30 s');
+			await Promise.race([this.stderr.changed(), sleep(50)]);
+		}
+		return this.stderr.probes[before];
+	}
+}
+
+async function runServer({ cli, root, expected, home, leafDir, log }: { cli: string; root: string; expected: number; home: string; leafDir: string; log(message: string): void }): Promise<ScaleRun> {
+	const server = new ProbedServer({ repoRoot, root, home, cli });
+	const r: ScaleRun = {};
+	try {
+		await server.start();
+		await server.probe(); // drop the window of module loading: indexing is what counts
+		// Pings while the index builds: what any other client (or extension) waits for.
+		const pings: number[] = [];
+		while (!server.stderr.indexed) {
+			const t = now();
+			await server.ping();
+			pings.push(now() - t);
+			await Promise.race([server.stderr.changed(), sleep(20)]);
+		}
+		const memory = readProcMemory(server.pid);
+		const indexing = await server.probe();
+		const indexed = server.stderr.indexed as { files: number; ms: number };
+		r.indexMs = indexed.ms;
+		r.indexedFiles = indexed.files;
+		r.rssAfterIndexMiB = memory?.rssKiB != null ? round(memory.rssKiB / 1024, 1) : null;
+		r.peakRssAfterIndexMiB = memory?.hwmKiB != null ? round(memory.hwmKiB / 1024, 1) : null;
+		r.indexingDelay = { p99Ms: indexing.delayP99Ms, maxMs: indexing.delayMaxMs };
+		r.pingWhileIndexing = summarize(pings);
+
+		for (let i = 0; i < 5; i++) await server.firstPage(); // JIT warm-up, as a client's later pages see it
+		const firstPage: number[] = [];
+		for (let i = 0; i < 21; i++) {
+			const t = now();
+			await server.firstPage();
+			firstPage.push(now() - t);
+		}
+		r.firstPageP50Ms = round(median(firstPage), 2);
+
+		await server.probe();
+		const t = now();
+		const listed = await server.enumerate(120_000);
+		r.fullListingMs = round(now() - t);
+		const listing = await server.probe();
+		r.listingDelay = { p99Ms: listing.delayP99Ms, maxMs: listing.delayMaxMs };
+		r.listedFiles = listed.files.length;
+		r.pages = listed.pages;
+		if (listed.files.length !== expected) r.problem = `listed ${listed.files.length} files, expected ${expected}`;
+		const afterListing = readProcMemory(server.pid);
+		r.rssAfterListingMiB = afterListing?.rssKiB != null ? round(afterListing.rssKiB / 1024, 1) : null;
+		r.peakRssMiB = afterListing?.hwmKiB != null ? round(afterListing.hwmKiB / 1024, 1) : null;
+
+		Object.assign(r, await measureScaleNotifyLatency(server.connectedClient, leafDir, { prefix: 'scale-notify', settleMs: 1200 }));
+	} catch (err) {
+		r.error = server.describeFailure(err);
+		log(`  !! ${r.error}`);
+	} finally {
+		await server.close().catch(() => {});
+	}
+	return r;
+}
+
+function summarizeRuns(runs: ScaleRun[], floors: number[]) {
+	return {
+		runs,
+		floorMs: round(median(floors)),
+		indexMs: medianOf(runs, r => r.indexMs),
+		indexVsFloor: medianOf(runs.map((r, i) => ({ x: (r.indexMs ?? Number.NaN) / floors[i] })), r => r.x),
+		rssAfterIndexMiB: medianOf(runs, r => r.rssAfterIndexMiB),
+		peakRssMiB: medianOf(runs, r => r.peakRssMiB),
+		indexingDelayP99Ms: medianOf(runs, r => r.indexingDelay?.p99Ms),
+		indexingDelayMaxMs: maxOf(runs, r => r.indexingDelay?.maxMs),
+		pingWhileIndexingP99Ms: medianOf(runs, r => r.pingWhileIndexing?.p99),
+		pingWhileIndexingMaxMs: maxOf(runs, r => r.pingWhileIndexing?.max),
+		firstPageP50Ms: medianOf(runs, r => r.firstPageP50Ms),
+		fullListingMs: medianOf(runs, r => r.fullListingMs),
+		listingVsFloor: medianOf(runs.map((r, i) => ({ x: (r.fullListingMs ?? Number.NaN) / floors[i] })), r => r.x),
+		listingDelayP99Ms: medianOf(runs, r => r.listingDelay?.p99Ms),
+		listingDelayMaxMs: maxOf(runs, r => r.listingDelay?.maxMs),
+		listChangedP50Ms: medianOf(runs, r => r.listChangedP50Ms),
+		updatedP50Ms: medianOf(runs, r => r.updatedP50Ms),
+		problems: runs.flatMap(r => [r.problem, r.error, r.listChangedTimeouts ? `${r.listChangedTimeouts} list_changed did not arrive within 10 s of a create` : undefined,
+			r.updatedTimeouts ? `${r.updatedTimeouts} updated did not arrive within 10 s of a change` : undefined].filter((p): p is string => !!p)),
+	};
+}
+
+const ROWS: [string, (s: RunSummary) => number | null | undefined, string, string?][] = [
+	['floor: readdir + stat walk', s => s.floorMs, 'ms'],
+	['index (host log line)', s => s.indexMs, 'ms', 'index <= 1.5x floor'],
+	['index / floor', s => s.indexVsFloor, 'x'],
+	['RSS after indexing', s => s.rssAfterIndexMiB, 'MiB', '<= 90 (100k), <= 250 (1M)'],
+	['peak RSS (after full listing)', s => s.peakRssMiB, 'MiB', '<= 300 (1M)'],
+	['event-loop delay while indexing p99', s => s.indexingDelayP99Ms, 'ms', '<= 20'],
+	['event-loop delay while indexing max', s => s.indexingDelayMaxMs, 'ms', '<= 50'],
+	['ping while indexing p99', s => s.pingWhileIndexingP99Ms, 'ms'],
+	['ping while indexing max', s => s.pingWhileIndexingMaxMs, 'ms'],
+	['first page p50', s => s.firstPageP50Ms, 'ms', '<= 10'],
+	['full listing', s => s.fullListingMs, 'ms', '<= floor'],
+	['full listing / floor', s => s.listingVsFloor, 'x'],
+	['event-loop delay while listing p99', s => s.listingDelayP99Ms, 'ms', '<= 20'],
+	['event-loop delay while listing max', s => s.listingDelayMaxMs, 'ms', '<= 50'],
+	['list_changed after a create p50', s => s.listChangedP50Ms, 'ms'],
+	['updated after a change p50', s => s.updatedP50Ms, 'ms'],
+];
+
+interface ScaleResults {
+	startedAt: string;
+	params: ScaleOptions & { builds: Record<string, string> };
+	env: Record<string, unknown>;
+	sizes: Record<string, Record<string, RunSummary>>;
+}
+
+function table(results: ScaleResults): string {
+	const lines: string[] = [];
+	for (const [size, byBuild] of Object.entries(results.sizes)) {
+		const builds = Object.keys(byBuild);
+		lines.push('', `${Number(size).toLocaleString('en-US')} files (medians of ${results.params.reps} runs; max for the max rows)`);
+		lines.push(`| metric | ${builds.join(' | ')} | aim |`, `|---|${builds.map(() => '---:|').join('')}---|`);
+		for (const [label, pick, unit, aim] of ROWS) {
+			lines.push(`| ${label} (${unit}) | ${builds.map(b => formatCell(pick(byBuild[b]))).join(' | ')} | ${aim ?? ''} |`);
+		}
+		for (const b of builds) for (const p of byBuild[b].problems) lines.push(`problem (${b}): ${p}`);
+	}
+	return lines.join('\n');
+}
+
+
+export async function runScaleBench(argv: readonly string[]): Promise<ScaleResults> {
+	const opts = parseScaleArgs(argv);
+	const log = (msg: string) => process.stderr.write(`${msg}\n`);
+	const builds: Record<string, string> = { current: path.resolve(repoRoot, opts.cli) };
+	if (opts.prevCli) builds.previous = opts.prevCli;
+	const results: ScaleResults = {
+		startedAt: new Date().toISOString(),
+		params: { ...opts, builds },
+		env: { node: process.version, cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
+		sizes: {},
+	};
+	const home = await fsp.mkdtemp(path.join(os.tmpdir(), 'mcpwr-scale-home-'));
+	try {
+		for (const size of opts.sizes) {
+			log(`\n== scale: ${size.toLocaleString('en-US')} files`);
+			const { tree, expected, leafDir } = prepareScaleTree(size, log);
+			await floorWalk(tree.root); // page cache and JIT
+			const runs = Object.fromEntries(Object.keys(builds).map(b => [b, [] as ScaleRun[]]));
+			const floors = Object.fromEntries(Object.keys(builds).map(b => [b, [] as number[]]));
+			for (let rep = 0; rep < opts.reps; rep++) {
+				// Builds alternate within a rep, each right after its own floor walk, so a busy
+				// machine weighs on both alike.
+				for (const [name, cli] of Object.entries(builds)) {
+					const t = now();
+					await floorWalk(tree.root);
+					const floorMs = now() - t;
+					floors[name].push(floorMs);
+					const run = await runServer({ cli, root: tree.root, expected, home, leafDir, log });
+					run.floorMs = round(floorMs);
+					runs[name].push(run);
+					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
+				}
+			}
+			results.sizes[size] = Object.fromEntries(Object.keys(builds).map(b => [b, summarizeRuns(runs[b], floors[b])]));
+		}
+	} finally {
+		await fsp.rm(home, { recursive: true, force: true });
+	}
+	const outDir = path.join(repoRoot, 'bench-results');
+	mkdirSync(outDir, { recursive: true });
+	const file = path.join(outDir, `scale-${results.startedAt.replace(/[:.]/g, '-')}.json`);
+	writeFileSync(file, JSON.stringify(results, null, 2));
+	writeFileSync(path.join(outDir, 'scale-latest.json'), JSON.stringify(results, null, 2));
+	if (!opts.jsonOnly) process.stdout.write(`${table(results)}\n\nwritten: ${path.relative(repoRoot, file)}\n`);
+	return results;
+}

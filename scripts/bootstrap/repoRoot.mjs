@@ -1,0 +1,6 @@
+// @ts-check
+// The repository's root folder: the one definition every script and library module uses.
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,0 +1,68 @@
+// Codex CLI: added with `codex mcp add` (stdio command, or --url with the token in a variable);
+// driven with `codex exec`, its model provider pointed at the stand-in in config.toml.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { startOpenAiStandIn } from './openaiStandIn.js';
+
+const TOKEN_VARIABLE = 'MCP_WORKSPACE_RESOURCES_TOKEN';
+
+/** config.toml: the stand-in as the model provider; analytics, feedback, updates and online features off. */
+function codexConfig(baseUrl: string): string {
+	return [
+		'model = "gpt-5-codex"',
+		'model_provider = "outside-stand-in"',
+		'check_for_update_on_startup = false',
+		'',
+		'[model_providers.outside-stand-in]',
+		'name = "Outside checks stand-in"',
+		`base_url = "${baseUrl}/v1"`,
+		'wire_api = "responses"',
+		'env_key = "OUTSIDE_STAND_IN_KEY"',
+		'',
+		'[analytics]',
+		'enabled = false',
+		'',
+		'[feedback]',
+		'enabled = false',
+		'',
+		'[otel]',
+		'exporter = "none"',
+		'',
+		'[history]',
+		'persistence = "none"',
+		'',
+		// Plugins sync from github.com, apps and plugin sharing talk to chatgpt.com: none is needed.
+		'[features]',
+		'apps = false',
+		'plugins = false',
+		'remote_plugin = false',
+		'plugin_sharing = false',
+		'',
+	].join('\n');
+}
+
+function conversation(ctx: ClientContext, transport: string, addArgs: string[]): Promise<void> {
+	const codex = [process.execPath, ctx.clients.codex];
+	return converse(ctx, {
+		tool: `codex ${transport}`,
+		// Codex CLI also has a tool for resources/templates/list.
+		steps: [...conversationSteps(ctx.fixture), { label: 'lists resource templates', kind: 'templates', expect: ['git://{repo}/show/{ref}', 'file:///{+path}'] }],
+		startStandIn: script => startOpenAiStandIn(script, ctx.serverName),
+		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', [TOKEN_VARIABLE]: ctx.lock.token }),
+		prepare: (env, standIn) => {
+			const home = env.HOME ?? '';
+			mkdirSync(path.join(home, '.codex'), { recursive: true });
+			writeFileSync(path.join(home, '.codex', 'config.toml'), codexConfig(standIn.url));
+		},
+		add: [...codex, 'mcp', 'add', ...addArgs],
+		addLabel: `codex mcp add ${addArgs.join(' ').split(' -- ')[0]}`,
+		run: [...codex, 'exec', '--skip-git-repo-check', 'List the workspace resources and read them.'],
+	});
+}
+
+export async function checkCodex(ctx: ClientContext, setup: ClientSetup): Promise<void> {
+	await conversation(ctx, 'stdio', [ctx.serverName, '--', ...setup.stdio]);
+	await conversation(ctx, 'http', [ctx.serverName, '--url', ctx.lock.url, '--bearer-token-env-var', TOKEN_VARIABLE]);
+	await conversation(ctx, 'bridge', [ctx.serverName, '--', ...setup.bridge]);
+}

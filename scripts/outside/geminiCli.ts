@@ -1,0 +1,55 @@
+// Gemini CLI: added with `gemini mcp add --scope user` (stdio command, or --transport http with
+// the Authorization header); driven with `gemini -p`, its API pointed at the stand-in.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { startGeminiStandIn } from './geminiStandIn.js';
+
+/** settings.json: API-key auth (so the stand-in URL is used), telemetry, statistics and updates off. */
+const SETTINGS = {
+	security: { auth: { selectedType: 'gemini-api-key' } },
+	telemetry: { enabled: false },
+	privacy: { usageStatisticsEnabled: false },
+	general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+};
+
+function conversation(ctx: ClientContext, transport: string, addArgs: string[], { healthCheck = false } = {}): Promise<void> {
+	const gemini = [process.execPath, ctx.clients.gemini];
+	// An @server:uri mention: the client reads the resource and puts it into the prompt.
+	const mention = `@${ctx.serverName}:${pathToFileURL(path.join(ctx.fixture, 'docs', 'guide.md')).href}`;
+	return converse(ctx, {
+		tool: `gemini ${transport}`,
+		// Gemini CLI reads only the URIs it listed: a template URI is "not found" in the client itself.
+		steps: conversationSteps(ctx.fixture, { templates: false }),
+		startStandIn: script => startGeminiStandIn(script, step => step.kind === 'list' ? { serverName: ctx.serverName } : { uri: step.uri }),
+		env: standIn => ({ GEMINI_API_KEY: 'outside-checks-dummy', GOOGLE_GEMINI_BASE_URL: standIn.url, GEMINI_SANDBOX: 'false' }),
+		prepare: env => {
+			const home = env.HOME ?? '';
+			mkdirSync(path.join(home, '.gemini'), { recursive: true });
+			writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
+			// Gemini CLI disables every MCP server, user-level ones too, in a folder it does not trust:
+			// trust the run's folder (its cwd) as a user does by answering the trust prompt.
+			writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [path.dirname(home)]: 'TRUST_FOLDER' }, null, 2));
+		},
+		add: [...gemini, 'mcp', 'add', ...addArgs],
+		addLabel: `gemini mcp add ${addArgs.slice(0, addArgs.indexOf(ctx.serverName) + 1).join(' ')}`,
+		list: healthCheck ? [...gemini, 'mcp', 'list'] : undefined,
+		listLabel: 'gemini mcp list',
+		run: [...gemini, '-p', `Read ${mention}, then list the workspace resources and read them.`],
+		afterRun: standIn => {
+			const expanded = standIn.userTexts.some(text => text.includes('## Guide'));
+			return [{
+				label: `expands ${mention.replace(ctx.fixture, '…')} into the prompt`,
+				ok: expanded,
+				detail: expanded ? '' : `the prompt the model got: ${JSON.stringify((standIn.userTexts[0] ?? '').slice(0, 300))}`,
+			}];
+		},
+	});
+}
+
+export async function checkGemini(ctx: ClientContext, setup: ClientSetup): Promise<void> {
+	await conversation(ctx, 'stdio', ['--scope', 'user', ctx.serverName, ...setup.stdio]);
+	await conversation(ctx, 'http', ['--scope', 'user', '--transport', 'http', ctx.serverName, ctx.lock.url, '--header', `Authorization: Bearer ${ctx.lock.token}`]);
+	await conversation(ctx, 'bridge', ['--scope', 'user', ctx.serverName, ...setup.bridge], { healthCheck: true });
+}

@@ -1,0 +1,104 @@
+// Browser checks of the picker view: open it from the activity bar, expand the tree, check
+// resources, attach them to the clipboard and read what landed there; the QuickPick finds a
+// file by name. Saves test-results/screenshots/picker.png and copies it to
+// media/screenshot-picker.png for the README.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.js';
+import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
+import type { E2ECheck } from './types.js';
+
+
+export const pickerChecks: E2ECheck[] = [
+	{
+		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard',
+		async run({ page, screenshot }) {
+			// Files is expanded by default; folders sort before files.
+			await openPicker(page);
+			await treeItem(page, /^src\b/).click();
+			await treeItem(page, /^greet\.ts/).waitFor({ state: 'visible', timeout: 10_000 });
+			await tick(treeItem(page, /^README\.md/), 'README.md');
+			await tick(treeItem(page, /^greet\.ts/), 'greet.ts');
+			// The view container's badge counts the selection.
+			await poll(async () => await selectionBadge(page) === '2', 'the activity bar badge "2" on MCP Resources');
+			// No hover tooltip in the screenshot.
+			await page.mouse.move(700, 300);
+			await poll(async () => !(await page.locator('.monaco-hover, .workbench-hover').first().isVisible().catch(() => false)), 'hovers to close');
+			await screenshot('picker');
+			fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker.png'), path.join(repoRoot, 'media', 'screenshot-picker.png'));
+
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
+			assert.match(text, /^## file:\/\/\/.*\/README\.md\n\n```markdown\n/m, text.slice(0, 300));
+			assert.match(text, /^## file:\/\/\/.*\/src\/greet\.ts\n\n```typescript\n/m, text.slice(0, 600));
+			assert.ok(!text.includes('sentinel'), 'the clipboard holds only the bundle');
+		},
+	},
+	{
+		name: '"Pick Resources..." finds a file by fuzzy name across servers',
+		async run({ page, screenshot }) {
+			// Not runFromPalette: it waits for the quick input to close, and ours opens in its place.
+			await closeQuickInput(page);
+			await page.keyboard.press('F1');
+			const input = quickInput(page).locator('input');
+			await input.waitFor({ state: 'visible', timeout: 10_000 });
+			await input.fill('>MCP Resources: Pick Resources...');
+			await quickInput(page).locator('.monaco-list-row', { hasText: 'Pick Resources...' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			await page.keyboard.press('Enter');
+			await poll(async () => /Search [\d,]+ resources/.test(await input.getAttribute('placeholder') ?? ''), 'the Pick Resources QuickPick');
+			await input.fill('intr');
+			// The poll waits for the match; the assertions check what the row says about it.
+			const labels = await poll(async () => {
+				const current = await quickInputLabels(page);
+				return current.some(l => l.includes('intro.md')) ? current : undefined;
+			}, 'intro.md in the QuickPick');
+			// The file's own row comes first (files before other resources, substring before fuzzy
+			// matches such as "Git working tree diff"), and names its folder.
+			assert.match(labels[0], /^intro\.md\s*docs\/guide\b/, `the first row is docs/guide/intro.md: ${labels.join(' | ')}`);
+			await screenshot('picker-quickpick');
+			await closeQuickInput(page);
+		},
+	},
+	{
+		name: '"Filter Resources..." in the view title narrows the tree as you type, pages the matches, and Clear Filter restores it',
+		async run({ page, screenshot }) {
+			await openPicker(page);
+			await viewTitleAction(page, 'Filter Resources...').click();
+			let cleared = false;
+			try {
+				const input = quickInput(page).locator('input');
+				await poll(async () => /Part of a name/.test(await input.getAttribute('placeholder') ?? ''), 'the filter box');
+				await input.pressSequentially('greet');
+				await poll(async () => await input.inputValue() === 'greet', 'the query in the filter box');
+				await treeItem(page, /^greet\.ts/).waitFor({ state: 'visible', timeout: 15_000 });
+				await poll(async () => !(await treeItem(page, /^README\.md/).isVisible()), 'README.md filtered out');
+				await screenshot('picker-filter');
+				// many/ holds 300 matches for "file-": 50 show, and the last row offers the rest.
+				await input.fill('file-');
+				await page.keyboard.press('Enter');
+				await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+				await treeItem(page, /^file-\d{3}\.txt/).waitFor({ state: 'visible', timeout: 15_000 });
+				// Clicking a match focuses the tree (and opens that file); End goes to the last row.
+				await treeItem(page, /^file-\d{3}\.txt/).click();
+				await page.keyboard.press('End');
+				const more = treeItem(page, /^More matches… \(250 more\)/);
+				await more.waitFor({ state: 'visible', timeout: 10_000 });
+				await more.click();
+				await poll(async () => {
+					await page.keyboard.press('End');
+					return treeItem(page, /^More matches… \(200 more\)/).isVisible();
+				}, 'the next 50 matches, and the row offering the rest');
+				await viewTitleAction(page, 'Clear Filter').click();
+				cleared = true;
+			} finally {
+				// A check that stops half way leaves no filter behind for the next ones.
+				if (!cleared && await viewTitleAction(page, 'Clear Filter').isVisible()) {
+					await closeQuickInput(page);
+					await viewTitleAction(page, 'Clear Filter').click();
+				}
+			}
+			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 15_000 });
+			await runFromPalette(page, 'View: Close All Editors');
+		},
+	},
+];
