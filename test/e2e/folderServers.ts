@@ -15,7 +15,7 @@ import process from 'node:process';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import type { SecondWindowCheck } from './types.js';
-import { clickUntil, expand, poll, runFromPalette, treeItem } from './workbench.js';
+import { clickUntil, expand, poll, runFromPalette, serverRowOf, treeItem } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -162,6 +162,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 					await clickUntil(webPrompt.getByRole('button', { name: 'Don\'t Allow', exact: true }), async () => !(await webPrompt.isVisible()), 'the Folder web prompt answered');
 
 					await poll(() => fs.existsSync(b.folderMarker), 'the allowed command to run', 30_000);
+					await serverRowOf(page, /^Folder docs/).waitFor({ state: 'visible', timeout: 30_000 });
 					await expand(page, /^Folder docs/);
 					await treeItem(page, /^guide/).waitFor({ state: 'visible', timeout: 30_000 });
 					await treeItem(page, /^Folder web, off: you chose Don't Allow — click to review/).waitFor({ state: 'visible', timeout: 10_000 });
@@ -171,6 +172,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 					await page.reload({ waitUntil: 'domcontentloaded' });
 					await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
 					await openView(page);
+					await serverRowOf(page, /^Folder docs/).waitFor({ state: 'visible', timeout: 30_000 });
 					await expand(page, /^Folder docs/);
 					await treeItem(page, /^guide/).waitFor({ state: 'visible', timeout: 30_000 });
 					await treeItem(page, /^Folder web, off/).waitFor({ state: 'visible', timeout: 10_000 });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startHeadlessHost } from '../../scripts/lib/headlessHost.js';
-import { clipboardAfter, closeQuickInput, collapseAll, drag, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.js';
+import { clipboardAfter, closeQuickInput, collapseAll, dragUntil, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 import type { Locator, Page } from 'playwright-core';
 import type { E2ECheck, WindowCheckContext } from './types.js';
@@ -85,8 +85,8 @@ export const pickerFlowChecks: E2ECheck[] = [
 			await runFromPalette(page, 'View: Close All Editors');
 			await openPicker(page);
 			const tabs = page.locator('.part.editor .tabs-container .tab');
-			await drag(page, treeItem(page, /^README\.md/), page.locator('.part.editor'));
-			await poll(async () => (await tabs.allInnerTexts()).some(t => t.replace(/\s+/g, '') === 'README.md'), 'a README.md tab from the drop');
+			await dragUntil(page, treeItem(page, /^README\.md/), page.locator('.part.editor'),
+				async () => (await tabs.allInnerTexts()).some(t => t.replace(/\s+/g, '') === 'README.md'), 'README.md tab from the drop');
 			// The file itself opens (not a copy): its tab's resource is the workspace file.
 			const readmeTab = tabs.filter({ hasText: 'README' }).first();
 			assert.match(await readmeTab.getAttribute('data-resource-name') ?? await readmeTab.innerText(), /README/);
@@ -96,8 +96,8 @@ export const pickerFlowChecks: E2ECheck[] = [
 			await withFilter(page, 'git:// status', async () => {
 				const gitStatus = treeItem(page, /^Git status/);
 				await gitStatus.waitFor({ state: 'visible', timeout: 15_000 });
-				await drag(page, gitStatus, page.locator('.part.editor'));
-				await poll(async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), 'a "status" tab from the drop');
+				await dragUntil(page, gitStatus, page.locator('.part.editor'),
+					async () => (await tabs.allInnerTexts()).some(t => /\bstatus\b/.test(t)), '"status" tab from the drop');
 			});
 			const text = await poll(async () => {
 				const lines = (await page.locator('.part.editor .editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
@@ -197,9 +197,9 @@ export async function chatCheck({ page, screenshot }: WindowCheckContext): Promi
 	for (const name of [/^greet\.ts/, /^\.gitignore/]) {
 		await tick(treeItem(page, name), name);
 	}
-	// A resource that is not a file reaches the chat as a Markdown file of its contents.
-	await expand(page, /^Git\b/);
-	await tick(treeItem(page, /^Git status/), 'Git status');
+	// A resource that is not a file reaches the chat as a Markdown file of its contents. Ticked
+	// through the filter: with Suggested and src/ open, Git's rows can be below the rendered part.
+	await withFilter(page, 'git:// status', () => tick(treeItem(page, /^Git status/), 'Git status'));
 	await runFromPalette(page, 'MCP Resources: Attach Selected to Chat');
 	const pills = page.locator('.interactive-input-part .chat-attached-context-attachment');
 	const names = await poll(async () => {
@@ -209,8 +209,8 @@ export async function chatCheck({ page, screenshot }: WindowCheckContext): Promi
 	assert.ok(names.some(n => n.includes('greet.ts')) && names.some(n => n.includes('.gitignore')), names.join(' | '));
 	assert.ok(names.some(n => /mcp-context-.*\.md/.test(n)), `the Markdown file of the git status: ${names.join(' | ')}`);
 	// Drag and drop from the picker into the chat input attaches the file too.
-	await drag(page, treeItem(page, /^README\.md/), page.locator('.interactive-input-part').first());
-	await poll(async () => (await pills.allInnerTexts()).some(n => n.includes('README.md')), 'README.md attached by drag and drop');
+	await dragUntil(page, treeItem(page, /^README\.md/), page.locator('.interactive-input-part').first(),
+		async () => (await pills.allInnerTexts()).some(n => n.includes('README.md')), 'README.md attached by drag and drop');
 	await page.mouse.move(700, 300);
 	await screenshot('picker-chat');
 	fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker-chat.png'), path.join(repoRoot, 'media', 'screenshot-chat.png'));

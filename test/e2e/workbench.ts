@@ -96,6 +96,14 @@ export async function tick(row: Locator, what: string | RegExp): Promise<void> {
 		async () => /selected/.test(await row.getAttribute('aria-label') ?? ''), `${what} checked`);
 }
 
+/**
+ * A server's own row, not the held row that stands for it until the user answers (clicking that
+ * one asks again): the held row's description ends "click to review".
+ */
+export function serverRowOf(page: Page, name: string | RegExp): Locator {
+	return page.locator('.part.sidebar').getByRole('treeitem', { name }).filter({ hasNotText: 'click to review' }).first();
+}
+
 /** Expands a tree row, by its accessible name. */
 export async function expand(page: Page, name: string | RegExp): Promise<void> {
 	const row = treeItem(page, name);
@@ -119,6 +127,21 @@ export async function drag(page: Page, source: Locator, target: Locator): Promis
 		await page.mouse.move(sx + (tx - sx) * i / 20, sy + (ty - sy) * i / 20);
 	}
 	await page.mouse.up();
+}
+
+/**
+ * Drags `source` onto `target` until `done` holds, at most three times, as `clickUntil` clicks:
+ * a drag that starts while the tree redraws its rows (a notification, a refresh) is dropped by
+ * the workbench, and nothing then happens.
+ */
+export async function dragUntil(page: Page, source: Locator, target: Locator, done: () => Promise<boolean>, what: string): Promise<void> {
+	for (let drags = 0; !(await done()); drags++) {
+		if (drags === 3) {
+			throw new Error(`no ${what} after ${drags} drags`);
+		}
+		await drag(page, source, target);
+		await poll(done, what, 5_000).catch(() => undefined);
+	}
 }
 
 /** Runs `action` and resolves with the clipboard text it left (a sentinel tells it changed). */
