@@ -1,11 +1,10 @@
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
+import { RELEVANT_URI } from '../common/wellKnownUris';
 import { ResourceNode } from './pickerNodes';
 import { ResourceListing } from './resourceListing';
 import { ServerConnection } from './serverConnection';
 
-/** The server's "what matters now" resource (this extension's own; other servers rarely have it). */
-export const RELEVANT_URI = 'context://relevant';
 /** Suggestions shown at most. */
 export const MAX_SUGGESTIONS = 10;
 

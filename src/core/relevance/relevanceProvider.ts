@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Emitter, Event } from '../../common/event';
 import { Disposable, DisposableStore } from '../../common/lifecycle';
+import { RELEVANT_URI } from '../../common/wellKnownUris';
 import { DiagnosticsSource } from '../diagnostics/ports';
 import { ResourceNotFound } from '../errors';
 import { GitSource } from '../git/ports';
@@ -12,7 +13,6 @@ import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { EditorSignals, FileTouch } from './ports';
 import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, rank, strongerGit } from './ranking';
 
-export const RELEVANT_URI = 'context://relevant';
 /** Files the relevance resource returns. */
 export const RELEVANT_TOP = 20;
 /** Recently touched files remembered; older ones are forgotten first. */

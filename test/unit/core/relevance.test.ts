@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { BASE_PRIORITY, priorityFor, rank, WEIGHTS } from '../../../src/core/relevance/ranking';
-import { RELEVANT_URI, RelevanceProvider } from '../../../src/core/relevance/relevanceProvider';
+import { RELEVANT_URI } from '../../../src/common/wellKnownUris';
+import { RelevanceProvider } from '../../../src/core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { fileUri } from '../../../src/core/uriGuard';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
