@@ -9,6 +9,22 @@ const LAST_MS = 253_402_300_799_999;
  * a large workspace formats one per file. Times outside years 1-9999 take `toISOString` itself.
  */
 export function isoDate(ms: number): string {
+	// Files written together share a time, and a listing formats them one after another: the
+	// last answer is often the next one, and handing back the same string also lets the encoder
+	// reuse it once it has been flattened.
+	if (ms === lastMs) {
+		return lastIso;
+	}
+	const iso = formatIsoDate(ms);
+	lastMs = ms;
+	lastIso = iso;
+	return iso;
+}
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+function formatIsoDate(ms: number): string {
 	if (!(ms >= FIRST_MS && ms <= LAST_MS)) {
 		return new Date(ms).toISOString(); // also NaN: throws as toISOString does
 	}
