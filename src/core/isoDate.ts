@@ -9,26 +9,28 @@ const LAST_MS = 253_402_300_799_999;
  * a large workspace formats one per file. Times outside years 1-9999 take `toISOString` itself.
  */
 export function isoDate(ms: number): string {
-	// Files written together share a time, and a listing formats them one after another: the
-	// last answer is often the next one, and handing back the same string also lets the encoder
-	// reuse it once it has been flattened.
-	if (ms === lastMs) {
-		return lastIso;
-	}
-	const iso = formatIsoDate(ms);
-	lastMs = ms;
-	lastIso = iso;
-	return iso;
-}
-
-let lastMs = Number.NaN;
-let lastIso = '';
-
-function formatIsoDate(ms: number): string {
 	if (!(ms >= FIRST_MS && ms <= LAST_MS)) {
 		return new Date(ms).toISOString(); // also NaN: throws as toISOString does
 	}
 	const t = Math.trunc(ms) + 0; // Date truncates toward zero; `+ 0` turns -0 into 0
+	const second = Math.floor(t / 1000);
+	// Files written together share a second, and a listing formats them one after another: the
+	// text up to the second is kept from the last call, so most times cost one concatenation
+	// onto a string the encoder has already flattened.
+	if (second !== lastSecond) {
+		lastSecond = second;
+		lastUpToSecond = upToSecond(second * 1000);
+	}
+	return lastUpToSecond + MILLIS_Z[t - second * 1000];
+}
+
+let lastSecond = Number.NaN;
+let lastUpToSecond = '';
+/** '.000Z' to '.999Z', the end of every date. */
+const MILLIS_Z = Array.from({ length: 1000 }, (_, millis) => `.${pad(millis, 3)}Z`);
+
+/** 'YYYY-MM-DDTHH:MM:SS' of a whole second in years 1-9999. */
+function upToSecond(t: number): string {
 	const days = Math.floor(t / DAY_MS);
 	let rest = t - days * DAY_MS;
 	// Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -46,8 +48,7 @@ function formatIsoDate(ms: number): string {
 	const minutes = Math.floor(rest / 60_000);
 	rest -= minutes * 60_000;
 	const seconds = Math.floor(rest / 1000);
-	const millis = rest - seconds * 1000;
-	return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(millis, 3)}Z`;
+	return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}`;
 }
 
 function pad(n: number, width: number): string {
