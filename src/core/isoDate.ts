@@ -13,6 +13,24 @@ export function isoDate(ms: number): string {
 		return new Date(ms).toISOString(); // also NaN: throws as toISOString does
 	}
 	const t = Math.trunc(ms) + 0; // Date truncates toward zero; `+ 0` turns -0 into 0
+	const second = Math.floor(t / 1000);
+	// Files written together share a second, and a listing formats them one after another: the
+	// text up to the second is kept from the last call, so most times cost one concatenation
+	// onto a string the encoder has already flattened.
+	if (second !== lastSecond) {
+		lastSecond = second;
+		lastUpToSecond = upToSecond(second * 1000);
+	}
+	return lastUpToSecond + MILLIS_Z[t - second * 1000];
+}
+
+let lastSecond = Number.NaN;
+let lastUpToSecond = '';
+/** '.000Z' to '.999Z', the end of every date. */
+const MILLIS_Z = Array.from({ length: 1000 }, (_, millis) => `.${pad(millis, 3)}Z`);
+
+/** 'YYYY-MM-DDTHH:MM:SS' of a whole second in years 1-9999. */
+function upToSecond(t: number): string {
 	const days = Math.floor(t / DAY_MS);
 	let rest = t - days * DAY_MS;
 	// Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -30,8 +48,7 @@ export function isoDate(ms: number): string {
 	const minutes = Math.floor(rest / 60_000);
 	rest -= minutes * 60_000;
 	const seconds = Math.floor(rest / 1000);
-	const millis = rest - seconds * 1000;
-	return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}.${pad(millis, 3)}Z`;
+	return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hours, 2)}:${pad(minutes, 2)}:${pad(seconds, 2)}`;
 }
 
 function pad(n: number, width: number): string {

@@ -93,7 +93,9 @@ export function searchSorted(items: SortedEntries, uri: string, after = false): 
  */
 export class PageBuilder {
 	private readonly resources: ResourceEntry[] = [];
-	private last: CursorState | undefined;
+	/** Section and URI of the last item taken, kept as two strings: the cursor needs them once per page. */
+	private lastSection = '';
+	private lastUri = '';
 	private first = true;
 
 	constructor(private readonly start: PageStart, private readonly pageSize: number) {}
@@ -107,11 +109,12 @@ export class PageBuilder {
 		this.first = false;
 		while (position < items.length) {
 			if (this.resources.length === this.pageSize) {
-				return { resources: this.resources, nextCursor: encodeCursor(this.last!) };
+				return { resources: this.resources, nextCursor: encodeCursor({ s: this.lastSection, a: this.lastUri }) };
 			}
 			const item = items.at(position++)!;
 			this.resources.push(item);
-			this.last = { s: id, a: item.uri };
+			this.lastSection = id;
+			this.lastUri = item.uri;
 		}
 		return undefined;
 	}

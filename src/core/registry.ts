@@ -64,8 +64,15 @@ export class ProviderRegistry extends Disposable {
 		return this.annotate(page.finish());
 	}
 
+	/** Runs every annotator over the page's entries in place: the page's array is the builder's own. */
 	private annotate(page: Page): Page {
-		return this.annotators.length === 0 ? page : { ...page, resources: page.resources.map(r => this.annotators.reduce((e, a) => a.annotate(e), r)) };
+		const { resources } = page;
+		for (const annotator of this.annotators) {
+			for (let i = 0; i < resources.length; i++) {
+				resources[i] = annotator.annotate(resources[i]);
+			}
+		}
+		return page;
 	}
 
 	read(uri: string): Promise<ResourceContent[]> {

@@ -35,6 +35,9 @@ function schemeOf(uri: string): string {
  * about 2 KB of icon each would multiply every page's size, and clients draw files by their name.
  */
 export function withResourceIcons<T extends ResourceEntry>(entry: T): T | (T & { icons: Icon[] }) {
+	if (entry.uri.startsWith('file:')) {
+		return entry; // nearly every entry of a listing: skip the scheme match
+	}
 	const scheme = schemeOf(entry.uri);
 	const icons = scheme === 'file' ? undefined : FAMILY_ICONS[scheme];
 	return icons ? { ...entry, icons: icons as Icon[] } : entry;

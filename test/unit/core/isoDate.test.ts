@@ -15,4 +15,15 @@ describe('isoDate', () => {
 		}
 		assert.throws(() => isoDate(Number.NaN), RangeError);
 	});
+
+	it('answers repeated times, and times of the same or the next second, as toISOString does', () => {
+		// Runs of one time or one second, as files written together have: the remembered second
+		// must never leak into the next time.
+		const times = [1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_001, 1_700_000_000_999, 1_700_000_001_000, -0, 0, 0.5, 0.5, 1_700_000_000_000, -1, -1, -999, -1000, -1001];
+		for (const ms of times) {
+			assert.equal(isoDate(ms), new Date(ms).toISOString(), String(ms));
+		}
+		assert.throws(() => isoDate(Number.NaN), RangeError);
+		assert.equal(isoDate(-1), new Date(-1).toISOString());
+	});
 });
