@@ -1,7 +1,6 @@
-// Contenders for scripts/bench/bench.mjs: the fs floor, @modelcontextprotocol/server-filesystem over stdio,
+// Contenders for scripts/bench/bench.ts: the fs floor, @modelcontextprotocol/server-filesystem over stdio,
 // and our `dist/cli.js serve` over stdio and Streamable HTTP. Each MCP contender exposes
 // enumerate() -> absolute file paths, read(absPath) -> text, ping(), pid, close().
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Readable } from 'node:stream';
 import { walkFiles } from './workspace.js';
 import { isAlive, killPidAtExit } from '../lib/processes.js';
-import { TailBuffer, now, sleep, withTimeout } from './measurement.js';
+import { startHeadlessHost, type HeadlessHost, type HostExit } from '../lib/headlessHost.js';
+import { TailBuffer, now, withTimeout } from './measurement.js';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };
@@ -266,12 +266,23 @@ export function extractBinary(res: ReadResult, uri: string, stats: ReadStats): B
 /** Where our server runs: the repository, the folder it serves, its lock-file home, the CLI (a previous build too). */
 export interface OursOptions { repoRoot: string; root: string; home: string; cli?: string }
 
+/** One resources/list page, as either SDK's client returns it. */
+export interface ResourcePage { resources: readonly { uri: string }[]; nextCursor?: string }
+
+/** What the bench records of the server's initialize answer (either SDK's types fit). */
+export interface ServerCapabilitiesSeen { resources?: { subscribe?: boolean; listChanged?: boolean } }
+
+/** An extra session of its own on the HTTP server, for the "8 sessions" reads. */
+export interface SessionReader { read(absPath: string): Promise<string>; close(): Promise<void> }
+
 export class OursBase extends McpContender {
 	readonly repoRoot: string;
 	readonly root: string;
 	readonly home: string;
 	readonly cli: string;
 	readonly readStats: ReadStats;
+	/** The pinned protocol revision, or undefined for the 2025 era's negotiation (which has ping). */
+	readonly era: string | undefined = undefined;
 	t0 = 0;
 	constructor(name: string, { repoRoot, root, home, cli }: OursOptions) {
 		super(name);
@@ -321,17 +332,31 @@ export class OursBase extends McpContender {
 		return extractBinary(res, uri, this.readStats);
 	}
 
-	serverArgs(extra: readonly string[]): string[] {
-		return [this.cli, 'serve', '--root', this.root, ...extra];
+	/** Node options before the CLI (the profile and scale benches add theirs). */
+	nodeArgs(): string[] {
+		return [];
 	}
 
-	env(): NodeJS.ProcessEnv {
-		return { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: this.home };
+	serverArgs(extra: readonly string[]): string[] {
+		return [...this.nodeArgs(), this.cli, 'serve', '--root', this.root, ...extra];
 	}
 
 	/** One resources/list page (the first when `cursor` is undefined). */
-	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS) {
+	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
 		return this.connectedClient.listResources(cursor ? { cursor } : undefined, { timeout });
+	}
+
+	serverCapabilities(): ServerCapabilitiesSeen | undefined {
+		return this.client?.getServerCapabilities();
+	}
+
+	serverVersion(): unknown {
+		return this.client?.getServerVersion();
+	}
+
+	/** Closes the client (for stdio this also ends the server). */
+	protected async closeClient(): Promise<void> {
+		await this.client?.close();
 	}
 
 	/** Time until the first resources/list page arrives (server may still be indexing). */
@@ -341,8 +366,8 @@ export class OursBase extends McpContender {
 }
 
 export class OursStdio extends OursBase {
-	constructor(opts: OursOptions) {
-		super('ours (stdio)', opts);
+	constructor(opts: OursOptions, name = 'ours (stdio)') {
+		super(name, opts);
 	}
 
 	async start(): Promise<this> {
@@ -370,7 +395,7 @@ export class OursStdio extends OursBase {
 		const pid = this.pid;
 		const t0 = now();
 		try {
-			await this.client?.close();
+			await this.closeClient();
 		} finally {
 			this.untrack?.();
 		}
@@ -379,61 +404,36 @@ export class OursStdio extends OursBase {
 	}
 }
 
-type HttpExit = { code: number | null; signal: NodeJS.Signals | null };
-
 export class OursHttp extends OursBase {
-	child: ChildProcessByStdio<null, Readable, Readable> | null = null;
+	host: HeadlessHost | null = null;
 	url = '';
 	token = '';
-	extraClients: Client[] = [];
+	extraSessions: SessionReader[] = [];
 	readyMs = 0;
-	exit: Promise<HttpExit> = Promise.resolve({ code: null, signal: null });
-	constructor(opts: OursOptions) {
-		super('ours (http)', opts);
+	constructor(opts: OursOptions, name = 'ours (http)') {
+		super(name, opts);
 	}
 
+	/** Starts the host the one way every script does (lib/headlessHost), then connects. */
 	async start(): Promise<this> {
 		this.t0 = now();
-		const child = spawn(process.execPath, this.serverArgs(['--http']), {
-			cwd: this.repoRoot,
-			env: this.env(),
-			stdio: ['ignore', 'pipe', 'pipe'],
+		const host = await startHeadlessHost({
+			root: this.root, cli: this.cli, nodeArgs: this.nodeArgs(), home: this.home, cwd: this.repoRoot,
+			onStderr: chunk => this.stderr.push(chunk),
 		});
-		this.child = child;
-		this.pid = child.pid;
-		this.untrack = killPidAtExit(this.pid);
-		this.stderr.attach(child.stderr);
-		this.exit = new Promise<HttpExit>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })));
-		const firstLine = await withTimeout(new Promise<string>((resolve, reject) => {
-			let buf = '';
-			child.stdout.setEncoding('utf8');
-			const onData = (chunk: string) => {
-				buf += chunk;
-				const nl = buf.indexOf('\n');
-				if (nl >= 0) {
-					child.stdout.off('data', onData);
-					// keep draining stdout so the pipe never fills
-					child.stdout.on('data', () => {});
-					resolve(buf.slice(0, nl));
-				}
-			};
-			child.stdout.on('data', onData);
-			child.once('exit', (code, signal) => reject(new Error(`server exited before printing its URL (code ${code}, signal ${signal})`)));
-			child.once('error', reject);
-		}), 30_000, `${this.name}: waiting for the URL line on stdout`);
-		let info: { url?: string; token?: string };
-		try {
-			info = JSON.parse(firstLine) as typeof info;
-		} catch {
-			throw new Error(`first stdout line is not JSON: ${JSON.stringify(firstLine.slice(0, 200))}`);
-		}
-		if (!info.url || !info.token) throw new Error(`first stdout line lacks url/token: ${firstLine.slice(0, 200)}`);
-		this.url = info.url;
-		this.token = info.token;
+		this.host = host;
+		this.pid = host.pid;
+		this.url = host.url;
+		this.token = host.token;
 		this.readyMs = now() - this.t0;
-		this.client = await this.connectClient();
+		await this.connect();
 		this.connectMs = now() - this.t0;
 		return this;
+	}
+
+	/** Connects the main client (the modern era connects its own). */
+	protected async connect(): Promise<void> {
+		this.client = await this.connectClient();
 	}
 
 	async connectClient(): Promise<Client> {
@@ -445,19 +445,30 @@ export class OursHttp extends OursBase {
 		return client;
 	}
 
-	/** Extra sessions for the "8 sessions" measurement. */
-	async openSessions(n: number): Promise<Client[]> {
-		const clients: Client[] = [];
-		for (let i = 0; i < n; i++) clients.push(await this.connectClient());
-		this.extraClients.push(...clients);
-		return clients;
+	/** One more session with a client of its own. */
+	async openSession(): Promise<SessionReader> {
+		const client = await this.connectClient();
+		return {
+			read: absPath => this.readWith(client, absPath),
+			close: async () => {
+				await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {}); // DELETE /mcp, frees the session
+				await client.close().catch(() => {});
+			},
+		};
 	}
 
-	async closeSessions(clients: readonly Client[]): Promise<void> {
-		for (const c of clients) {
-			await (c.transport as StreamableHTTPClientTransport | undefined)?.terminateSession?.().catch(() => {}); // DELETE /mcp, frees the session
-			await c.close().catch(() => {});
-			this.extraClients = this.extraClients.filter(x => x !== c);
+	/** Extra sessions for the "8 sessions" measurement. */
+	async openSessions(n: number): Promise<SessionReader[]> {
+		const sessions: SessionReader[] = [];
+		for (let i = 0; i < n; i++) sessions.push(await this.openSession());
+		this.extraSessions.push(...sessions);
+		return sessions;
+	}
+
+	async closeSessions(sessions: readonly SessionReader[]): Promise<void> {
+		for (const session of sessions) {
+			await session.close();
+			this.extraSessions = this.extraSessions.filter(x => x !== session);
 		}
 	}
 
@@ -467,33 +478,25 @@ export class OursHttp extends OursBase {
 		return extractText(res, uri, this.readStats);
 	}
 
-	async close(): Promise<{ closeMs?: number; exitedCleanly: boolean; exit?: HttpExit | null }> {
+	protected override async closeClient(): Promise<void> {
+		// terminateSession sends DELETE for the session; ignore if unsupported
+		await (this.client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
+		await this.client?.close();
+	}
+
+	async close(): Promise<{ closeMs?: number; exitedCleanly: boolean; exit?: HostExit | null }> {
 		if (this.closed) return { exitedCleanly: true };
 		this.closed = true;
-		for (const c of this.extraClients) await c.close().catch(() => {});
+		for (const session of this.extraSessions) await session.close();
 		try {
-			// terminateSession sends DELETE for the session; ignore if unsupported
-			await (this.client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession?.().catch(() => {});
-			await this.client?.close();
+			await this.closeClient();
 		} catch {
 			// the server is about to be stopped anyway
 		}
 		const t0 = now();
-		let exitedCleanly = false;
-		let exitInfo: HttpExit | null = null;
-		if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
-			this.child.kill('SIGTERM');
-			exitInfo = await Promise.race([this.exit, sleep(5000).then(() => null)]);
-			if (!exitInfo) {
-				this.child.kill('SIGKILL');
-				exitInfo = await this.exit;
-			} else {
-				exitedCleanly = true;
-			}
-		} else {
-			exitInfo = await this.exit;
-		}
-		this.untrack?.();
-		return { closeMs: now() - t0, exitedCleanly, exit: exitInfo };
+		if (!this.host) return { closeMs: 0, exitedCleanly: false, exit: null };
+		// SIGTERM, SIGKILL after 5 s; an already exited host counts as not clean.
+		const { exitedCleanly, exit } = await this.host.stop(5000);
+		return { closeMs: now() - t0, exitedCleanly, exit };
 	}
 }

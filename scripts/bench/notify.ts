@@ -13,7 +13,7 @@ import { median, now, round, sleep, summarize, type LatencySummary } from './mea
 /** The SDK v1 client's calls these benches make. */
 type NotifyClient = Pick<Client, 'setNotificationHandler' | 'subscribeResource' | 'unsubscribeResource'>;
 
-/** What the notification benches need of a contender (contenders.mjs). */
+/** What the notification benches need of a contender (contenders.ts). */
 export interface NotifyContender {
 	client: NotifyClient;
 	read(absPath: string, timeoutMs?: number): Promise<unknown>;

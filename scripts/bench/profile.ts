@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorText } from '../lib/errorText.js';
 import { OursHttp, runReads } from './contenders.js';
-import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.mjs';
+import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.js';
 import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
@@ -57,8 +57,8 @@ async function readableBuild(): Promise<string> {
 /** Adds `node --cpu-prof` to a contender's server command. */
 function profiled(Base: typeof OursHttp, dir: string): typeof OursHttp {
 	return class extends Base {
-		override serverArgs(extra: readonly string[]): string[] {
-			return ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...super.serverArgs(extra)];
+		override nodeArgs(): string[] {
+			return ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...super.nodeArgs()];
 		}
 	};
 }
@@ -136,7 +136,7 @@ interface EraProfile extends SelfTimes { era: string; readsPerSec: number; cpuPe
 
 async function profileEra(era: string, ctx: { root: string; home: string; cli: string; sample: string[] }): Promise<EraProfile> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), `mcp-wr-profile-${era}-`));
-	const Contender = profiled(era === 'modern' ? OursModernHttp as unknown as typeof OursHttp : OursHttp, dir);
+	const Contender = profiled(era === 'modern' ? OursModernHttp : OursHttp, dir);
 	const contender = new Contender({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
 	let out: Omit<EraProfile, keyof SelfTimes> | undefined;
 	try {

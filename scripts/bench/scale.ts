@@ -132,8 +132,8 @@ class ScaleStderr extends TailBuffer {
 class ProbedServer extends OursStdio {
 	override stderr = new ScaleStderr();
 
-	override serverArgs(extra: readonly string[]): string[] {
-		return ['--import', PROBE, ...super.serverArgs(extra)];
+	override nodeArgs(): string[] {
+		return ['--import', PROBE, ...super.nodeArgs()];
 	}
 
 	/** The probe's event-loop delay since the last call (and memory now). */

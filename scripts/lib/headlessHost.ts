@@ -15,6 +15,8 @@ export interface HeadlessHostOptions {
 	root: string;
 	/** The CLI to run (default: this checkout's dist/cli.js; the bench runs a previous build too). */
 	cli?: string;
+	/** Node options before the CLI (the benches' `--cpu-prof`, `--import <probe>`). */
+	nodeArgs?: readonly string[];
 	/** Arguments after `--http` (e.g. `--log-level warn`). */
 	args?: readonly string[];
 	/** The environment (default: this process's); MCP_WORKSPACE_RESOURCES_HOME is set to `home`. */
@@ -24,6 +26,8 @@ export interface HeadlessHostOptions {
 	cwd?: string;
 	/** How long to wait for the url line (default 30 s). */
 	timeoutMs?: number;
+	/** Every stderr chunk as it arrives (the bench reads the index build time from it, and keeps its own tail). */
+	onStderr?: (chunk: string) => void;
 }
 
 export interface HostExit { code: number | null; signal: NodeJS.Signals | null }
@@ -46,7 +50,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	const ownHome = options.home === undefined;
 	const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-headless-'));
 	const cli = options.cli ?? path.join(repoRoot, 'dist', 'cli.js');
-	const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [cli, 'serve', '--root', options.root, '--http', ...options.args ?? []], {
+	const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [...options.nodeArgs ?? [], cli, 'serve', '--root', options.root, '--http', ...options.args ?? []], {
 		cwd: options.cwd, env: { ...options.env ?? process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const untrack = killPidAtExit(child.pid);
@@ -54,6 +58,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	child.stderr.setEncoding('utf8');
 	child.stderr.on('data', (chunk: string) => {
 		stderr += chunk;
+		options.onStderr?.(chunk);
 		if (stderr.length > STDERR_LIMIT * 2) { stderr = stderr.slice(-STDERR_LIMIT); }
 	});
 	const exit = new Promise<HostExit>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })));

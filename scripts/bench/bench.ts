@@ -8,27 +8,29 @@
 //        --seed N (1) --reps N (3) --cli PATH (dist/cli.js, to bench another build) --json-only
 //        --previous REF|PATH (also bench a previous build: a git ref, built once into
 //        .cache/bench/previous/<sha>, or a cli.js) --skip-modern
-// Our server runs in both protocol eras (scripts/bench/eras.mjs): legacy (SDK v1 client) and
+// Our server runs in both protocol eras (scripts/bench/eras.ts): legacy (SDK v1 client) and
 // modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
 // compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
-//        --scale: only the scale section instead (scripts/bench/scale.mjs, its own flags);
-//        --scale --host: the same at 100,000 files in the real extension host (bench-host-scale.mjs)
+//        --scale: only the scale section instead (scripts/bench/scale.ts, its own flags);
+//        --scale --host: the same at 100,000 files in the real extension host (scripts/bench/hostScale.ts)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
 import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { OursHttp, OursStdio, PeerFilesystem, floor, runReads } from './contenders.js';
+import { OursHttp, OursStdio, PeerFilesystem, floor, runReads, type OursOptions, type ReadRun, type ReadStats } from './contenders.js';
 import {
 	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
-	resolvePreviousCli, serverCpuMs,
-} from './eras.mjs';
-import { measureBurst, measureUpdatedLatency } from './notify.js';
+	resolvePreviousCli, serverCpuMs, type EraRow, type HttpOverStdio, type UpdatedLatencyListen,
+} from './eras.js';
+import { measureBurst, measureUpdatedLatency, type NotifyContender, type UpdatedLatency } from './notify.js';
 import {
 	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
-	round, shuffled, summarize,
+	round, shuffled, summarize, type LatencySummary,
 } from './measurement.js';
+import type { TextEntry } from './workspace.js';
+import { errorText } from '../lib/errorText.js';
 import { ensureWorkspace, restoreFiles } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
@@ -37,13 +39,19 @@ import { killAtExit, onInterrupt } from '../lib/processes.js';
 // ---------------------------------------------------------------------------------------------
 // Arguments
 
-function parseArgs(argv) {
-	const opts = {
+interface BenchOptions {
+	files: number; binaries: number; reads: number; seed: number; skipPeer: boolean; skipNotify: boolean;
+	jsonOnly: boolean; notifyTransport: 'stdio' | 'http'; burst: number; notifySamples: number; reps: number;
+	cli: string; previous: string | null; skipModern: boolean;
+}
+
+function parseArgs(argv: readonly string[]): BenchOptions {
+	const opts: BenchOptions = {
 		files: 20_000, binaries: 200, reads: 2000, seed: 1, skipPeer: false, skipNotify: false,
 		jsonOnly: false, notifyTransport: 'stdio', burst: 10_000, notifySamples: 50, reps: 3,
 		cli: 'dist/cli.js', previous: null, skipModern: false,
 	};
-	const num = (flag, v) => {
+	const num = (flag: string, v: string | undefined) => {
 		const n = Number(v);
 		if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a non-negative integer, got ${v}`);
 		return n;
@@ -51,7 +59,12 @@ function parseArgs(argv) {
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const [flag, inline] = a.includes('=') ? a.split(/=(.*)/s, 2) : [a, undefined];
-		const value = () => inline ?? argv[++i];
+		const value = (): string | undefined => inline ?? argv[++i];
+		const text = (): string => {
+			const v = value();
+			if (v === undefined) throw new Error(`${flag} needs a value`);
+			return v;
+		};
 		switch (flag) {
 			case '--files': opts.files = num(flag, value()); break;
 			case '--binaries': opts.binaries = num(flag, value()); break;
@@ -60,9 +73,14 @@ function parseArgs(argv) {
 			case '--burst': opts.burst = num(flag, value()); break;
 			case '--notify-samples': opts.notifySamples = num(flag, value()); break;
 			case '--reps': opts.reps = Math.max(1, num(flag, value())); break;
-			case '--notify-transport': opts.notifyTransport = value(); break;
-			case '--cli': opts.cli = value(); break;
-			case '--previous': opts.previous = value(); break;
+			case '--notify-transport': {
+				const transport = value();
+				if (transport !== 'stdio' && transport !== 'http') throw new Error('--notify-transport is stdio or http');
+				opts.notifyTransport = transport;
+				break;
+			}
+			case '--cli': opts.cli = text(); break;
+			case '--previous': opts.previous = text(); break;
 			case '--skip-modern': opts.skipModern = true; break;
 			case '--skip-peer': opts.skipPeer = true; break;
 			case '--skip-notify': opts.skipNotify = true; break;
@@ -75,7 +93,6 @@ function parseArgs(argv) {
 		}
 	}
 	if (opts.files < 1) throw new Error('--files must be at least 1');
-	if (!['stdio', 'http'].includes(opts.notifyTransport)) throw new Error('--notify-transport is stdio or http');
 	return opts;
 }
 
@@ -98,7 +115,7 @@ if (process.argv.includes('--scale')) {
 
 const opts = parseArgs(process.argv.slice(2));
 const tStart = now();
-const log = msg => process.stderr.write(msg.startsWith('\n== ') ? `\n[${((now() - tStart) / 1000).toFixed(1)} s] ${msg.slice(1)}\n` : `${msg}\n`);
+const log = (msg: string) => process.stderr.write(msg.startsWith('\n== ') ? `\n[${((now() - tStart) / 1000).toFixed(1)} s] ${msg.slice(1)}\n` : `${msg}\n`);
 
 onInterrupt();
 setMaxListeners(0); // the SDK HTTP client hangs many listeners on one AbortSignal
@@ -107,7 +124,83 @@ const warningState = filterMaxListenersWarnings();
 // ---------------------------------------------------------------------------------------------
 // Results bookkeeping
 
-const results = {
+type Completeness = ReturnType<typeof completeness>;
+interface ReadSummary {
+	reads: number; wallMs: number; readsPerSec: number; latency: LatencySummary; errors: number; firstError: string | null;
+	contentMismatches: number; mismatchExample: MismatchExample | null;
+}
+interface MismatchExample { path: string; expectedLength: number | undefined; gotLength: number | undefined }
+interface Memory { rssMiB: number | null; peakRssMiB: number | null }
+interface EnumerateResult {
+	medianMs: number | null | undefined; runsMs: number[]; completeness?: Completeness; tool?: string; pages?: number; perPage?: number;
+	pageMs?: LatencySummary; otherUris?: number;
+}
+type BurstResult = Awaited<ReturnType<typeof measureBurst>>;
+interface NotifyResult {
+	transport: string; subscribe: boolean; listChanged: boolean;
+	updated?: (UpdatedLatency & { subscribeMsEach: number }) | { skipped: string };
+	burst?: BurstResult | { skipped: string };
+}
+
+/** One contender's measurements (the JSON's contenders.<key>); which fields are set depends on the contender. */
+interface ContenderResult {
+	name: string;
+	error?: string;
+	connectMs?: number;
+	readyMs?: number;
+	tools?: string[];
+	readTool?: string;
+	listing?: Record<string, { medianMs: number | null | undefined; runsMs: number[]; yieldsEveryFile: boolean; completeness: Completeness }>;
+	capabilities?: unknown;
+	serverVersion?: unknown;
+	coldFirstPageMs?: number;
+	indexBuildMs?: number;
+	indexedFiles?: number;
+	coldFullEnumerationMs?: number;
+	coldFullEnumerationFromSpawnMs?: number;
+	secondEnumerationMs?: number;
+	enumerate?: EnumerateResult;
+	firstEnumerationCompleteness?: Completeness;
+	warmFirstPageMs?: number | null;
+	ping?: LatencySummary;
+	readSeq?: ReadSummary;
+	serverCpuPerReadUs?: number | null;
+	read8?: ReadSummary;
+	read8Sessions?: ReadSummary;
+	readBinary?: ReadSummary | null;
+	readStats?: ReadStats;
+	memory?: Memory | null;
+	memoryAfterNotify?: Memory | null;
+	notify?: { updated?: UpdatedLatency | UpdatedLatencyListen | { skipped: string } };
+	shutdown?: { closeMs?: number; exitedCleanly: boolean; exit?: unknown };
+}
+
+interface TableRow {
+	metric: string; unit: string; better: Better; contender: string; value: number | null;
+	vsPeer: number | null | undefined; vsFloor: number | null | undefined; aim: { text: string; met: boolean | null } | null;
+}
+
+interface BenchResults {
+	startedAt: string;
+	finishedAt?: string;
+	durationMs?: number;
+	params: BenchOptions;
+	env: { node: string; platform: string; cpus: string; memGiB: number; loadAvgAtStart: number[]; loadAvgAtEnd?: number[]; commit: string | null };
+	workspace: { root: string; key: string; reused: boolean; genMs: number; textFiles: number; binaries: number; totalFiles: number } | null;
+	contenders: Partial<Record<string, ContenderResult>>;
+	notify: NotifyResult | null;
+	errors: { contender: string; phase: string; message: string }[];
+	problems: string[];
+	previousCli?: string;
+	suppressedMaxListenersWarnings?: number;
+	table?: TableRow[];
+	eras?: { table: EraRow[]; httpOverStdio: HttpOverStdio };
+}
+
+/** An Error's message, anything else as a string. */
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const results: BenchResults = {
 	startedAt: new Date().toISOString(),
 	params: { ...opts },
 	env: {
@@ -125,7 +218,7 @@ const results = {
 	problems: [],
 };
 
-function gitCommit() {
+function gitCommit(): string | null {
 	try {
 		const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
 		const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
@@ -135,24 +228,24 @@ function gitCommit() {
 	}
 }
 
-function recordError(contender, phase, err, describe) {
-	const message = describe ? describe(err) : String(err?.stack ?? err);
+function recordError(contender: string, phase: string, err: unknown, describe?: (err: unknown) => string): void {
+	const message = describe ? describe(err) : errorText(err);
 	results.errors.push({ contender, phase, message });
 	log(`\n!! ${contender} failed during ${phase}: ${message}\n`);
 }
 
-function problem(text) {
+function problem(text: string): void {
 	results.problems.push(text);
 	log(`  problem: ${text}`);
 }
 
-const timingsMs = xs => xs.map(x => round(x));
+const timingsMs = (xs: readonly number[]) => xs.map(x => round(x));
 
 /** Compare enumerated paths with the expected set. */
-function completeness(paths, expectedSet) {
+function completeness(paths: readonly string[], expectedSet: ReadonlySet<string>) {
 	const got = new Set(paths);
 	let missing = 0;
-	const missingExamples = [];
+	const missingExamples: string[] = [];
 	for (const p of expectedSet) {
 		if (!got.has(p)) {
 			missing++;
@@ -160,7 +253,7 @@ function completeness(paths, expectedSet) {
 		}
 	}
 	let extra = 0;
-	const extraExamples = [];
+	const extraExamples: string[] = [];
 	for (const p of got) {
 		if (!expectedSet.has(p)) {
 			extra++;
@@ -170,35 +263,35 @@ function completeness(paths, expectedSet) {
 	return { listed: paths.length, unique: got.size, missing, extra, duplicates: paths.length - got.size, missingExamples, extraExamples };
 }
 
-function verifyTexts(items, run, expected) {
+function verifyTexts(items: readonly string[], run: ReadRun<string>, expected: ReadonlyMap<string, string>): { mismatches: number; example: MismatchExample | null } {
 	let mismatches = 0;
-	let example = null;
+	let example: MismatchExample | null = null;
 	for (let i = 0; i < items.length; i++) {
 		const got = run.results[i];
 		if (got === undefined) continue; // counted as an error already
 		if (got !== expected.get(items[i])) {
 			mismatches++;
-			if (!example) example = { path: items[i], expectedLength: expected.get(items[i])?.length, gotLength: got?.length };
+			example ??= { path: items[i], expectedLength: expected.get(items[i])?.length, gotLength: got.length };
 		}
 	}
 	return { mismatches, example };
 }
 
-function readSummary(run, verification) {
+function readSummary(run: ReadRun<unknown>, verification: { mismatches: number; example: MismatchExample | null }): ReadSummary {
 	return {
 		reads: run.latencies.length,
 		wallMs: round(run.wallMs),
 		readsPerSec: round(run.readsPerSec, 1),
 		latency: summarize(run.latencies),
 		errors: run.errors,
-		firstError: run.firstError ? String(run.firstError.message ?? run.firstError) : null,
-		contentMismatches: verification?.mismatches ?? 0,
-		mismatchExample: verification?.example ?? null,
+		firstError: run.firstError ? messageOf(run.firstError) : null,
+		contentMismatches: verification.mismatches,
+		mismatchExample: verification.example,
 	};
 }
 
 /** Warm up (first 100 items), then one timed pass; throws when a read fails or returns wrong bytes. */
-async function measureTextReads(label, items, concurrency, readFn, expected) {
+async function measureTextReads(label: string, items: readonly string[], concurrency: number, readFn: (path: string, worker: number) => Promise<string>, expected: ReadonlyMap<string, string>): Promise<ReadSummary> {
 	await runReads(items.slice(0, Math.min(100, items.length)), concurrency, readFn);
 	const run = await runReads(items, concurrency, readFn);
 	const verification = verifyTexts(items, run, expected);
@@ -209,14 +302,15 @@ async function measureTextReads(label, items, concurrency, readFn, expected) {
 	return summary;
 }
 
-async function measureBinaryReads(label, items, readFn) {
+async function measureBinaryReads(label: string, items: readonly string[], readFn: (path: string) => Promise<Uint8Array>): Promise<ReadSummary | null> {
 	if (items.length === 0) return null;
 	const run = await runReads(items, 1, readFn);
 	const { readFile } = await import('node:fs/promises');
 	let mismatches = 0;
 	for (let i = 0; i < items.length; i++) {
-		if (run.results[i] === undefined) continue;
-		if (!Buffer.from(run.results[i]).equals(await readFile(items[i]))) mismatches++;
+		const got = run.results[i];
+		if (got === undefined) continue;
+		if (!Buffer.from(got).equals(await readFile(items[i]))) mismatches++;
 	}
 	const summary = readSummary(run, { mismatches, example: null });
 	log(`  ${label}: ${summary.readsPerSec} reads/s, p50 ${summary.latency.p50} ms${run.errors ? `, ${run.errors} ERRORS` : ''}${mismatches ? `, ${mismatches} WRONG BYTES` : ''}`);
@@ -225,8 +319,8 @@ async function measureBinaryReads(label, items, readFn) {
 	return summary;
 }
 
-async function measurePing(contender, n = 200) {
-	const lat = [];
+async function measurePing(contender: { ping(): Promise<unknown> }, n = 200): Promise<LatencySummary> {
+	const lat: number[] = [];
 	for (let i = 0; i < n; i++) {
 		const t = now();
 		await contender.ping();
@@ -235,22 +329,45 @@ async function measurePing(contender, n = 200) {
 	return summarize(lat);
 }
 
-function memoryOf(pid) {
+function memoryOf(pid: number | undefined): Memory | null {
 	const m = readProcMemory(pid);
-	return m ? { rssMiB: round(m.rssKiB / 1024, 1), peakRssMiB: round(m.hwmKiB / 1024, 1) } : null;
+	return m ? { rssMiB: m.rssKiB === null ? null : round(m.rssKiB / 1024, 1), peakRssMiB: m.hwmKiB === null ? null : round(m.hwmKiB / 1024, 1) } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Phases
 
-async function runFloor(ctx) {
-	const r = { name: floor.name };
+/** What every phase shares: the workspace, the seeded read sample and the contents expected back. */
+interface BenchContext {
+	root: string;
+	sample: string[];
+	expectedSet: ReadonlySet<string>;
+	/** Filled by the floor, which reads with plain fs; every other contender is checked against it. */
+	expected: Map<string, string>;
+	notifyTargets: TextEntry[];
+	home: string;
+	binaries: string[];
+	cli: string;
+}
+
+type Ours = OursStdio | OursHttp;
+
+/** The modern era and the previous build: the results key, the contender, and the CLI it runs. */
+interface OursVariant { key?: string; make?: (opts: OursOptions) => Ours; cli?: string }
+
+/** The legacy client's notification surface of a started contender (notify.ts). */
+function notifyContender(contender: Ours): NotifyContender {
+	return { client: contender.connectedClient, read: (p, t) => contender.read(p, t), enumerate: t => contender.enumerate(t) };
+}
+
+async function runFloor(ctx: BenchContext): Promise<void> {
+	const r: ContenderResult = { name: floor.name };
 	results.contenders.floor = r;
 	log('\n== floor: readdir walk + fs.promises.readFile');
 	// warm-up: page cache and JIT
 	await floor.enumerate(ctx.root);
-	const times = [];
-	let listed;
+	const times: number[] = [];
+	let listed: string[] = [];
 	for (let i = 0; i < opts.reps; i++) {
 		const t = now();
 		listed = await floor.enumerate(ctx.root);
@@ -264,8 +381,8 @@ async function runFloor(ctx) {
 	r.readBinary = await measureBinaryReads('binary reads 1 at a time', ctx.binaries, p => floor.readBinary(p));
 }
 
-async function runPeer(ctx) {
-	const r = { name: 'server-filesystem (stdio)' };
+async function runPeer(ctx: BenchContext): Promise<void> {
+	const r: ContenderResult = { name: 'server-filesystem (stdio)' };
 	results.contenders.peer = r;
 	log('\n== @modelcontextprotocol/server-filesystem over stdio');
 	const peer = new PeerFilesystem({ repoRoot, root: ctx.root });
@@ -277,23 +394,24 @@ async function runPeer(ctx) {
 		r.readTool = peer.readTool;
 		log(`  tools: ${peer.tools.join(', ')}`);
 		phase = 'enumerate';
-		r.listing = {};
+		const listing: NonNullable<ContenderResult['listing']> = {};
+		r.listing = listing;
 		for (const [name, fn] of Object.entries(peer.listingStrategies())) {
 			await fn(); // warm-up
-			const times = [];
-			let listed;
+			const times: number[] = [];
+			let listed: string[] = [];
 			for (let i = 0; i < opts.reps; i++) {
 				const t = now();
 				listed = await fn();
 				times.push(now() - t);
 			}
 			const c = completeness(listed, ctx.expectedSet);
-			r.listing[name] = { medianMs: round(median(times)), runsMs: timingsMs(times), yieldsEveryFile: c.missing === 0, completeness: { ...c, extra: c.extra } };
-			log(`  ${name}: ${r.listing[name].medianMs} ms (median of ${opts.reps})${c.missing ? `, misses ${c.missing} files` : ''}`);
+			listing[name] = { medianMs: round(median(times)), runsMs: timingsMs(times), yieldsEveryFile: c.missing === 0, completeness: { ...c, extra: c.extra } };
+			log(`  ${name}: ${listing[name].medianMs} ms (median of ${opts.reps})${c.missing ? `, misses ${c.missing} files` : ''}`);
 		}
-		const complete = Object.entries(r.listing).filter(([, v]) => v.yieldsEveryFile);
+		const complete = Object.entries(listing).filter(([, v]) => v.yieldsEveryFile);
 		if (complete.length === 0) throw new Error('no listing tool yielded every file path');
-		const [bestName, best] = complete.sort((a, b) => a[1].medianMs - b[1].medianMs)[0];
+		const [bestName, best] = complete.sort((a, b) => (a[1].medianMs ?? NaN) - (b[1].medianMs ?? NaN))[0];
 		r.enumerate = { tool: bestName, medianMs: best.medianMs, runsMs: best.runsMs };
 		log(`  best listing tool: ${bestName}`);
 		phase = 'ping';
@@ -307,35 +425,35 @@ async function runPeer(ctx) {
 		r.memory = memoryOf(peer.pid);
 		log(`  server RSS ${r.memory?.rssMiB} MiB (peak ${r.memory?.peakRssMiB})`);
 	} catch (err) {
-		r.error = `${phase}: ${err.message}`;
+		r.error = `${phase}: ${messageOf(err)}`;
 		recordError(r.name, phase, err, e => peer.describeFailure(e));
 	} finally {
 		await peer.close().catch(() => {});
 	}
 }
 
-/** `variant` (bench-eras.mjs): { key, make(opts), cli } for the modern era and the previous build. */
-async function runOurs(ctx, kind, variant = {}) {
+/** `variant` (eras.ts): { key, make(opts), cli } for the modern era and the previous build. */
+async function runOurs(ctx: BenchContext, kind: 'stdio' | 'http', variant: OursVariant = {}): Promise<void> {
 	const isHttp = kind === 'http';
 	const contenderOpts = { repoRoot, root: ctx.root, home: ctx.home, cli: variant.cli ?? ctx.cli };
-	const contender = variant.make
+	const contender: Ours = variant.make
 		? variant.make(contenderOpts)
 		: isHttp ? new OursHttp(contenderOpts) : new OursStdio(contenderOpts);
-	const r = { name: contender.name };
+	const r: ContenderResult = { name: contender.name };
 	results.contenders[variant.key ?? (isHttp ? 'oursHttp' : 'oursStdio')] = r;
 	log(`\n== ${contender.name}: node ${path.relative(repoRoot, contenderOpts.cli)} serve --${kind}`);
 	let phase = 'start';
 	try {
 		await contender.start();
-		if (isHttp) r.readyMs = round(contender.readyMs);
+		if (contender instanceof OursHttp) r.readyMs = round(contender.readyMs);
 		r.connectMs = round(contender.connectMs);
-		r.capabilities = contender.client.getServerCapabilities() ?? null;
-		r.serverVersion = contender.client.getServerVersion() ?? null;
+		r.capabilities = contender.serverCapabilities() ?? null;
+		r.serverVersion = contender.serverVersion() ?? null;
 		phase = 'first page';
 		await contender.firstPage();
 		r.coldFirstPageMs = round(now() - contender.t0);
 		// The server logs its own index build time on stderr ("indexed N files in M ms").
-		const indexed = /indexed (\d+) files in (\d+) ms/.exec(contender.stderr.text);
+		const indexed = /indexed (\d+) files in (\d+) ms/.exec(contender.stderr.tail(Infinity));
 		if (indexed) {
 			r.indexBuildMs = Number(indexed[2]);
 			r.indexedFiles = Number(indexed[1]);
@@ -349,7 +467,7 @@ async function runOurs(ctx, kind, variant = {}) {
 		const tSecond = now();
 		await contender.enumerate(); // untimed warm-up (reported for information)
 		r.secondEnumerationMs = round(now() - tSecond);
-		const times = [];
+		const times: number[] = [];
 		let listed = warm;
 		for (let i = 0; i < opts.reps; i++) {
 			const t = now();
@@ -357,25 +475,26 @@ async function runOurs(ctx, kind, variant = {}) {
 			times.push(now() - t);
 		}
 		const c = completeness(listed.files, ctx.expectedSet);
+		const pageMs = summarize(listed.pageMs);
 		r.enumerate = {
 			medianMs: round(median(times)), runsMs: timingsMs(times), pages: listed.pages,
-			perPage: round(listed.files.length / listed.pages, 1), pageMs: summarize(listed.pageMs), otherUris: listed.otherUris.length, completeness: c,
+			perPage: round(listed.files.length / listed.pages, 1), pageMs, otherUris: listed.otherUris.length, completeness: c,
 		};
 		r.firstEnumerationCompleteness = completeness(warm.files, ctx.expectedSet);
-		const firstPageTimes = [];
+		const firstPageTimes: number[] = [];
 		for (let i = 0; i < 5; i++) {
 			const t = now();
 			await contender.firstPage();
 			firstPageTimes.push(now() - t);
 		}
 		r.warmFirstPageMs = round(median(firstPageTimes), 2);
-		log(`  enumerate: ${r.enumerate.medianMs} ms (median of ${opts.reps}), ${listed.files.length} files in ${listed.pages} pages (page p50 ${r.enumerate.pageMs.p50} ms); first full enumeration ${r.coldFullEnumerationMs} ms${listed.otherUris.length ? `; ${listed.otherUris.length} non-file resources` : ''}`);
+		log(`  enumerate: ${r.enumerate.medianMs} ms (median of ${opts.reps}), ${listed.files.length} files in ${listed.pages} pages (page p50 ${pageMs.p50} ms); first full enumeration ${r.coldFullEnumerationMs} ms${listed.otherUris.length ? `; ${listed.otherUris.length} non-file resources` : ''}`);
 		if (r.firstEnumerationCompleteness.missing) problem(`${r.name}: the first full enumeration after start missed ${r.firstEnumerationCompleteness.missing} files (index not ready yet?)`);
 		if (c.missing || c.duplicates) {
 			throw new Error(`enumeration incomplete: ${c.missing} of ${ctx.expectedSet.size} files missing, ${c.duplicates} duplicates, e.g. ${c.missingExamples.join(', ')}`);
 		}
 		if (c.extra) problem(`${r.name}: listed ${c.extra} unexpected file(s), e.g. ${c.extraExamples.join(', ')}`);
-		if (contender.ping) { // the 2026-07-28 revision has no ping
+		if (contender.era === undefined) { // the 2026-07-28 revision has no ping
 			phase = 'ping';
 			r.ping = await measurePing(contender);
 		}
@@ -384,12 +503,12 @@ async function runOurs(ctx, kind, variant = {}) {
 		r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => contender.read(p), ctx.expected);
 		r.serverCpuPerReadUs = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length + Math.min(100, ctx.sample.length));
 		r.read8 = await measureTextReads('reads 8 at a time (1 session)', ctx.sample, 8, p => contender.read(p), ctx.expected);
-		if (isHttp) {
+		if (contender instanceof OursHttp) {
 			phase = 'reads (8 sessions)';
-			const clients = await contender.openSessions(8);
+			const sessions = await contender.openSessions(8);
 			// Each of the 8 workers owns one session and keeps one read in flight on it.
-			r.read8Sessions = await measureTextReads('reads 8 sessions x 1 in flight', ctx.sample, 8, (p, w) => contender.readWith(clients[w], p), ctx.expected);
-			await contender.closeSessions(clients);
+			r.read8Sessions = await measureTextReads('reads 8 sessions x 1 in flight', ctx.sample, 8, (p, w) => sessions[w].read(p), ctx.expected);
+			await contender.closeSessions(sessions);
 		}
 		phase = 'binary reads';
 		r.readBinary = await measureBinaryReads('binary reads 1 at a time', ctx.binaries, p => contender.readBinary(p));
@@ -402,47 +521,51 @@ async function runOurs(ctx, kind, variant = {}) {
 		if (!opts.skipNotify && opts.notifyTransport === kind && opts.notifySamples > 0 && variant.key) {
 			// The other eras and builds: updated latency only (the burst runs once, on the legacy era).
 			phase = 'notifications';
-			const args = { contender, root: ctx.root, targets: ctx.notifyTargets, log };
-			r.notify = { updated: contender.era ? await measureUpdatedLatencyListen(args) : await measureUpdatedLatency(args) };
-			log(`  updated latency: p50 ${r.notify.updated.latency.p50} ms, p99 ${r.notify.updated.latency.p99} ms`);
+			const args = { root: ctx.root, targets: ctx.notifyTargets, log };
+			const updated = contender instanceof OursModernStdio || contender instanceof OursModernHttp
+				? await measureUpdatedLatencyListen({ ...args, contender })
+				: await measureUpdatedLatency({ ...args, contender: notifyContender(contender) });
+			r.notify = { updated };
+			log(`  updated latency: p50 ${updated.latency.p50} ms, p99 ${updated.latency.p99} ms`);
 		} else if (!opts.skipNotify && opts.notifyTransport === kind) {
 			phase = 'notifications';
-			await runNotify(ctx, contender);
-			r.notify = { updated: results.notify.updated };
+			r.notify = { updated: (await runNotify(ctx, contender)).updated };
 			r.memoryAfterNotify = memoryOf(contender.pid);
 		}
 	} catch (err) {
-		r.error = `${phase}: ${err.message}`;
+		r.error = `${phase}: ${messageOf(err)}`;
 		recordError(r.name, phase, err, e => contender.describeFailure(e));
 	} finally {
 		try {
 			r.shutdown = await contender.close();
 			if (r.shutdown && !r.shutdown.exitedCleanly) problem(`${r.name}: server did not exit on ${isHttp ? 'SIGTERM within 5 s (killed)' : 'stdin close within 2 s (SDK sent SIGTERM)'}`);
 		} catch (err) {
-			problem(`${r.name}: close failed: ${err.message}`);
+			problem(`${r.name}: close failed: ${messageOf(err)}`);
 		}
 	}
 }
 
-async function runNotify(ctx, contender) {
-	const caps = contender.client.getServerCapabilities()?.resources ?? {};
-	const n = { transport: contender.name, subscribe: !!caps.subscribe, listChanged: !!caps.listChanged };
+async function runNotify(ctx: BenchContext, contender: Ours): Promise<NotifyResult> {
+	const caps = contender.serverCapabilities()?.resources ?? {};
+	const n: NotifyResult = { transport: contender.name, subscribe: !!caps.subscribe, listChanged: !!caps.listChanged };
 	results.notify = n;
 	log(`  notifications (resources.subscribe=${n.subscribe}, listChanged=${n.listChanged})`);
 	if (n.subscribe && opts.notifySamples > 0) {
-		n.updated = await measureUpdatedLatency({ contender, root: ctx.root, targets: ctx.notifyTargets, log });
-		log(`  updated latency: p50 ${n.updated.latency.p50} ms, p99 ${n.updated.latency.p99} ms, ${n.updated.updatedPerWrite} notifications per write`);
+		const updated = await measureUpdatedLatency({ contender: notifyContender(contender), root: ctx.root, targets: ctx.notifyTargets, log });
+		n.updated = updated;
+		log(`  updated latency: p50 ${updated.latency.p50} ms, p99 ${updated.latency.p99} ms, ${updated.updatedPerWrite} notifications per write`);
 	} else {
 		n.updated = { skipped: n.subscribe ? 'no samples requested' : 'server does not advertise resources.subscribe' };
 	}
 	if (n.listChanged && opts.burst > 0) {
-		n.burst = await measureBurst({ contender, root: ctx.root, count: opts.burst, readPaths: ctx.sample, expectedBase: ctx.expectedSet.size, log });
-		const b = n.burst.create;
-		for (const ph of [b, n.burst.delete]) {
+		const burst = await measureBurst({ contender: notifyContender(contender), root: ctx.root, count: opts.burst, readPaths: ctx.sample, expectedBase: ctx.expectedSet.size, log });
+		n.burst = burst;
+		const b = burst.create;
+		for (const ph of [b, burst.delete]) {
 			if (ph.listedAfter !== null && ph.listedAfter !== ph.expectedListed) problem(`${contender.name}: after the burst ${ph.mode} and 30 s of waiting the list shows ${ph.listedAfter} files, expected ${ph.expectedListed}`);
 			if (ph.settledBy === 'cap') problem(`${contender.name}: burst ${ph.mode}: no quiet period with list_changed within 30 s after the writes`);
 		}
-		const failures = [b, n.burst.delete].flatMap(ph => [
+		const failures = [b, burst.delete].flatMap(ph => [
 			...(ph.readErrors ? [`${ph.readErrors} reads failed during the burst ${ph.mode} (first: ${ph.firstReadError})`] : []),
 			...(ph.listError ? [`resources/list failed after the burst ${ph.mode}: ${ph.listError}`] : []),
 		]);
@@ -450,27 +573,35 @@ async function runNotify(ctx, contender) {
 	} else {
 		n.burst = { skipped: n.listChanged ? 'no burst requested' : 'server does not advertise resources.listChanged' };
 	}
+	return n;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Table
 
-const fmtNum = (v, digits) => {
+type Better = 'lower' | 'higher';
+
+/** An aim: a ratio to server-filesystem (`check`) or an absolute bound on the value. */
+interface AimSpec { text: string; check?: (ratio: number) => boolean; absolute?: (value: number) => boolean }
+
+const fmtNum = (v: number | null | undefined, digits?: number) => {
 	if (v === null || v === undefined || !Number.isFinite(v)) return '—';
 	if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
 	return v.toFixed(digits ?? (Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2));
 };
 
 /** >1 means the row is better than the reference. */
-function ratio(value, ref, better) {
-	if (!Number.isFinite(value) || !Number.isFinite(ref) || value <= 0 || ref <= 0) return null;
+function ratio(value: number | null, ref: number | null | undefined, better: Better): number | null {
+	if (value === null || ref === null || ref === undefined || !Number.isFinite(value) || !Number.isFinite(ref) || value <= 0 || ref <= 0) return null;
 	return better === 'lower' ? ref / value : value / ref;
 }
 
-function buildRows() {
+function buildRows(): TableRow[] {
 	const c = results.contenders;
-	const rows = [];
-	const add = (metric, unit, better, entries, refs = {}) => {
+	const rows: (Omit<TableRow, 'aim'> & { aim: AimSpec | null })[] = [];
+	type Entry = [contender: string, value: number | null | undefined, aim?: AimSpec];
+	type Refs = { peer?: number | null; floor?: number | null };
+	const add = (metric: string, unit: string, better: Better, entries: readonly Entry[], refs: Refs = {}) => {
 		for (const [contender, value, aim] of entries) {
 			if (value === undefined) continue;
 			rows.push({
@@ -482,7 +613,7 @@ function buildRows() {
 		}
 	};
 	const names = { floor: 'floor (fs)', peer: 'server-filesystem', stdio: 'ours stdio', http: 'ours http' };
-	const aimRatio = (min, vs) => ({ text: `>= ${min}x vs ${vs}`, check: r => r >= min });
+	const aimRatio = (min: number, vs: string): AimSpec => ({ text: `>= ${min}x vs ${vs}`, check: r => r >= min });
 
 	const enumRefs = { peer: c.peer?.enumerate?.medianMs, floor: c.floor?.enumerate?.medianMs };
 	add(`enumerate all ${results.workspace?.totalFiles ?? ''} files (warm, median of ${opts.reps})`, 'ms', 'lower', [
@@ -513,7 +644,7 @@ function buildRows() {
 		[names.http, c.oursHttp?.ping?.p50],
 	], { peer: c.peer?.ping?.p50 });
 
-	const readBlock = (label, key, aims) => {
+	const readBlock = (label: string, key: 'readSeq' | 'read8', aims: { stdio?: AimSpec; http?: AimSpec }) => {
 		const refs = { peer: c.peer?.[key]?.readsPerSec, floor: c.floor?.[key]?.readsPerSec };
 		add(`${label}: reads/s`, 'reads/s', 'higher', [
 			[names.floor, c.floor?.[key]?.readsPerSec],
@@ -521,7 +652,7 @@ function buildRows() {
 			[names.stdio, c.oursStdio?.[key]?.readsPerSec, aims.stdio],
 			[names.http, c.oursHttp?.[key]?.readsPerSec, aims.http],
 		], refs);
-		for (const p of ['p50', 'p99']) {
+		for (const p of ['p50', 'p99'] as const) {
 			add(`${label}: read ${p}`, 'ms', 'lower', [
 				[names.floor, c.floor?.[key]?.latency?.[p]],
 				[names.peer, c.peer?.[key]?.latency?.[p]],
@@ -530,7 +661,7 @@ function buildRows() {
 			], { peer: c.peer?.[key]?.latency?.[p], floor: c.floor?.[key]?.latency?.[p] });
 		}
 	};
-	const atLeastPeer = { text: '>= server-fs', check: r => r >= 1 };
+	const atLeastPeer: AimSpec = { text: '>= server-fs', check: r => r >= 1 };
 	readBlock(`${opts.reads} text reads, 1 at a time`, 'readSeq', { stdio: atLeastPeer });
 	readBlock(`${opts.reads} text reads, 8 in flight`, 'read8', {
 		stdio: atLeastPeer,
@@ -563,12 +694,14 @@ function buildRows() {
 	const n = results.notify;
 	if (n) {
 		const who = n.transport.replace('ours (', 'ours ').replace(')', '');
-		if (n.updated?.latency) {
-			add(`resources/updated latency p50 (${n.updated.received}/${n.updated.samples} arrived)`, 'ms', 'lower', [[who, n.updated.latency.p50, { text: '<= 150 ms', absolute: v => v <= 150 }]]);
-			add('resources/updated latency p99', 'ms', 'lower', [[who, n.updated.latency.p99, { text: '<= 500 ms', absolute: v => v <= 500 }]]);
+		const updated = n.updated && 'latency' in n.updated ? n.updated : undefined;
+		if (updated) {
+			add(`resources/updated latency p50 (${updated.received}/${updated.samples} arrived)`, 'ms', 'lower', [[who, updated.latency.p50, { text: '<= 150 ms', absolute: v => v <= 150 }]]);
+			add('resources/updated latency p99', 'ms', 'lower', [[who, updated.latency.p99, { text: '<= 500 ms', absolute: v => v <= 500 }]]);
 		}
-		if (n.burst?.create) {
-			const b = n.burst.create;
+		const burst = n.burst && 'create' in n.burst ? n.burst : undefined;
+		if (burst) {
+			const b = burst.create;
 			add(`burst of ${b.files} new files: list_changed received`, 'count', 'lower', [[who, b.listChanged, { text: '<= 10', absolute: v => v <= 10 }]]);
 			add('burst: read p99 during burst', 'ms', 'lower', [[who, b.readLatency.p99, { text: '<= 50 ms', absolute: v => v <= 50 }]]);
 			add('burst: read p50 during burst', 'ms', 'lower', [[who, b.readLatency.p50]]);
@@ -576,7 +709,7 @@ function buildRows() {
 			add('burst: last list_changed after burst start', 'ms', 'lower', [[who, b.lastListChangedAfterMs]]);
 			add(`burst: all new files listed after (from burst start; writes took ${fmtNum(b.writeMs)} ms)`, 'ms', 'lower', [[who, b.visibleAfterMs ?? undefined]]);
 			add(`burst: files listed at the end (expected ${b.expectedListed})`, 'files', 'higher', [[who, b.listedAfter, { text: `= ${b.expectedListed}`, absolute: v => v === b.expectedListed }]]);
-			const d = n.burst.delete;
+			const d = burst.delete;
 			add(`burst delete: list_changed received`, 'count', 'lower', [[who, d.listChanged, { text: '<= 10', absolute: v => v <= 10 }]]);
 			add('burst delete: read p99 during delete', 'ms', 'lower', [[who, d.readLatency.p99]]);
 			add(`burst delete: slowest read during delete (${d.readsDuring} reads)`, 'ms', 'lower', [[who, d.readLatency.max]]);
@@ -586,20 +719,19 @@ function buildRows() {
 		}
 	}
 
-	for (const row of rows) {
-		if (!row.aim) continue;
-		let met = null;
-		if (row.aim.absolute) met = row.aim.absolute(row.value);
-		else if (row.aim.check && row.vsPeer !== null) met = row.aim.check(row.vsPeer);
-		row.aim = { text: row.aim.text, met };
-	}
-	return rows;
+	return rows.map(row => {
+		if (!row.aim) return { ...row, aim: null };
+		let met: boolean | null = null;
+		if (row.aim.absolute) met = row.value === null ? null : row.aim.absolute(row.value);
+		else if (row.aim.check && row.vsPeer !== null && row.vsPeer !== undefined) met = row.aim.check(row.vsPeer);
+		return { ...row, aim: { text: row.aim.text, met } };
+	});
 }
 
-function renderTable(rows) {
+function renderTable(rows: readonly TableRow[]): string {
 	const header = ['metric', 'contender', 'value', 'unit', 'vs server-fs', 'vs floor', 'aim'];
-	const body = [];
-	let lastMetric = null;
+	const body: string[][] = [];
+	let lastMetric: string | null = null;
 	for (const r of rows) {
 		body.push([
 			r.metric === lastMetric ? '' : r.metric,
@@ -614,7 +746,7 @@ function renderTable(rows) {
 	}
 	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
 	const numeric = new Set([2, 4, 5]);
-	const line = cells => cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+	const line = (cells: readonly string[]) => cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
 	const out = [line(header), widths.map(w => '-'.repeat(w)).join('  ')];
 	lastMetric = null;
 	for (let i = 0; i < body.length; i++) {
@@ -640,34 +772,34 @@ async function main() {
 	results.workspace = { root: ws.root, key: ws.key, reused: ws.reused, genMs: round(ws.genMs), textFiles: opts.files, binaries: opts.binaries, totalFiles: expectedSet.size };
 
 	// Same seeded sample for every contender; notification targets are other files.
-	const order = shuffled(createRng(opts.seed * 31 + 7), ws.plan.text.map((e, i) => i));
-	const sample = [];
+	const order = shuffled(createRng(opts.seed * 31 + 7), ws.plan.text.map((_, i) => i));
+	const sample: string[] = [];
 	for (let i = 0; i < opts.reads; i++) sample.push(textPaths[order[i % order.length]]);
-	const notifyTargets = [];
+	const notifyTargets: TextEntry[] = [];
 	for (let i = 0; i < opts.notifySamples; i++) notifyTargets.push(ws.plan.text[order[(order.length - 1 - i + order.length) % order.length]]);
 	// In case an earlier run died mid notification test: put the generated content back.
 	await restoreFiles(ws.root, notifyTargets);
 
 	const home = mkdtempSync(path.join(os.tmpdir(), 'mcp-wr-bench-home-'));
 	killAtExit(() => rmSync(home, { recursive: true, force: true }));
-	const ctx = {
+	const cli = path.resolve(repoRoot, opts.cli);
+	const ctx: BenchContext = {
 		root: ws.root, sample, expectedSet, expected: new Map(), notifyTargets, home,
-		binaries: ws.plan.bins.map(e => path.join(ws.root, e.rel)),
+		binaries: ws.plan.bins.map(e => path.join(ws.root, e.rel)), cli,
 	};
 
 	try {
 		await runFloor(ctx);
 	} catch (err) {
 		recordError('floor (fs)', 'floor', err);
-		results.contenders.floor.error = err.message;
+		const floorResult = results.contenders.floor;
+		if (floorResult) floorResult.error = messageOf(err);
 		throw err; // without expected contents nothing else can be verified
 	}
 	if (!opts.skipPeer) await runPeer(ctx);
 
-	const cli = path.resolve(repoRoot, opts.cli);
-	ctx.cli = cli;
 	if (!existsSync(cli)) {
-		recordError('ours', 'start', new Error(`${cli} does not exist (run npm run build)`), e => e.message);
+		recordError('ours', 'start', new Error(`${cli} does not exist (run npm run build)`), messageOf);
 	} else {
 		await runOurs(ctx, 'stdio');
 		await runOurs(ctx, 'http');
@@ -677,11 +809,11 @@ async function main() {
 		}
 	}
 	if (opts.previous) {
-		let previousCli = null;
+		let previousCli: string | null = null;
 		try {
 			previousCli = resolvePreviousCli(repoRoot, opts.previous, log);
 		} catch (err) {
-			recordError('previous build', 'build', err, e => e.message);
+			recordError('previous build', 'build', err, messageOf);
 		}
 		if (previousCli) {
 			results.previousCli = previousCli;
