@@ -275,6 +275,45 @@ export interface ServerCapabilitiesSeen { resources?: { subscribe?: boolean; lis
 /** An extra session of its own on the HTTP server, for the "8 sessions" reads. */
 export interface SessionReader { read(absPath: string): Promise<string>; close(): Promise<void> }
 
+/**
+ * The requests the bench times, as one protocol era's client makes them. OursBase uses the 2025
+ * (SDK v1) client's; the 2026-07-28 contenders in eras.ts put their SDK v2 client's in its place.
+ */
+export interface EraRequests {
+	listPage(cursor: string | undefined, timeout: number): Promise<ResourcePage>;
+	read(absPath: string, timeout: number): Promise<string>;
+	readBinary(absPath: string): Promise<Buffer>;
+	serverCapabilities(): ServerCapabilitiesSeen | undefined;
+	serverVersion(): unknown;
+}
+
+/** The 2025 era's requests, through the contender's SDK v1 client. */
+class LegacyRequests implements EraRequests {
+	constructor(private readonly owner: McpContender & { readonly readStats: ReadStats }) {}
+
+	listPage(cursor: string | undefined, timeout: number): Promise<ResourcePage> {
+		return this.owner.connectedClient.listResources(cursor ? { cursor } : undefined, { timeout });
+	}
+
+	async read(absPath: string, timeout: number): Promise<string> {
+		const uri = pathToFileURL(absPath).href;
+		return extractText(await this.owner.connectedClient.readResource({ uri }, { timeout }), uri, this.owner.readStats);
+	}
+
+	async readBinary(absPath: string): Promise<Buffer> {
+		const uri = pathToFileURL(absPath).href;
+		return extractBinary(await this.owner.connectedClient.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS }), uri, this.owner.readStats);
+	}
+
+	serverCapabilities(): ServerCapabilitiesSeen | undefined {
+		return this.owner.client?.getServerCapabilities();
+	}
+
+	serverVersion(): unknown {
+		return this.owner.client?.getServerVersion();
+	}
+}
+
 export class OursBase extends McpContender {
 	readonly repoRoot: string;
 	readonly root: string;
@@ -284,6 +323,8 @@ export class OursBase extends McpContender {
 	/** The pinned protocol revision, or undefined for the 2025 era's negotiation (which has ping). */
 	readonly era: string | undefined = undefined;
 	t0 = 0;
+	/** The era's timed requests (the modern contenders replace this). */
+	protected readonly requests: EraRequests = new LegacyRequests(this);
 	constructor(name: string, { repoRoot, root, home, cli }: OursOptions) {
 		super(name);
 		this.repoRoot = repoRoot;
@@ -320,16 +361,12 @@ export class OursBase extends McpContender {
 		return { files, otherUris, pages, pageMs };
 	}
 
-	async read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		const uri = pathToFileURL(absPath).href;
-		const res = await this.connectedClient.readResource({ uri }, { timeout });
-		return extractText(res, uri, this.readStats);
+	read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
+		return this.requests.read(absPath, timeout);
 	}
 
-	async readBinary(absPath: string): Promise<Buffer> {
-		const uri = pathToFileURL(absPath).href;
-		const res = await this.connectedClient.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
-		return extractBinary(res, uri, this.readStats);
+	readBinary(absPath: string): Promise<Buffer> {
+		return this.requests.readBinary(absPath);
 	}
 
 	/** Node options before the CLI (the profile and scale benches add theirs). */
@@ -343,15 +380,15 @@ export class OursBase extends McpContender {
 
 	/** One resources/list page (the first when `cursor` is undefined). */
 	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
-		return this.connectedClient.listResources(cursor ? { cursor } : undefined, { timeout });
+		return this.requests.listPage(cursor, timeout);
 	}
 
 	serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.client?.getServerCapabilities();
+		return this.requests.serverCapabilities();
 	}
 
 	serverVersion(): unknown {
-		return this.client?.getServerVersion();
+		return this.requests.serverVersion();
 	}
 
 	/** Closes the client (for stdio this also ends the server). */

@@ -18,7 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import {
 	CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText,
-	type OursOptions, type ReadStats, type ResourcePage, type ServerCapabilitiesSeen, type SessionReader,
+	type EraRequests, type OursOptions, type ReadStats, type ResourcePage, type ServerCapabilitiesSeen, type SessionReader,
 } from './contenders.js';
 import { timeUpdatedNotifications } from './notify.js';
 import type { TextEntry } from './workspace.js';
@@ -31,7 +31,7 @@ export const MODERN_VERSION = '2026-07-28';
  * The v2 client and its requests, which both modern contenders hold (composition: the legacy
  * contenders' `client` is the v1 type, so the modern ones keep theirs here and delegate to it).
  */
-export class ModernRequests {
+export class ModernRequests implements EraRequests {
 	client: Client | null = null;
 	constructor(private readonly owner: { readonly name: string; readonly readStats: ReadStats; connectionError: Error | null }) {}
 
@@ -54,6 +54,18 @@ export class ModernRequests {
 		return this.connected.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, { timeout });
 	}
 
+	read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
+		return this.readWith(this.connected, absPath, timeout);
+	}
+
+	serverCapabilities(): ServerCapabilitiesSeen | undefined {
+		return this.client?.getServerCapabilities();
+	}
+
+	serverVersion(): unknown {
+		return this.client?.getServerVersion();
+	}
+
 	async readWith(client: Client, absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
 		const uri = pathToFileURL(absPath).href;
 		return extractText(await client.readResource({ uri }, { timeout, cacheMode: 'bypass' }), uri, this.owner.readStats);
@@ -72,6 +84,7 @@ export class ModernRequests {
 export class OursModernStdio extends OursStdio {
 	override readonly era = MODERN_VERSION;
 	readonly modern = new ModernRequests(this);
+	protected override readonly requests: EraRequests = this.modern;
 	constructor(opts: OursOptions) {
 		super(opts, 'ours modern (stdio)');
 	}
@@ -95,26 +108,6 @@ export class OursModernStdio extends OursStdio {
 		return this;
 	}
 
-	override listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
-		return this.modern.listPage(cursor, timeout);
-	}
-
-	override read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		return this.modern.readWith(this.modern.connected, absPath, timeout);
-	}
-
-	override readBinary(absPath: string): Promise<Buffer> {
-		return this.modern.readBinary(absPath);
-	}
-
-	override serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.modern.client?.getServerCapabilities();
-	}
-
-	override serverVersion(): unknown {
-		return this.modern.client?.getServerVersion();
-	}
-
 	protected override closeClient(): Promise<void> {
 		return this.modern.close();
 	}
@@ -123,6 +116,7 @@ export class OursModernStdio extends OursStdio {
 export class OursModernHttp extends OursHttp {
 	override readonly era = MODERN_VERSION;
 	readonly modern = new ModernRequests(this);
+	protected override readonly requests: EraRequests = this.modern;
 	constructor(opts: OursOptions) {
 		super(opts, 'ours modern (http)');
 	}
@@ -149,26 +143,6 @@ export class OursModernHttp extends OursHttp {
 				await client.close().catch(() => {});
 			},
 		};
-	}
-
-	override listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
-		return this.modern.listPage(cursor, timeout);
-	}
-
-	override read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		return this.modern.readWith(this.modern.connected, absPath, timeout);
-	}
-
-	override readBinary(absPath: string): Promise<Buffer> {
-		return this.modern.readBinary(absPath);
-	}
-
-	override serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.modern.client?.getServerCapabilities();
-	}
-
-	override serverVersion(): unknown {
-		return this.modern.client?.getServerVersion();
 	}
 
 	protected override async closeClient(): Promise<void> {
