@@ -1,9 +1,8 @@
 import * as path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { StreamLogger } from '../common/logger';
 import { ServerRunner } from '../mcp/serverRunner';
-import { answerInvalidLines } from '../mcp/stdioFraming';
 import { serveStdioEras } from '../mcp/stdioHost';
+import { StdioWire } from '../mcp/stdioWire';
 import { createHeadlessRegistry } from '../node/headless';
 import { ServeArgs } from './serveArgs';
 
@@ -35,7 +34,7 @@ export async function serve(args: ServeArgs): Promise<void> {
 	process.on('SIGTERM', () => void stop(0));
 
 	if (args.mode === 'stdio') {
-		const wire = new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
+		const wire = new StdioWire(process.stdin, process.stdout);
 		process.stdin.on('end', () => void stop(0));
 		const stdio = serveStdioEras({ registry, log }, wire);
 		cleanups.push(() => stdio.close());

@@ -2,14 +2,14 @@ import { Client } from '@modelcontextprotocol/client';
 import {
 	ProtocolError, ProtocolErrorCode, Result, Server, ServerCapabilities, Transport,
 } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerHandle, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { looseObject } from 'zod';
 import { IDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { bearerAuthorization } from '../../mcp/authorization';
 import { SERVER_ICONS } from '../../mcp/icons';
 import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
-import { answerInvalidLines } from '../../mcp/stdioFraming';
+import { StdioWire } from '../../mcp/stdioWire';
 import { ConnectTimeout, isRemoteError, shortMessage } from '../../picker/clientErrors';
 import { ConnectionSource, SourceUnavailable } from '../../picker/connectionSource';
 import { ReconnectingClient } from '../../picker/reconnectingClient';
@@ -100,7 +100,7 @@ export class Bridge {
 		const instructions = client.getInstructions();
 		const wire = this.options.downstream
 			// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
-			?? new StdioServerTransport(answerInvalidLines(process.stdin, process.stdout), process.stdout);
+			?? new StdioWire(process.stdin, process.stdout);
 		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
 			transport: new ListenRelayTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
 			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),

@@ -1,0 +1,156 @@
+import { once } from 'node:events';
+import { Readable, Writable } from 'node:stream';
+import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+
+const NEWLINE = 0x0a;
+
+/**
+ * MCP's stdio framing (one JSON-RPC message per line) over stdin and stdout, built from the SDK's
+ * own pieces: `parseJSONRPCMessage` checks each line, `serializeMessage` writes each message,
+ * and a partial line is capped at the SDK's buffer size. It takes the place of the SDK's
+ * StdioServerTransport because that one drops a line it cannot parse or validate without
+ * answering, while JSON-RPC asks for an error response (-32700 for bad JSON, -32600 for an
+ * invalid request, with the request's id when it has a usable one). A line filter in front of the
+ * SDK's transport did that before, at the price of parsing and validating every line twice.
+ */
+export class StdioWire implements Transport {
+	onclose?: () => void;
+	onerror?: (error: Error) => void;
+	onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+	/** The start of a line whose newline has not arrived yet. */
+	private partial: Buffer | undefined;
+	private started = false;
+	private closed = false;
+
+	constructor(private readonly input: Readable, private readonly output: Writable, private readonly maxLineBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE) {}
+
+	async start(): Promise<void> {
+		if (this.started) {
+			throw new Error('StdioWire already started');
+		}
+		this.started = true;
+		this.input.on('data', this.onData);
+		this.input.on('error', this.onInputError);
+		this.input.on('end', this.onInputEnd);
+		this.input.on('close', this.onInputEnd);
+		this.output.on('error', this.onOutputError);
+		if (this.input.readableEnded || this.input.destroyed) {
+			setImmediate(this.onInputEnd);
+		}
+	}
+
+	send(message: JSONRPCMessage): Promise<void> {
+		if (this.closed) {
+			return Promise.reject(new Error('stdio is closed'));
+		}
+		return this.write(serializeMessage(message));
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.input.off('data', this.onData);
+		this.input.off('error', this.onInputError);
+		this.input.off('end', this.onInputEnd);
+		this.input.off('close', this.onInputEnd);
+		// onOutputError stays: a write failing after close is swallowed instead of crashing the process.
+		if (this.input.listenerCount('data') === 0) {
+			this.input.pause();
+		}
+		this.partial = undefined;
+		this.onclose?.();
+	}
+
+	/** One write call per message; a full pipe is waited for, and a failed write rejects. */
+	private write(line: string): Promise<void> {
+		if (this.output.write(line)) {
+			return Promise.resolve();
+		}
+		return once(this.output, 'drain').then(() => undefined);
+	}
+
+	private readonly onData = (chunk: Buffer): void => {
+		const buffer = this.partial ? Buffer.concat([this.partial, chunk]) : chunk;
+		this.partial = undefined;
+		let start = 0;
+		for (let end = buffer.indexOf(NEWLINE); end !== -1 && !this.closed; end = buffer.indexOf(NEWLINE, start)) {
+			const crlf = end > start && buffer[end - 1] === 0x0d;
+			this.receiveLine(buffer.toString('utf8', start, crlf ? end - 1 : end));
+			start = end + 1;
+		}
+		if (this.closed || start === buffer.length) {
+			return;
+		}
+		if (buffer.length - start > this.maxLineBytes) {
+			this.onerror?.(new Error(`A line exceeded the maximum size of ${this.maxLineBytes} bytes`));
+			void this.close();
+			return;
+		}
+		this.partial = buffer.subarray(start);
+	};
+
+	private receiveLine(line: string): void {
+		if (line.trim() === '') {
+			return;
+		}
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(line);
+		} catch {
+			this.reply(null, -32700, 'Parse error: the line is not valid JSON');
+			return;
+		}
+		let message: JSONRPCMessage;
+		try {
+			message = parseJSONRPCMessage(parsed);
+		} catch {
+			this.answerInvalid(parsed);
+			return;
+		}
+		try {
+			this.onmessage?.(message);
+		} catch (err) {
+			this.onerror?.(err as Error);
+		}
+	}
+
+	private answerInvalid(parsed: unknown): void {
+		if (Array.isArray(parsed)) {
+			this.reply(null, -32600, 'Invalid Request: batches are not supported; send one message per line');
+			return;
+		}
+		const candidate = parsed as { id?: unknown; method?: unknown } | null;
+		if (candidate && typeof candidate === 'object' && candidate.method === undefined && !('id' in candidate)) {
+			this.reply(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+			return;
+		}
+		if (candidate && typeof candidate === 'object' && 'id' in candidate) {
+			this.reply(candidate.id, -32600, 'Invalid Request: not a valid JSON-RPC 2.0 request (check jsonrpc, method and params)');
+		}
+		// An invalid notification gets no answer, as JSON-RPC says.
+	}
+
+	private reply(id: unknown, code: number, message: string): void {
+		const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+		this.write(JSON.stringify({ jsonrpc: '2.0', id: usableId, error: { code, message } }) + '\n').catch(err => this.onerror?.(err as Error));
+	}
+
+	private readonly onInputError = (error: Error): void => {
+		this.onerror?.(error);
+	};
+
+	private readonly onInputEnd = (): void => {
+		void this.close();
+	};
+
+	private readonly onOutputError = (error: Error): void => {
+		if (this.closed) {
+			return;
+		}
+		this.onerror?.(error);
+		void this.close();
+	};
+}
