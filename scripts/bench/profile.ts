@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// npm run bench:profile: where the headless host spends CPU per Streamable HTTP read, per protocol
-// era. For each era it starts `serve --http` under `node --cpu-prof`, lists everything once (the
-// index is built), warms up, then times N reads one at a time and reports:
-//   - server CPU per read (user + system from /proc, over the timed reads),
-//   - the top self-time frames among the profile samples taken during the timed reads, by
-//     function and by package.
+// npm run bench:profile: where the headless host spends CPU per read and per listing, per protocol
+// era and transport. For each era it starts `serve --http` (or `--stdio`) under `node --cpu-prof`,
+// lists everything once (the index is built), warms up, then times N reads one at a time and then
+// --lists full listings, and reports for each of the two phases:
+//   - server CPU per read / per listing (user + system from /proc, over the timed phase),
+//   - the top self-time frames among the profile samples taken during the phase, by function and
+//     by package.
 // The server is a readable build of src/cli.ts (not minified, npm packages left external so each
 // frame names its package), written to .cache/bench/profile/cli.js; --cli PATH profiles another.
 //
-// Flags: --files N (20000) --reads N (2000) --top N (25) --era legacy|modern|both (both) --cli PATH
+// Flags: --files N (20000) --reads N (2000) --lists N (5) --top N (25) --era legacy|modern|both (both)
+//        --transport http|stdio (http) --cli PATH
 // legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
 import { execFileSync } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -16,31 +18,34 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorText } from '../lib/errorText.js';
-import { OursHttp, runReads } from './contenders.js';
-import { OursModernHttp, cpuPerReadUs, serverCpuMs } from './eras.js';
+import { OursHttp, OursStdio, runReads } from './contenders.js';
+import { OursModernHttp, OursModernStdio, cpuPerReadUs, serverCpuMs } from './eras.js';
 import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
-interface ProfileOptions { files: number; reads: number; top: number; era: string; cli: string | null }
+interface ProfileOptions { files: number; reads: number; lists: number; top: number; era: string; transport: string; cli: string | null }
 
 function parseArgs(argv: readonly string[]): ProfileOptions {
-	const opts: ProfileOptions = { files: 20_000, reads: 2000, top: 25, era: 'both', cli: null };
+	const opts: ProfileOptions = { files: 20_000, reads: 2000, lists: 5, top: 25, era: 'both', transport: 'http', cli: null };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
 		switch (flag) {
 			case '--files': opts.files = Number(value()); break;
 			case '--reads': opts.reads = Number(value()); break;
+			case '--lists': opts.lists = Number(value()); break;
+			case '--transport': opts.transport = value(); break;
 			case '--top': opts.top = Number(value()); break;
 			case '--era': opts.era = value(); break;
 			case '--cli': opts.cli = path.resolve(value()); break;
-			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --top N --era legacy|modern|both --cli PATH)`);
+			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --lists N --top N --era legacy|modern|both --transport http|stdio --cli PATH)`);
 		}
 	}
 	if (!['legacy', 'modern', 'both'].includes(opts.era)) throw new Error('--era is legacy, modern or both');
-	for (const key of ['files', 'reads', 'top'] as const) {
+	if (!['http', 'stdio'].includes(opts.transport)) throw new Error('--transport is http or stdio');
+	for (const key of ['files', 'reads', 'lists', 'top'] as const) {
 		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key} needs a positive integer`);
 	}
 	return opts;
@@ -54,9 +59,12 @@ async function readableBuild(): Promise<string> {
 	return outfile;
 }
 
+type Contender = OursHttp | OursStdio;
+type ContenderClass = new (opts: ConstructorParameters<typeof OursHttp>[0]) => Contender;
+
 /** Adds `node --cpu-prof` to a contender's server command. */
-function profiled(Base: typeof OursHttp, dir: string): typeof OursHttp {
-	return class extends Base {
+function profiled(Base: ContenderClass, dir: string): ContenderClass {
+	return class extends (Base as typeof OursStdio) {
 		override nodeArgs(): string[] {
 			return ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...super.nodeArgs()];
 		}
@@ -132,39 +140,57 @@ function selfTimes(profileFile: string, fromUs: number, toUs: number, root: stri
 	return { totalMs: total / 1000, frames: sorted(frames), packages: sorted(packages), callers: new Map([...callers].map(([k, v]) => [k, sorted(v)])) };
 }
 
-interface EraProfile extends SelfTimes { era: string; readsPerSec: number; cpuPerRead: number | null; fromUs: number; toUs: number }
+/** One timed phase (the reads, or the full listings) and where its CPU went. */
+interface PhaseProfile extends SelfTimes { phase: string; count: number; perSec: number; cpuPerItem: number | null; fromUs: number; toUs: number }
 
-async function profileEra(era: string, ctx: { root: string; home: string; cli: string; sample: string[] }): Promise<EraProfile> {
+interface EraContext { root: string; home: string; cli: string; sample: string[]; lists: number; transport: string }
+
+function contenderClass(era: string, transport: string): ContenderClass {
+	if (transport === 'stdio') return era === 'modern' ? OursModernStdio : OursStdio;
+	return era === 'modern' ? OursModernHttp : OursHttp;
+}
+
+async function timedPhase(phase: string, count: number, pid: number | undefined, work: () => Promise<void>): Promise<Omit<PhaseProfile, keyof SelfTimes>> {
+	const cpuBefore = serverCpuMs(pid);
+	const fromUs = monoUs();
+	await work();
+	const toUs = monoUs();
+	return { phase, count, perSec: (count * 1e6) / (toUs - fromUs), cpuPerItem: cpuPerReadUs(cpuBefore, serverCpuMs(pid), count), fromUs, toUs };
+}
+
+async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), `mcp-wr-profile-${era}-`));
-	const Contender = profiled(era === 'modern' ? OursModernHttp : OursHttp, dir);
+	const Contender = profiled(contenderClass(era, ctx.transport), dir);
 	const contender = new Contender({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
-	let out: Omit<EraProfile, keyof SelfTimes> | undefined;
+	const phases: Omit<PhaseProfile, keyof SelfTimes>[] = [];
+	let pid: number | undefined;
 	try {
 		await contender.start();
+		pid = contender.pid;
 		await contender.enumerate(); // the index is built before anything is timed
 		await runReads(ctx.sample.slice(0, 200), 1, (p: string) => contender.read(p));
-		const cpuBefore = serverCpuMs(contender.pid);
-		const fromUs = monoUs();
-		const run = await runReads(ctx.sample, 1, (p: string) => contender.read(p));
-		const toUs = monoUs();
-		const cpuPerRead = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length);
-		if (run.errors) throw new Error(`${run.errors} reads failed; first: ${run.firstError instanceof Error ? run.firstError.message : String(run.firstError)}`);
-		out = { era, readsPerSec: run.readsPerSec, cpuPerRead, fromUs, toUs };
+		phases.push(await timedPhase('read', ctx.sample.length, contender.pid, async () => {
+			const run = await runReads(ctx.sample, 1, (p: string) => contender.read(p));
+			if (run.errors) throw new Error(`${run.errors} reads failed; first: ${run.firstError instanceof Error ? run.firstError.message : String(run.firstError)}`);
+		}));
+		phases.push(await timedPhase('full listing', ctx.lists, contender.pid, async () => {
+			for (let i = 0; i < ctx.lists; i++) await contender.enumerate();
+		}));
 	} finally {
 		await contender.close();
 	}
-	const file = readdirSync(dir).find(f => f.endsWith('.cpuprofile'));
+	// The profile of the served process (the CLI may start others, e.g. a probe): CPU.<date>.<time>.<pid>.<n>.cpuprofile
+	const file = readdirSync(dir).find(f => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid));
 	if (!file) throw new Error(`${era}: the server wrote no profile (did it exit cleanly on SIGTERM?)`);
-	if (!out) throw new Error(`${era}: no timed reads`);
-	const times = selfTimes(path.join(dir, file), out.fromUs, out.toUs, repoRoot);
-	rmSync(dir, { recursive: true, force: true });
-	return { ...out, ...times };
+	const profiles = phases.map(p => ({ ...p, ...selfTimes(path.join(dir, file), p.fromUs, p.toUs, repoRoot) }));
+	if (!process.env.KEEP_PROFILE) rmSync(dir, { recursive: true, force: true });
+	return profiles;
 }
 
-function report(r: EraProfile, reads: number, top: number): string {
+function report(era: string, transport: string, r: PhaseProfile, top: number): string {
 	const pct = (ms: number) => `${((ms / r.totalMs) * 100).toFixed(1)}%`;
 	const lines = [
-		`== ${r.era} era over HTTP: ${Math.round(r.readsPerSec)} reads/s, server CPU ${r.cpuPerRead ?? '?'} µs per read (/proc), ${r.totalMs.toFixed(0)} ms of busy profile samples during ${reads} reads (${((r.totalMs * 1000) / reads).toFixed(0)} µs per read, profiler overhead included)`,
+		`== ${era} era over ${transport}, ${r.count} × ${r.phase}: ${r.perSec.toFixed(r.perSec < 100 ? 1 : 0)}/s, server CPU ${r.cpuPerItem ?? '?'} µs per ${r.phase} (/proc), ${r.totalMs.toFixed(0)} ms of busy profile samples (${((r.totalMs * 1000) / r.count).toFixed(0)} µs per ${r.phase}, profiler overhead included)`,
 		'  by package:',
 		...r.packages.slice(0, 12).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
 		`  top ${top} frames by self time:`,
@@ -193,8 +219,9 @@ async function main(): Promise<void> {
 	process.stderr.write(`profiling ${path.relative(repoRoot, cli)} on ${opts.files} files, ${opts.reads} reads per era (git ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot }).toString().trim()})\n`);
 	try {
 		for (const era of opts.era === 'both' ? ['legacy', 'modern'] : [opts.era]) {
-			const r = await profileEra(era, { root: ws.root, home, cli, sample });
-			process.stdout.write(`${report(r, opts.reads, opts.top)}\n\n`);
+			for (const phase of await profileEra(era, { root: ws.root, home, cli, sample, lists: opts.lists, transport: opts.transport })) {
+				process.stdout.write(`${report(era, opts.transport, phase, opts.top)}\n\n`);
+			}
 		}
 	} finally {
 		rmSync(home, { recursive: true, force: true });
