@@ -11,6 +11,7 @@
 //
 // Flags: --files N (20000) --reads N (2000) --lists N (5) --top N (25) --era legacy|modern|both (both)
 //        --transport http|stdio (http) --cli PATH
+// KEEP_PROFILE=1 keeps each era's .cpuprofile (its path goes to stderr) for a look in DevTools.
 // legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
 import { execFileSync } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -183,7 +184,8 @@ async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]>
 	const file = readdirSync(dir).find(f => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid));
 	if (!file) throw new Error(`${era}: the server wrote no profile (did it exit cleanly on SIGTERM?)`);
 	const profiles = phases.map(p => ({ ...p, ...selfTimes(path.join(dir, file), p.fromUs, p.toUs, repoRoot) }));
-	if (!process.env.KEEP_PROFILE) rmSync(dir, { recursive: true, force: true });
+	if (process.env.KEEP_PROFILE) process.stderr.write(`${era}: kept ${path.join(dir, file)}\n`);
+	else rmSync(dir, { recursive: true, force: true });
 	return profiles;
 }
 
