@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '../common/logger';
 import { OffThreadWalker, WalkBatch, WalkDone, WalkRequest } from '../core/files/walkBatch';
-import type { WalkWorkerMessage } from './walkWorker';
+import { BATCH_APPLIED, WalkWorkerMessage } from './walkMessages';
 
 /** Next to this file: dist/walkWorker.js in the bundles, the compiled walkWorker.js in tests. */
 const WORKER_SCRIPT = path.join(__dirname, 'walkWorker.js');
@@ -52,7 +52,12 @@ export class ThreadWalker implements OffThreadWalker {
 			}
 			worker.on('message', (message: WalkWorkerMessage) => {
 				if (message.kind === 'batch') {
-					applied = applied.then(() => settled ? undefined : onBatch(message.batch)).catch(err => finish(err));
+					applied = applied.then(async () => {
+						if (!settled) {
+							await onBatch(message.batch);
+							worker?.postMessage(BATCH_APPLIED); // the walk waits for these (pacing)
+						}
+					}).catch(err => finish(err));
 				} else if (message.kind === 'done') {
 					doneSent = true;
 					void applied.then(() => finish(undefined, message.done));

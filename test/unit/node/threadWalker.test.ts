@@ -10,6 +10,7 @@ import { FileSettings } from '../../../src/core/ports';
 import { ResourceEntry } from '../../../src/core/resource';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { ThreadWalker } from '../../../src/node/threadWalker';
+import { Pacing } from '../../../src/node/walkWorker';
 import { defaultFileSettings } from '../../fakes/fakeSettings';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectInMemory, createTestServer, listAll, RecordingLogger } from '../../helpers/harness';
@@ -140,5 +141,23 @@ describe('the walk in a worker thread', () => {
 			plain.dispose();
 			threaded.dispose();
 		}
+	});
+});
+
+describe('pacing the worker\'s walk by the batches applied', () => {
+	it('holds the walk while four batches are unapplied, and lets every waiter go when one is applied', async () => {
+		const pacing = new Pacing();
+		for (let i = 0; i < 3; i++) {
+			pacing.posted();
+			assert.equal(pacing.wait(), undefined, `${i + 1} unapplied: the walk goes on`);
+		}
+		pacing.posted();
+		const released: number[] = [];
+		const waits = [pacing.wait(), pacing.wait()].map((w, i) => w?.then(() => released.push(i)));
+		assert.ok(waits.every(w => w !== undefined), 'four unapplied: both walkers wait');
+		pacing.applied();
+		await Promise.all(waits);
+		assert.deepEqual(released.sort(), [0, 1]);
+		assert.equal(pacing.wait(), undefined);
 	});
 });
