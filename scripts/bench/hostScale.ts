@@ -8,6 +8,8 @@
 //   - RSS of the extension host process (the pid in the server's lock file, its command line
 //     checked for --type=extensionHost): /proc/<pid>/status VmRSS after indexing, after the full
 //     listing, and VmHWM (the peak) then;
+//   - CPU time of the extension host's main thread (/proc/<pid>/task/<pid>/stat) while indexing
+//     and during the full listing: what our work costs the loop, whatever the machine's load;
 //   - event-loop delay inside the extension host: VS Code strips NODE_OPTIONS from the extension
 //     host's environment, so nothing can be preloaded; instead the host's inspector is opened
 //     from outside (SIGUSR1, as `node --inspect` would) and a perf_hooks.monitorEventLoopDelay
@@ -37,7 +39,7 @@ import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { waitForWorkbench } from '../../test/e2e/workbench.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
-import { formatCell, median, medianOf, now, rangeOf, readProcMemory, round, sleep, summarize, type LatencySummary } from './measurement.js';
+import { formatCell, median, medianOf, now, rangeOf, readProcMemory, readThreadCpuMs, round, sleep, summarize, type LatencySummary } from './measurement.js';
 import { connectInspector, type HostInspector, type LoopDelay } from './hostInspector.js';
 import type { Browser } from 'playwright-core';
 import type { ScaleTree } from './scaleTree.js';
@@ -74,6 +76,9 @@ interface HostRun {
 	updatedTimeouts?: number;
 	error?: string;
 	loadAvg?: number[];
+	/** CPU time of the extension host's main thread (its event loop) while indexing and while listing. */
+	mainThreadCpuIndexingMs?: number | null;
+	mainThreadCpuListingMs?: number | null;
 	/** The host's clock (µs, its CPU profile's time base) when each phase began. */
 	phasesUs?: Record<string, number | null>;
 }
@@ -173,6 +178,7 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		if (lock.pid !== hostPid) throw new Error(`the lock file's pid ${lock.pid} is not the extension host ${hostPid}`);
 		await inspector.delay(); // from here on: the server listens and indexes
 		const lockAt = now();
+		const cpuAtLock = readThreadCpuMs(hostPid);
 		r.phasesUs = { indexing: await inspector.clockUs() };
 		r.indexedBeforeLock = indexLine(server.userDataDir) !== undefined;
 		// What the host held before the index was built, for scale: the workbench's own extensions
@@ -190,6 +196,8 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 			await sleep(20);
 		}
 		const memory = readProcMemory(hostPid);
+		const cpuAtIndexed = readThreadCpuMs(hostPid);
+		r.mainThreadCpuIndexingMs = cpuAtLock !== null && cpuAtIndexed !== null ? cpuAtIndexed - cpuAtLock : null;
 		const indexing = await inspector.delay();
 		r.phasesUs.indexed = await inspector.clockUs();
 		r.indexingWindowMs = round(now() - lockAt); // lock file seen to index line seen
@@ -221,8 +229,11 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		await inspector.delay();
 		r.phasesUs.listing = await inspector.clockUs();
 		const t = now();
+		const cpuBeforeListing = readThreadCpuMs(hostPid);
 		const listed = await listAll(client);
 		r.fullListingMs = round(now() - t);
+		const cpuAfterListing = readThreadCpuMs(hostPid);
+		r.mainThreadCpuListingMs = cpuBeforeListing !== null && cpuAfterListing !== null ? cpuAfterListing - cpuBeforeListing : null;
 		r.listingDelay = await inspector.delay();
 		r.phasesUs.listed = await inspector.clockUs();
 		r.listedFiles = listed.files;
@@ -255,6 +266,8 @@ const ROWS: [string, (r: HostRun) => number | null | undefined, string][] = [
 	['extension host JS heap used after indexing', r => r.heapAfterIndex?.heapUsedMiB, 'MiB'],
 	['extension host RSS after full listing', r => r.rssAfterListingMiB, 'MiB'],
 	['extension host peak RSS (VmHWM)', r => r.peakRssMiB, 'MiB'],
+	['extension host main thread CPU while indexing', r => r.mainThreadCpuIndexingMs, 'ms'],
+	['extension host main thread CPU during the full listing', r => r.mainThreadCpuListingMs, 'ms'],
 	['event-loop delay while indexing p99', r => r.indexingDelay?.p99Ms, 'ms'],
 	['event-loop delay while indexing max', r => r.indexingDelay?.maxMs, 'ms'],
 	['event-loop delay idle for 2 s after indexing, p99', r => r.idleDelay?.p99Ms, 'ms'],
