@@ -34,7 +34,7 @@ export class ThreadWalker implements OffThreadWalker {
 					return;
 				}
 				if (!signal.aborted) {
-					this.log.warn(`walking the workspace in a worker thread failed (${err instanceof Error ? err.message : String(err)}); walking in the extension's own thread instead`);
+					this.log.warn(`walking the workspace in a worker thread failed (${err instanceof Error ? err.message : String(err)}); walking in the main thread instead`);
 				}
 				reject(err instanceof Error ? err : new Error(String(err)));
 			};
