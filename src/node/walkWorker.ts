@@ -2,6 +2,8 @@
 // it): the same walk, filters and symlink checks as an index in the main thread. Its own index
 // only interns directories; what it finds is posted back in batches (WalkRecorder), paced by the
 // receiver's acknowledgements, then "done".
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rootDirectories, walkFolders } from '../core/files/directoryWalk';
 import { FileFilter } from '../core/files/fileFilter';
@@ -82,8 +84,25 @@ async function walk(request: WalkRequest, post: (message: WalkWorkerMessage) => 
 	post({ kind: 'done', done: { refusedLinks: index.refusedLinkUris() } });
 }
 
+/**
+ * Linux gives each thread its own nice value: the walk's thread then gives way to the event loops
+ * of this process (and to other processes) when the cores are busy, and still runs at full speed
+ * on idle ones. Elsewhere, or if not allowed, the walk keeps the process's priority.
+ */
+function giveWayToEventLoops(): void {
+	try {
+		const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+		if (Number.isInteger(tid) && tid !== process.pid) {
+			setPriority(tid, constants.priority.PRIORITY_BELOW_NORMAL);
+		}
+	} catch {
+		// No /proc (not Linux): nothing to do.
+	}
+}
+
 if (parentPort) {
 	const port = parentPort;
+	giveWayToEventLoops();
 	const post = (message: WalkWorkerMessage) => port.postMessage(message, message.kind === 'batch' ? transferablesOf(message.batch) : []);
 	const pacing = new Pacing();
 	port.on('message', (message: unknown) => {
