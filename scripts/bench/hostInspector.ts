@@ -72,12 +72,26 @@ interface InspectorReply {
 	result: { exceptionDetails?: { text: string; exception?: { description?: string } }; result?: { value: unknown }; profile?: unknown };
 }
 
+/**
+ * Whether `pid` catches SIGUSR1 yet (/proc/<pid>/status SigCgt, bit 10 on Linux). Node installs
+ * the handler that opens the inspector while it starts; before that, SIGUSR1's default action
+ * ends the process (which showed as "scandir /proc/<pid>/fd: ENOENT" in runs under load).
+ */
+function catchesSigusr1(pid: number): boolean {
+	const m = /^SigCgt:\s+([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return m !== null && (BigInt(`0x${m[1]}`) & (1n << 9n)) !== 0n;
+}
+
 /** Opens the inspector of `pid` and connects to it. */
 export async function connectInspector(pid: number, timeoutMs = 15_000): Promise<HostInspector> {
 	if (typeof WebSocket !== 'function') throw new Error('no global WebSocket: run with Node 22+ or node --experimental-websocket');
+	const deadline = now() + timeoutMs;
+	while (!catchesSigusr1(pid)) {
+		if (now() > deadline) throw new Error(`process ${pid} did not catch SIGUSR1 within ${timeoutMs / 1000} s`);
+		await sleep(10);
+	}
 	const before = listeningPorts(pid);
 	process.kill(pid, 'SIGUSR1');
-	const deadline = now() + timeoutMs;
 	let port: number | undefined;
 	while (port === undefined) {
 		port = [...listeningPorts(pid)].find(p => !before.has(p));
