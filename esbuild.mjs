@@ -47,6 +47,8 @@ const builds = [
 	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyTokenizer, sdkShims] },
 	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyTokenizer, sdkShims] },
 	{ ...common, entryPoints: ['src/picker/claudeTokenizer.ts'], outfile: 'dist/claudeTokenizer.js' },
+	// The worker thread that walks the workspace (src/node/threadWalker.ts starts it from dist/).
+	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
 ];
 
 if (watch) {

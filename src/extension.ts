@@ -4,6 +4,7 @@ import { FilesProvider } from './core/files/filesProvider';
 import { ProviderRegistry } from './core/registry';
 import { ConnectionInfo } from './mcp/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
+import { ThreadWalker } from './node/threadWalker';
 import { NodeFileSystem } from './node/nodeFileSystem';
 import { registerCommands } from './vscode/commands';
 import { registerConnectClient } from './vscode/connectClient';
@@ -46,6 +47,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		documents: store.add(new VsCodeDocuments()),
 		settings,
 		log,
+		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
+		walker: new ThreadWalker(log),
 	});
 	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, log }), files]));
 	runner = store.add(new ServerRunner({

@@ -54,6 +54,12 @@ export interface HostInspector {
 	startDelayMonitor(): Promise<void>;
 	/** The event-loop delay since the last call or the start. */
 	delay(): Promise<LoopDelay>;
+	/** Starts the V8 CPU profiler in the process (sampling every `intervalUs`). */
+	startProfile(intervalUs?: number): Promise<void>;
+	/** Stops the CPU profiler: the profile, as the DevTools protocol gives it (a .cpuprofile). */
+	stopProfile(): Promise<unknown>;
+	/** The process's monotonic clock in µs: the time base of its CPU profile's samples. */
+	clockUs(): Promise<number>;
 	/** process.memoryUsage() of the process, in MiB. */
 	memory(): Promise<{ rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }>;
 	close(): Promise<void>;
@@ -63,15 +69,29 @@ export interface HostInspector {
 interface InspectorReply {
 	id?: number;
 	error?: { message: string };
-	result: { exceptionDetails?: { text: string; exception?: { description?: string } }; result: { value: unknown } };
+	result: { exceptionDetails?: { text: string; exception?: { description?: string } }; result?: { value: unknown }; profile?: unknown };
+}
+
+/**
+ * Whether `pid` catches SIGUSR1 yet (/proc/<pid>/status SigCgt, bit 10 on Linux). Node installs
+ * the handler that opens the inspector while it starts; before that, SIGUSR1's default action
+ * ends the process (which showed as "scandir /proc/<pid>/fd: ENOENT" in runs under load).
+ */
+function catchesSigusr1(pid: number): boolean {
+	const m = /^SigCgt:\s+([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+	return m !== null && (BigInt(`0x${m[1]}`) & (1n << 9n)) !== 0n;
 }
 
 /** Opens the inspector of `pid` and connects to it. */
 export async function connectInspector(pid: number, timeoutMs = 15_000): Promise<HostInspector> {
 	if (typeof WebSocket !== 'function') throw new Error('no global WebSocket: run with Node 22+ or node --experimental-websocket');
+	const deadline = now() + timeoutMs;
+	while (!catchesSigusr1(pid)) {
+		if (now() > deadline) throw new Error(`process ${pid} did not catch SIGUSR1 within ${timeoutMs / 1000} s`);
+		await sleep(10);
+	}
 	const before = listeningPorts(pid);
 	process.kill(pid, 'SIGUSR1');
-	const deadline = now() + timeoutMs;
 	let port: number | undefined;
 	while (port === undefined) {
 		port = [...listeningPorts(pid)].find(p => !before.has(p));
@@ -88,7 +108,7 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 		ws.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)), { once: true });
 	});
 	let nextId = 1;
-	const pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+	const pending = new Map<number, { resolve(value: InspectorReply['result']): void; reject(err: Error): void }>();
 	ws.addEventListener('message', event => {
 		const msg = JSON.parse(String(event.data)) as InspectorReply;
 		const waiter = msg.id !== undefined ? pending.get(msg.id) : undefined;
@@ -96,13 +116,14 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 		pending.delete(msg.id);
 		if (msg.error) waiter.reject(new Error(msg.error.message));
 		else if (msg.result.exceptionDetails) waiter.reject(new Error(msg.result.exceptionDetails.exception?.description ?? msg.result.exceptionDetails.text));
-		else waiter.resolve(msg.result.result.value);
+		else waiter.resolve(msg.result);
 	});
-	const evaluate = <T>(expression: string) => new Promise<T>((resolve, reject) => {
+	const send = (method: string, params: object = {}) => new Promise<InspectorReply['result']>((resolve, reject) => {
 		const id = nextId++;
-		pending.set(id, { resolve: value => resolve(value as T), reject });
-		ws.send(JSON.stringify({ id, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }));
+		pending.set(id, { resolve, reject });
+		ws.send(JSON.stringify({ id, method, params }));
 	});
+	const evaluate = async <T>(expression: string) => (await send('Runtime.evaluate', { expression, returnByValue: true })).result?.value as T;
 	const openPort = port;
 	return {
 		port: openPort,
@@ -111,6 +132,13 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 			if (seen !== pid) throw new Error(`the inspector on port ${openPort} belongs to process ${seen}, not ${pid}`);
 		},
 		delay: () => evaluate<LoopDelay>(DELAY_READ),
+		async startProfile(intervalUs = 500) {
+			await send('Profiler.enable');
+			await send('Profiler.setSamplingInterval', { interval: intervalUs });
+			await send('Profiler.start');
+		},
+		clockUs: () => evaluate<number>('Number(process.hrtime.bigint() / 1000n)'),
+		stopProfile: async () => (await send('Profiler.stop')).profile,
 		memory: () => evaluate(`(() => { const m = process.memoryUsage(); const mib = b => Math.round(b / 2 ** 20 * 10) / 10;
 			return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), externalMiB: mib(m.external) }; })()`),
 		async close() {

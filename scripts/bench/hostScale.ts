@@ -8,6 +8,8 @@
 //   - RSS of the extension host process (the pid in the server's lock file, its command line
 //     checked for --type=extensionHost): /proc/<pid>/status VmRSS after indexing, after the full
 //     listing, and VmHWM (the peak) then;
+//   - CPU time of the extension host's main thread (/proc/<pid>/task/<pid>/stat) while indexing
+//     and during the full listing: what our work costs the loop, whatever the machine's load;
 //   - event-loop delay inside the extension host: VS Code strips NODE_OPTIONS from the extension
 //     host's environment, so nothing can be preloaded; instead the host's inspector is opened
 //     from outside (SIGUSR1, as `node --inspect` would) and a perf_hooks.monitorEventLoopDelay
@@ -37,7 +39,7 @@ import { makeMcpHome, packageExtension } from '../lib/project.js';
 import { waitForWorkbench } from '../../test/e2e/workbench.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { measureScaleNotifyLatency } from './notify.js';
-import { formatCell, median, medianOf, now, rangeOf, readProcMemory, round, sleep, summarize, type LatencySummary } from './measurement.js';
+import { formatCell, median, medianOf, now, rangeOf, readProcMemory, readThreadCpuMs, round, sleep, summarize, type LatencySummary } from './measurement.js';
 import { connectInspector, type HostInspector, type LoopDelay } from './hostInspector.js';
 import type { Browser } from 'playwright-core';
 import type { ScaleTree } from './scaleTree.js';
@@ -74,16 +76,22 @@ interface HostRun {
 	updatedTimeouts?: number;
 	error?: string;
 	loadAvg?: number[];
+	/** CPU time of the extension host's main thread (its event loop) while indexing and while listing. */
+	mainThreadCpuIndexingMs?: number | null;
+	mainThreadCpuListingMs?: number | null;
+	/** The host's clock (µs, its CPU profile's time base) when each phase began. */
+	phasesUs?: Record<string, number | null>;
 }
 
 /** The inspector's calls, or nothing (BENCH_HOST_NO_INSPECTOR=1). */
-type DelaySource = { startDelayMonitor(): Promise<void>; delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null>; close(): Promise<void> };
+type DelaySource = Pick<HostInspector, 'startDelayMonitor' | 'startProfile' | 'stopProfile' | 'close'> & { clockUs(): Promise<number | null> } & { delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null> };
 
 const FILES = Number(process.env.BENCH_HOST_FILES ?? 100_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_HOST_RUNS ?? 3));
 /** BENCH_HOST_NO_INSPECTOR=1: no delay histograms, to see what the attached inspector costs. */
 const NO_INSPECTOR = process.env.BENCH_HOST_NO_INSPECTOR === '1';
-const absentInspector: DelaySource = { startDelayMonitor: async () => {}, delay: async () => null, memory: async () => null, close: async () => {} };
+const PROFILE_DIR = process.env.BENCH_HOST_PROFILE ? path.resolve(process.env.BENCH_HOST_PROFILE) : undefined;
+const absentInspector: DelaySource = { startDelayMonitor: async () => {}, startProfile: async () => {}, stopProfile: async () => null, clockUs: async () => null, delay: async () => null, memory: async () => null, close: async () => {} };
 const CLIENT_INFO = { name: 'mcp-workspace-resources-host-bench', version: '0.1.0' };
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -147,7 +155,7 @@ async function listAll(client: Client): Promise<{ files: number; pages: number }
 
 const mib = (kib: number | null | undefined) => (kib === null || kib === undefined ? null : round(kib / 1024, 1));
 
-async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string): Promise<HostRun> {
+async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string, runIndex: number): Promise<HostRun> {
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
@@ -163,12 +171,15 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		const inspector: DelaySource = NO_INSPECTOR ? absentInspector : await connectInspector(hostPid);
 		cleanups.push(() => inspector.close());
 		await inspector.startDelayMonitor();
+		if (PROFILE_DIR) await inspector.startProfile();
 		r.lockBeforeMonitor = readLockFile(mcpHome.dir) !== undefined;
 
 		const lock = await until(() => readLockFile(mcpHome.dir), 'the lock file', 120_000, 10);
 		if (lock.pid !== hostPid) throw new Error(`the lock file's pid ${lock.pid} is not the extension host ${hostPid}`);
 		await inspector.delay(); // from here on: the server listens and indexes
 		const lockAt = now();
+		const cpuAtLock = readThreadCpuMs(hostPid);
+		r.phasesUs = { indexing: await inspector.clockUs() };
 		r.indexedBeforeLock = indexLine(server.userDataDir) !== undefined;
 		// What the host held before the index was built, for scale: the workbench's own extensions
 		// live in the same process.
@@ -185,7 +196,10 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 			await sleep(20);
 		}
 		const memory = readProcMemory(hostPid);
+		const cpuAtIndexed = readThreadCpuMs(hostPid);
+		r.mainThreadCpuIndexingMs = cpuAtLock !== null && cpuAtIndexed !== null ? cpuAtIndexed - cpuAtLock : null;
 		const indexing = await inspector.delay();
+		r.phasesUs.indexed = await inspector.clockUs();
 		r.indexingWindowMs = round(now() - lockAt); // lock file seen to index line seen
 		r.heapAfterIndex = await inspector.memory();
 		r.indexMs = indexed.ms;
@@ -198,8 +212,10 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		// A control: the same host doing nothing of ours for 2 s, so the delays above can be told
 		// from what the machine's load and the workbench's other extensions cause anyway.
 		await inspector.delay();
+		r.phasesUs.idle = await inspector.clockUs();
 		await sleep(2000);
 		r.idleDelay = await inspector.delay();
+		r.phasesUs.warmup = await inspector.clockUs();
 
 		for (let i = 0; i < 5; i++) await client.listResources(undefined, { timeout: 60_000 });
 		const firstPage: number[] = [];
@@ -211,10 +227,15 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		r.firstPageP50Ms = round(median(firstPage), 2);
 
 		await inspector.delay();
+		r.phasesUs.listing = await inspector.clockUs();
 		const t = now();
+		const cpuBeforeListing = readThreadCpuMs(hostPid);
 		const listed = await listAll(client);
 		r.fullListingMs = round(now() - t);
+		const cpuAfterListing = readThreadCpuMs(hostPid);
+		r.mainThreadCpuListingMs = cpuBeforeListing !== null && cpuAfterListing !== null ? cpuAfterListing - cpuBeforeListing : null;
 		r.listingDelay = await inspector.delay();
+		r.phasesUs.listed = await inspector.clockUs();
 		r.listedFiles = listed.files;
 		r.pages = listed.pages;
 		if (listed.files !== expected) r.problem = `listed ${listed.files} files, expected ${expected}`;
@@ -222,6 +243,10 @@ async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTr
 		r.rssAfterListingMiB = mib(after?.rssKiB);
 		r.heapAfterListing = await inspector.memory();
 		r.peakRssMiB = mib(after?.hwmKiB);
+		if (PROFILE_DIR) {
+			fs.mkdirSync(PROFILE_DIR, { recursive: true });
+			fs.writeFileSync(path.join(PROFILE_DIR, `host-run${runIndex + 1}.cpuprofile`), JSON.stringify(await inspector.stopProfile()));
+		}
 
 		Object.assign(r, await measureScaleNotifyLatency(client, leafDir, { prefix: 'host-notify', settleMs: 1500 }));
 	} catch (err) {
@@ -241,6 +266,8 @@ const ROWS: [string, (r: HostRun) => number | null | undefined, string][] = [
 	['extension host JS heap used after indexing', r => r.heapAfterIndex?.heapUsedMiB, 'MiB'],
 	['extension host RSS after full listing', r => r.rssAfterListingMiB, 'MiB'],
 	['extension host peak RSS (VmHWM)', r => r.peakRssMiB, 'MiB'],
+	['extension host main thread CPU while indexing', r => r.mainThreadCpuIndexingMs, 'ms'],
+	['extension host main thread CPU during the full listing', r => r.mainThreadCpuListingMs, 'ms'],
 	['event-loop delay while indexing p99', r => r.indexingDelay?.p99Ms, 'ms'],
 	['event-loop delay while indexing max', r => r.indexingDelay?.maxMs, 'ms'],
 	['event-loop delay idle for 2 s after indexing, p99', r => r.idleDelay?.p99Ms, 'ms'],
@@ -257,7 +284,7 @@ const ROWS: [string, (r: HostRun) => number | null | undefined, string][] = [
 
 
 ensureProvisioned();
-const vsix = await packageExtension();
+const vsix = process.env.BENCH_HOST_VSIX ? path.resolve(process.env.BENCH_HOST_VSIX) : await packageExtension();
 const { tree, expected, leafDir } = prepareScaleTree(FILES, log);
 const results: { startedAt: string; params: object; env: { cpus: string; loadAvgAtStart: number[]; loadAvgAtEnd?: number[] }; runs: HostRun[] } = {
 	startedAt: new Date().toISOString(),
@@ -268,7 +295,7 @@ const results: { startedAt: string; params: object; env: { cpus: string; loadAvg
 const browser = await launchBrowser();
 try {
 	for (let i = 0; i < RUNS; i++) {
-		const run = await oneRun(browser, vsix, tree, expected, leafDir);
+		const run = await oneRun(browser, vsix, tree, expected, leafDir, i);
 		run.loadAvg = os.loadavg().map(v => round(v, 2));
 		log(`run ${i + 1}: ${JSON.stringify(run)}`);
 		results.runs.push(run);

@@ -115,6 +115,22 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
 }
 
 /** VmRSS / VmHWM of a live process in KiB (Linux /proc), or null. */
+/**
+ * CPU time (user + system, ms) of one thread of a process: its main thread by default, the one
+ * whose event loop the process's callbacks run on. Linux only (/proc), 10 ms resolution; null elsewhere.
+ */
+export function readThreadCpuMs(pid: number | null | undefined, tid = pid): number | null {
+	if (!pid || !tid) return null;
+	try {
+		// Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are the 12th and 13th.
+		const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return null;
+	}
+}
+
 export function readProcMemory(pid: number | null | undefined): { rssKiB: number | null; hwmKiB: number | null } | null {
 	if (!pid) return null;
 	try {

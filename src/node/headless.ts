@@ -11,6 +11,7 @@ import { ProviderRegistry } from '../core/registry';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
 import { GitCliSource } from './git/gitCliSource';
+import { ThreadWalker } from './threadWalker';
 import { NodeFileSystem } from './nodeFileSystem';
 import { StaticFolders, StaticSettings } from './staticSources';
 
@@ -41,7 +42,9 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
 		maxFileSizeSetting: '--max-file-size',
 	});
-	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
+	// The walk in a worker thread here too: the loop stays free for clients while indexing, and the
+	// walk's garbage goes with the thread (RSS after indexing 100k files: 101-103 MiB, 105-106 without).
+	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log, walker: new ThreadWalker(options.log) });
 	// One scope (the files provider's rule) for every family; the git provider owns it.
 	const scope = new WorkspaceScope(folders, files, reader);
 	const gitSource = new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange });

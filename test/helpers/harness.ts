@@ -7,6 +7,7 @@ import {
 import { Logger } from '../../src/common/logger';
 import { ChangeTrackerOptions } from '../../src/core/changeTracker';
 import { FilesProvider } from '../../src/core/files/filesProvider';
+import { OffThreadWalker } from '../../src/core/files/walkBatch';
 import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
 import { ServerRunner } from '../../src/mcp/serverRunner';
@@ -49,6 +50,7 @@ export function createTestServer(roots: string[], options: {
 	settings?: Partial<FileSettings>;
 	documents?: OpenDocuments;
 	tracker?: ChangeTrackerOptions;
+	walker?: OffThreadWalker;
 } = {}): TestServer {
 	const watcher = new FakeWatcher();
 	const settings = new FakeSettings({ ...defaultFileSettings, ...options.settings });
@@ -60,6 +62,7 @@ export function createTestServer(roots: string[], options: {
 		documents: options.documents ?? noOpenDocuments,
 		settings,
 		log,
+		walker: options.walker,
 	});
 	const registry = new ProviderRegistry([files], options.tracker ?? fastTracker);
 	files.start();

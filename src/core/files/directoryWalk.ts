@@ -25,6 +25,21 @@ export interface WalkTarget {
 export type LiveFile = (dir: number, name: string, stat: FileInfo) => void;
 
 /**
+ * Walks every folder of the target from its root (interning the roots first, in folder order),
+ * into its store or, with `live`, into that.
+ */
+export async function walkFolders(target: WalkTarget, live?: LiveFile): Promise<void> {
+	const roots = rootDirectories(target);
+	const walk = new DirectoryWalk(target, live);
+	await Promise.all(roots.map(dir => walk.run(dir)));
+}
+
+/** The folder roots' directory numbers in the target's store (interned on first call). */
+export function rootDirectories(target: WalkTarget): number[] {
+	return target.roots.folders.map((folder, i) => target.store.dirs.root(i, folder.path));
+}
+
+/**
  * Reads a directory tree into the store: 16 directories at a time, `.gitignore` and filters
  * checked once per directory and then by name, stats a few hundred at a time. With `live`
  * (a directory created while the index is live) files go there, to be announced.

@@ -139,18 +139,33 @@ export class FileFilter {
 		return !this.isIgnored(folder, rel, isDirectory);
 	}
 
-	/** Reads and caches the `.gitignore` of a directory the indexer walks. */
-	async loadGitignore(folder: WorkspaceFolder, dirRel: string, present: boolean): Promise<void> {
+	/**
+	 * Reads and caches the `.gitignore` of a directory the indexer walks. Returns its text (null
+	 * when there is none or it is not read), which a walk in another thread hands to `adoptGitignore`.
+	 */
+	async loadGitignore(folder: WorkspaceFolder, dirRel: string, present: boolean): Promise<string | null> {
 		if (!this.settings.respectGitignore) {
-			return;
+			return null;
 		}
-		this.gitignores.set(key(folder, dirRel), present ? await this.readGitignore(path.join(folder.path, dirRel)) : null);
+		const text = present ? await this.readGitignoreText(path.join(folder.path, dirRel)) : null;
+		this.adoptGitignore(folder, dirRel, text);
+		return text;
+	}
+
+	/** Caches a walked directory's `.gitignore` as loaded elsewhere (null: none there). */
+	adoptGitignore(folder: WorkspaceFolder, dirRel: string, text: string | null): void {
+		if (this.settings.respectGitignore) {
+			this.gitignores.set(key(folder, dirRel), parseGitignore(text));
+		}
 	}
 
 	private async readGitignore(dirPath: string): Promise<Ignore | null> {
+		return parseGitignore(await this.readGitignoreText(dirPath));
+	}
+
+	private async readGitignoreText(dirPath: string): Promise<string | null> {
 		try {
-			const bytes = await this.reader.readFile(path.join(dirPath, '.gitignore'));
-			return new BoundedIgnore(new TextDecoder().decode(bytes));
+			return new TextDecoder().decode(await this.reader.readFile(path.join(dirPath, '.gitignore')));
 		} catch {
 			return null;
 		}
@@ -179,6 +194,15 @@ export class FileFilter {
 			slash = rel.indexOf('/', slash + 1);
 		} while (slash >= 0);
 		return ignored;
+	}
+}
+
+/** A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). */
+function parseGitignore(text: string | null): Ignore | null {
+	try {
+		return text === null ? null : new BoundedIgnore(text);
+	} catch {
+		return null;
 	}
 }
 

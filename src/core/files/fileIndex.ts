@@ -2,11 +2,12 @@ import * as path from 'node:path';
 import { SortedEntries } from '../resource';
 import { fileUri } from '../uriGuard';
 import { FileInfo, FileSystemReader } from '../ports';
-import { DirectoryWalk, WalkTarget } from './directoryWalk';
+import { DirectoryWalk, rootDirectories, walkFolders, WalkTarget } from './directoryWalk';
 import { EventLoopSlices } from './eventLoopSlices';
 import { FileFilter } from './fileFilter';
 import { FileStore } from './fileStore';
 import { completeFiles, storeDifference } from './indexQueries';
+import { OffThreadWalker, WalkReplay } from './walkBatch';
 import { Located, WorkspaceRoots } from './workspaceRoots';
 
 export interface IndexDelta {
@@ -21,18 +22,26 @@ export interface IndexDelta {
  * gives the event loop a turn every few milliseconds: the extension host is shared.
  */
 export class FileIndex implements WalkTarget {
-	readonly store: FileStore;
+	/** Replaced only when a walk elsewhere failed halfway and this thread walks again. */
+	store: FileStore;
 	/** URIs of symlinks refused because of where they lead (outside, or to something not served). */
 	private readonly refusedLinks = new Set<string>();
 	private readonly slices = new EventLoopSlices();
 	private cancelled = false;
+	private readonly cancellation = new AbortController();
 
+	/** With a `walker`, the first walk is done by it (off this thread) when it can. */
 	constructor(
 		readonly reader: FileSystemReader,
 		readonly roots: WorkspaceRoots,
 		readonly filter: FileFilter,
+		private readonly walker?: OffThreadWalker,
 	) {
-		this.store = new FileStore(roots.folders.map(f => f.name), roots.isMultiRoot);
+		this.store = this.emptyStore();
+	}
+
+	private emptyStore(): FileStore {
+		return new FileStore(this.roots.folders.map(f => f.name), this.roots.isMultiRoot);
 	}
 
 	get size(): number {
@@ -51,6 +60,7 @@ export class FileIndex implements WalkTarget {
 
 	cancel(): void {
 		this.cancelled = true;
+		this.cancellation.abort();
 	}
 
 	get isCancelled(): boolean {
@@ -74,14 +84,40 @@ export class FileIndex implements WalkTarget {
 		return false;
 	}
 
-	/** Walks every folder, then orders the files. Unreadable directories are skipped, not fatal. */
+	/**
+	 * Walks every folder (through the walker if there is one, else or if it fails in this thread),
+	 * then orders the files. Unreadable directories are skipped, not fatal.
+	 */
 	async build(): Promise<void> {
-		const roots = this.roots.folders.map((folder, i) => this.store.dirs.root(i, folder.path));
-		const walk = new DirectoryWalk(this);
-		await Promise.all(roots.map(dir => walk.run(dir)));
+		if (!this.walker || !await this.walkElsewhere(this.walker)) {
+			await walkFolders(this);
+		}
 		if (!this.cancelled) {
 			await this.store.sortAll(() => this.pause());
 		}
+	}
+
+	/** True when the walker walked (or the index was cancelled meanwhile); false when this thread must. */
+	private async walkElsewhere(walker: OffThreadWalker): Promise<boolean> {
+		const replay = new WalkReplay(this, rootDirectories(this));
+		try {
+			const done = await walker.walk(
+				{ folders: this.roots.folders, settings: this.filter.settings },
+				batch => replay.apply(batch, () => this.pause()),
+				this.cancellation.signal,
+			);
+			done.refusedLinks.forEach(uri => this.refusedLinks.add(uri));
+			return true;
+		} catch {
+			// The walker logged why. What it handed over is dropped: this thread starts afresh.
+			this.store = this.emptyStore();
+			return this.cancelled;
+		}
+	}
+
+	/** URIs of the symlinks refused for where they lead (what a walk elsewhere reports back). */
+	refusedLinkUris(): string[] {
+		return [...this.refusedLinks];
 	}
 
 	/** Undefined while the current slice of work lasts, else a promise of a later turn (`EventLoopSlices`). */

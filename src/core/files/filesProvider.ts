@@ -12,6 +12,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEn
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
+import { OffThreadWalker } from './walkBatch';
 import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
@@ -24,6 +25,8 @@ export interface FilesProviderPorts {
 	readonly documents: OpenDocuments;
 	readonly settings: SettingsSource<FileSettings>;
 	readonly log: Logger;
+	/** Where whole-workspace walks run, when not on this thread's event loop. */
+	readonly walker?: OffThreadWalker;
 }
 
 /**
@@ -52,6 +55,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		this._register(ports.watcher.onDidChange(events => this.onFileEvents(events)));
 		this._register(ports.documents.onDidChange(absPath => this.onDocumentChanged(absPath)));
 		this._register(ports.watcher);
+		// A walk still running (in a worker thread, say) stops with the provider.
+		this._register({ dispose: () => this.buildingIndex?.cancel() });
 	}
 
 	/** Starts indexing in the background; `ready()` resolves when the first index is built. */
@@ -239,7 +244,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		try {
 			const roots = await WorkspaceRoots.resolve(folders.folders(), reader);
 			const filter = new FileFilter(reader, settings.get());
-			const next = new FileIndex(reader, roots, filter);
+			const next = new FileIndex(reader, roots, filter, this.ports.walker);
 			this.buildingIndex = next;
 			await next.build();
 			if (this.isDisposed || next.isCancelled) {
