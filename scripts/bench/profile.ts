@@ -9,6 +9,7 @@
 // frame names its package), written to .cache/bench/profile/cli.js; --cli PATH profiles another.
 //
 // Flags: --files N (20000) --reads N (2000) --top N (25) --era legacy|modern|both (both) --cli PATH
+// --in-flight N (1): reads kept in flight at once (8 shows the server under the 8-way bench load).
 // legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
 import { execFileSync } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -23,10 +24,10 @@ import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
-interface ProfileOptions { files: number; reads: number; top: number; era: string; cli: string | null }
+interface ProfileOptions { files: number; reads: number; top: number; era: string; cli: string | null; inFlight: number }
 
 function parseArgs(argv: readonly string[]): ProfileOptions {
-	const opts: ProfileOptions = { files: 20_000, reads: 2000, top: 25, era: 'both', cli: null };
+	const opts: ProfileOptions = { files: 20_000, reads: 2000, top: 25, era: 'both', cli: null, inFlight: 1 };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
@@ -36,12 +37,13 @@ function parseArgs(argv: readonly string[]): ProfileOptions {
 			case '--top': opts.top = Number(value()); break;
 			case '--era': opts.era = value(); break;
 			case '--cli': opts.cli = path.resolve(value()); break;
-			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --top N --era legacy|modern|both --cli PATH)`);
+			case '--in-flight': opts.inFlight = Number(value()); break;
+			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --top N --era legacy|modern|both --cli PATH --in-flight N)`);
 		}
 	}
 	if (!['legacy', 'modern', 'both'].includes(opts.era)) throw new Error('--era is legacy, modern or both');
-	for (const key of ['files', 'reads', 'top'] as const) {
-		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key} needs a positive integer`);
+	for (const key of ['files', 'reads', 'top', 'inFlight'] as const) {
+		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`)} needs a positive integer`);
 	}
 	return opts;
 }
@@ -132,9 +134,9 @@ function selfTimes(profileFile: string, fromUs: number, toUs: number, root: stri
 	return { totalMs: total / 1000, frames: sorted(frames), packages: sorted(packages), callers: new Map([...callers].map(([k, v]) => [k, sorted(v)])) };
 }
 
-interface EraProfile extends SelfTimes { era: string; readsPerSec: number; cpuPerRead: number | null; fromUs: number; toUs: number }
+interface EraProfile extends SelfTimes { era: string; readsPerSec: number; cpuPerRead: number | null; clientCpuPerRead: number; fromUs: number; toUs: number }
 
-async function profileEra(era: string, ctx: { root: string; home: string; cli: string; sample: string[] }): Promise<EraProfile> {
+async function profileEra(era: string, ctx: { root: string; home: string; cli: string; sample: string[]; inFlight: number }): Promise<EraProfile> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), `mcp-wr-profile-${era}-`));
 	const Contender = profiled(era === 'modern' ? OursModernHttp : OursHttp, dir);
 	const contender = new Contender({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
@@ -144,12 +146,16 @@ async function profileEra(era: string, ctx: { root: string; home: string; cli: s
 		await contender.enumerate(); // the index is built before anything is timed
 		await runReads(ctx.sample.slice(0, 200), 1, (p: string) => contender.read(p));
 		const cpuBefore = serverCpuMs(contender.pid);
+		// The bench client's own CPU (the SDK client: fetch, parsing) shares the 2 cores with the server.
+		const clientBefore = process.cpuUsage();
 		const fromUs = monoUs();
-		const run = await runReads(ctx.sample, 1, (p: string) => contender.read(p));
+		const run = await runReads(ctx.sample, ctx.inFlight, (p: string) => contender.read(p));
 		const toUs = monoUs();
+		const clientCpu = process.cpuUsage(clientBefore);
+		const clientCpuPerRead = Math.round((clientCpu.user + clientCpu.system) / ctx.sample.length);
 		const cpuPerRead = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length);
 		if (run.errors) throw new Error(`${run.errors} reads failed; first: ${run.firstError instanceof Error ? run.firstError.message : String(run.firstError)}`);
-		out = { era, readsPerSec: run.readsPerSec, cpuPerRead, fromUs, toUs };
+		out = { era, readsPerSec: run.readsPerSec, cpuPerRead, clientCpuPerRead, fromUs, toUs };
 	} finally {
 		await contender.close();
 	}
@@ -161,10 +167,10 @@ async function profileEra(era: string, ctx: { root: string; home: string; cli: s
 	return { ...out, ...times };
 }
 
-function report(r: EraProfile, reads: number, top: number): string {
+function report(r: EraProfile, reads: number, top: number, inFlight: number): string {
 	const pct = (ms: number) => `${((ms / r.totalMs) * 100).toFixed(1)}%`;
 	const lines = [
-		`== ${r.era} era over HTTP: ${Math.round(r.readsPerSec)} reads/s, server CPU ${r.cpuPerRead ?? '?'} µs per read (/proc), ${r.totalMs.toFixed(0)} ms of busy profile samples during ${reads} reads (${((r.totalMs * 1000) / reads).toFixed(0)} µs per read, profiler overhead included)`,
+		`== ${r.era} era over HTTP, ${inFlight} in flight: ${Math.round(r.readsPerSec)} reads/s, server CPU ${r.cpuPerRead ?? '?'} µs per read (/proc), bench client CPU ${r.clientCpuPerRead} µs per read, ${r.totalMs.toFixed(0)} ms of busy profile samples during ${reads} reads (${((r.totalMs * 1000) / reads).toFixed(0)} µs per read, profiler overhead included)`,
 		'  by package:',
 		...r.packages.slice(0, 12).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
 		`  top ${top} frames by self time:`,
@@ -193,8 +199,8 @@ async function main(): Promise<void> {
 	process.stderr.write(`profiling ${path.relative(repoRoot, cli)} on ${opts.files} files, ${opts.reads} reads per era (git ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot }).toString().trim()})\n`);
 	try {
 		for (const era of opts.era === 'both' ? ['legacy', 'modern'] : [opts.era]) {
-			const r = await profileEra(era, { root: ws.root, home, cli, sample });
-			process.stdout.write(`${report(r, opts.reads, opts.top)}\n\n`);
+			const r = await profileEra(era, { root: ws.root, home, cli, sample, inFlight: opts.inFlight });
+			process.stdout.write(`${report(r, opts.reads, opts.top, opts.inFlight)}\n\n`);
 		}
 	} finally {
 		rmSync(home, { recursive: true, force: true });
