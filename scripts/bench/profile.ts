@@ -11,6 +11,7 @@
 //
 // Flags: --files N (20000) --reads N (2000) --lists N (5) --top N (25) --era legacy|modern|both (both)
 //        --transport http|stdio (http) --cli PATH
+//        --in-flight N (1): reads kept in flight at once (8 shows the server under the 8-way bench load)
 // KEEP_PROFILE=1 keeps each era's .cpuprofile (its path goes to stderr) for a look in DevTools.
 // legacy = SDK v1 client (initialize, a session); modern = SDK v2 client pinned to 2026-07-28.
 import { execFileSync } from 'node:child_process';
@@ -26,10 +27,10 @@ import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
-interface ProfileOptions { files: number; reads: number; lists: number; top: number; era: string; transport: string; cli: string | null }
+interface ProfileOptions { files: number; reads: number; lists: number; top: number; era: string; transport: string; cli: string | null; inFlight: number }
 
 function parseArgs(argv: readonly string[]): ProfileOptions {
-	const opts: ProfileOptions = { files: 20_000, reads: 2000, lists: 5, top: 25, era: 'both', transport: 'http', cli: null };
+	const opts: ProfileOptions = { files: 20_000, reads: 2000, lists: 5, top: 25, era: 'both', transport: 'http', cli: null, inFlight: 1 };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
@@ -41,13 +42,14 @@ function parseArgs(argv: readonly string[]): ProfileOptions {
 			case '--top': opts.top = Number(value()); break;
 			case '--era': opts.era = value(); break;
 			case '--cli': opts.cli = path.resolve(value()); break;
-			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --lists N --top N --era legacy|modern|both --transport http|stdio --cli PATH)`);
+			case '--in-flight': opts.inFlight = Number(value()); break;
+			default: throw new Error(`unknown flag ${argv[i]} (flags: --files N --reads N --lists N --top N --era legacy|modern|both --transport http|stdio --cli PATH --in-flight N)`);
 		}
 	}
 	if (!['legacy', 'modern', 'both'].includes(opts.era)) throw new Error('--era is legacy, modern or both');
 	if (!['http', 'stdio'].includes(opts.transport)) throw new Error('--transport is http or stdio');
-	for (const key of ['files', 'reads', 'lists', 'top'] as const) {
-		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key} needs a positive integer`);
+	for (const key of ['files', 'reads', 'lists', 'top', 'inFlight'] as const) {
+		if (!Number.isInteger(opts[key]) || opts[key] < 1) throw new Error(`--${key.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`)} needs a positive integer`);
 	}
 	return opts;
 }
@@ -142,9 +144,9 @@ function selfTimes(profileFile: string, fromUs: number, toUs: number, root: stri
 }
 
 /** One timed phase (the reads, or the full listings) and where its CPU went. */
-interface PhaseProfile extends SelfTimes { phase: string; count: number; perSec: number; cpuPerItem: number | null; fromUs: number; toUs: number }
+interface PhaseProfile extends SelfTimes { phase: string; count: number; perSec: number; cpuPerItem: number | null; clientCpuPerItem: number; fromUs: number; toUs: number }
 
-interface EraContext { root: string; home: string; cli: string; sample: string[]; lists: number; transport: string }
+interface EraContext { root: string; home: string; cli: string; sample: string[]; lists: number; transport: string; inFlight: number }
 
 function contenderClass(era: string, transport: string): ContenderClass {
 	if (transport === 'stdio') return era === 'modern' ? OursModernStdio : OursStdio;
@@ -153,10 +155,14 @@ function contenderClass(era: string, transport: string): ContenderClass {
 
 async function timedPhase(phase: string, count: number, pid: number | undefined, work: () => Promise<void>): Promise<Omit<PhaseProfile, keyof SelfTimes>> {
 	const cpuBefore = serverCpuMs(pid);
+	// The bench client's own CPU (the SDK client: fetch, parsing) shares the 2 cores with the server.
+	const clientBefore = process.cpuUsage();
 	const fromUs = monoUs();
 	await work();
 	const toUs = monoUs();
-	return { phase, count, perSec: (count * 1e6) / (toUs - fromUs), cpuPerItem: cpuPerReadUs(cpuBefore, serverCpuMs(pid), count), fromUs, toUs };
+	const clientCpu = process.cpuUsage(clientBefore);
+	const clientCpuPerItem = Math.round((clientCpu.user + clientCpu.system) / count);
+	return { phase, count, perSec: (count * 1e6) / (toUs - fromUs), cpuPerItem: cpuPerReadUs(cpuBefore, serverCpuMs(pid), count), clientCpuPerItem, fromUs, toUs };
 }
 
 async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]> {
@@ -171,7 +177,7 @@ async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]>
 		await contender.enumerate(); // the index is built before anything is timed
 		await runReads(ctx.sample.slice(0, 200), 1, (p: string) => contender.read(p));
 		phases.push(await timedPhase('read', ctx.sample.length, contender.pid, async () => {
-			const run = await runReads(ctx.sample, 1, (p: string) => contender.read(p));
+			const run = await runReads(ctx.sample, ctx.inFlight, (p: string) => contender.read(p));
 			if (run.errors) throw new Error(`${run.errors} reads failed; first: ${run.firstError instanceof Error ? run.firstError.message : String(run.firstError)}`);
 		}));
 		phases.push(await timedPhase('full listing', ctx.lists, contender.pid, async () => {
@@ -189,10 +195,10 @@ async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]>
 	return profiles;
 }
 
-function report(era: string, transport: string, r: PhaseProfile, top: number): string {
+function report(era: string, transport: string, r: PhaseProfile, top: number, inFlight: number): string {
 	const pct = (ms: number) => `${((ms / r.totalMs) * 100).toFixed(1)}%`;
 	const lines = [
-		`== ${era} era over ${transport}, ${r.count} × ${r.phase}: ${r.perSec.toFixed(r.perSec < 100 ? 1 : 0)}/s, server CPU ${r.cpuPerItem ?? '?'} µs per ${r.phase} (/proc), ${r.totalMs.toFixed(0)} ms of busy profile samples (${((r.totalMs * 1000) / r.count).toFixed(0)} µs per ${r.phase}, profiler overhead included)`,
+		`== ${era} era over ${transport}, ${r.count} × ${r.phase}${r.phase === 'read' ? `, ${inFlight} in flight` : ''}: ${r.perSec.toFixed(r.perSec < 100 ? 1 : 0)}/s, server CPU ${r.cpuPerItem ?? '?'} µs per ${r.phase} (/proc), bench client CPU ${r.clientCpuPerItem} µs, ${r.totalMs.toFixed(0)} ms of busy profile samples (${((r.totalMs * 1000) / r.count).toFixed(0)} µs per ${r.phase}, profiler overhead included)`,
 		'  by package:',
 		...r.packages.slice(0, 12).map(([name, us]) => `    ${(us / 1000).toFixed(1).padStart(8)} ms ${pct(us / 1000).padStart(6)}  ${name}`),
 		`  top ${top} frames by self time:`,
@@ -221,8 +227,8 @@ async function main(): Promise<void> {
 	process.stderr.write(`profiling ${path.relative(repoRoot, cli)} on ${opts.files} files, ${opts.reads} reads per era (git ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot }).toString().trim()})\n`);
 	try {
 		for (const era of opts.era === 'both' ? ['legacy', 'modern'] : [opts.era]) {
-			for (const phase of await profileEra(era, { root: ws.root, home, cli, sample, lists: opts.lists, transport: opts.transport })) {
-				process.stdout.write(`${report(era, opts.transport, phase, opts.top)}\n\n`);
+			for (const phase of await profileEra(era, { root: ws.root, home, cli, sample, lists: opts.lists, transport: opts.transport, inFlight: opts.inFlight })) {
+				process.stdout.write(`${report(era, opts.transport, phase, opts.top, opts.inFlight)}\n\n`);
 			}
 		}
 	} finally {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
@@ -51,7 +51,7 @@ const MCP_PATH = '/mcp';
 export class HttpHost extends Disposable {
 	private server: http.Server | undefined;
 	private info: ConnectionInfo | undefined;
-	private tokenDigest: Buffer | undefined;
+	private tokenBytes: Buffer | undefined;
 	/** The 2025 sessions; one set per start, closed on stop. */
 	private legacy: LegacySessions | undefined;
 	/** The stateless 2026-07-28 leg; one per start, closed (ending its listen streams) on stop. */
@@ -104,7 +104,7 @@ export class HttpHost extends Disposable {
 			return this.info;
 		}
 		const token = this.options.token ?? randomBytes(32).toString('hex');
-		this.tokenDigest = digest(token);
+		this.tokenBytes = Buffer.from(token, 'utf8');
 		// Node checks header/request timeouts on this interval (30 s by default), which would
 		// let a slow sender hold a connection three times longer than the timeout says.
 		const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, this.options.headersTimeoutMs ?? 1000) }, (req, res) => this.onRequest(req, res));
@@ -140,7 +140,7 @@ export class HttpHost extends Disposable {
 		const server = this.server;
 		this.server = undefined;
 		this.info = undefined;
-		this.tokenDigest = undefined;
+		this.tokenBytes = undefined;
 		// Closed before it is let go of, so each closing session still counts down clientCount.
 		this.legacy?.dispose();
 		this.legacy = undefined;
@@ -249,17 +249,21 @@ export class HttpHost extends Disposable {
 	}
 
 	private isAuthorized(header: string | undefined): boolean {
-		if (!this.tokenDigest || !header) {
+		const expected = this.tokenBytes;
+		if (!expected || !header) {
 			return false;
 		}
 		const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-		// Compare digests so the comparison is constant-time whatever the length sent.
-		return match !== null && timingSafeEqual(digest(match[1]), this.tokenDigest);
+		if (match === null) {
+			return false;
+		}
+		// Constant-time whatever the length sent: a token of another length is refused after
+		// comparing the token with itself, so the time says nothing about how long it is (no
+		// hashing of every request to get equal lengths).
+		const given = Buffer.from(match[1], 'utf8');
+		const sameLength = given.length === expected.length;
+		return timingSafeEqual(sameLength ? given : expected, expected) && sameLength;
 	}
-}
-
-function digest(value: string): Buffer {
-	return createHash('sha256').update(value, 'utf8').digest();
 }
 
 function listen(server: http.Server, port: number): Promise<void> {

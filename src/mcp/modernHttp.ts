@@ -8,6 +8,7 @@ import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
+import { webRequestOf, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -148,27 +149,6 @@ export class ModernHttpLeg extends Disposable {
 	}
 }
 
-/**
- * The web `Request` the SDK's classifier and 2026-07-28 handler take, without a body: both are
- * always given the body already parsed (`parsedBody`), so serialising it again into the request
- * (as `toWebRequest` does) would be work nobody reads.
- */
-function webRequestOf(req: http.IncomingMessage, signal: AbortSignal): Request {
-	const headers = new Headers();
-	for (const [name, value] of Object.entries(req.headers)) {
-		if (Array.isArray(value)) {
-			for (const item of value) {
-				headers.append(name, item);
-			}
-		} else if (value !== undefined) {
-			headers.set(name, value);
-		}
-	}
-	headers.delete('content-length');
-	// The front has checked Host (it names this server) before any request gets here.
-	return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
-}
-
 function envelopeClientName(message: unknown): string | undefined {
 	const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
 	const name = (meta?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
@@ -192,37 +172,4 @@ async function amendDiscoverResponse(response: Response): Promise<Response> {
 	const headers = new Headers(response.headers);
 	headers.delete('content-length');
 	return new Response(JSON.stringify(amended), { status: response.status, headers });
-}
-
-/** Writes a web `Response` (a JSON body or an SSE stream) to Node's response, stopping when the client goes. */
-async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
-	const headers: Record<string, string> = {};
-	response.headers.forEach((value, name) => { headers[name] = value; });
-	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
-		// A whole body (JSON, or none) goes out in one write with its length: streaming it
-		// chunked costs a system call per piece on every request.
-		const body = await response.text(); // cheaper than arrayBuffer() on undici's Response
-		headers['content-length'] = String(Buffer.byteLength(body));
-		res.writeHead(response.status, headers);
-		res.end(body);
-		return;
-	}
-	res.writeHead(response.status, headers);
-	const reader = response.body.getReader();
-	const stop = () => void reader.cancel().catch(() => undefined);
-	res.once('close', stop);
-	try {
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done || res.destroyed) {
-				break;
-			}
-			res.write(value);
-		}
-	} catch {
-		// The stream ended early (client gone, handler closed): nothing more to send.
-	} finally {
-		res.off('close', stop);
-		res.end();
-	}
 }

@@ -1,0 +1,70 @@
+import type * as http from 'node:http';
+
+/**
+ * The web `Request` the SDK's web-standard transports and classifier take, without a body: they
+ * are always given the body already parsed (`parsedBody`), so serialising it again into the
+ * request would be work nobody reads. `signal` aborts when the client goes away.
+ */
+export function webRequestOf(req: http.IncomingMessage, signal?: AbortSignal): Request {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (Array.isArray(value)) {
+			for (const item of value) {
+				headers.append(name, item);
+			}
+		} else if (value !== undefined) {
+			headers.set(name, value);
+		}
+	}
+	headers.delete('content-length');
+	// The front has checked Host (it names this server) before any request gets here.
+	return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
+}
+
+/** Writes a web `Response` (a JSON body, an SSE stream, or none) to Node's response, stopping when the client goes. */
+export async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+	const headers: Record<string, string> = {};
+	response.headers.forEach((value, name) => { headers[name] = value; });
+	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+		// A whole body (JSON, or none) goes out in one write with its length: streaming it
+		// chunked costs a system call per piece on every request.
+		const body = await response.text(); // cheaper than arrayBuffer() on undici's Response
+		headers['content-length'] = String(Buffer.byteLength(body));
+		res.writeHead(response.status, headers);
+		res.end(body);
+		return;
+	}
+	res.writeHead(response.status, headers);
+	// The headers leave at once (a client's stream is not open before them), in one write with
+	// whatever the stream yields before the event loop turns: a POST's answer and the stream's
+	// end come together. (A tick is too short: the stream hands over its chunks in promise jobs.)
+	res.cork();
+	res.flushHeaders();
+	setImmediate(uncorkUnlessEnded, res);
+	const reader = response.body.getReader();
+	// Cancelling the stream is how the SDK learns the client left (it ends the SSE stream and
+	// forgets it, so a 2025 session may open its GET stream again).
+	const stop = () => void reader.cancel().catch(() => undefined);
+	res.once('close', stop);
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done || res.destroyed) {
+				break;
+			}
+			res.write(value); // Node holds the writes of one tick together itself
+		}
+	} catch {
+		// The stream ended early (client gone, handler closed): nothing more to send.
+	} finally {
+		res.off('close', stop);
+		res.end();
+	}
+}
+
+/** `end` has already sent what was held (it uncorks fully); uncorking after it would touch the next response's socket. */
+function uncorkUnlessEnded(res: http.ServerResponse): void {
+	if (!res.writableEnded) {
+		res.uncork();
+	}
+}

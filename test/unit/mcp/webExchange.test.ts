@@ -1,0 +1,102 @@
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeResponse } from '../../../src/mcp/webExchange';
+
+/** Socket writes a response made (each is one system call), counted on the server's side. */
+interface Served {
+	readonly url: string;
+	readonly socketWrites: () => number;
+	close(): Promise<void>;
+}
+
+/** A real loopback server that answers every request with `respond()` through `writeResponse`. */
+async function serve(respond: () => Response): Promise<Served> {
+	let writes = 0;
+	const server = http.createServer((_req, res) => {
+		const socket = res.socket as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+		for (const key of ['_write', '_writev'] as const) {
+			const original = socket[key].bind(socket);
+			socket[key] = (...args: unknown[]) => {
+				writes++;
+				original(...args);
+			};
+		}
+		void writeResponse(respond(), res);
+	});
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		socketWrites: () => writes,
+		close: () => new Promise(resolve => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		}),
+	};
+}
+
+const encoder = new TextEncoder();
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' };
+
+describe('writing a web Response to Node', () => {
+	it('sends an SSE answer and its end that come together in one socket write, bytes unchanged', async () => {
+		const event = 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n';
+		const served = await serve(() => new Response(new ReadableStream<Uint8Array>({
+			start(controller) {
+				// As the SDK's transport does for a POST: the answer, then the stream closed at once.
+				controller.enqueue(encoder.encode(event));
+				controller.close();
+			},
+		}), { status: 200, headers: SSE_HEADERS }));
+		try {
+			const res = await fetch(served.url);
+			assert.equal(res.status, 200);
+			assert.equal(res.headers.get('mcp-session-id'), 's-1');
+			assert.equal(await res.text(), event);
+			assert.equal(served.socketWrites(), 1);
+		} finally {
+			await served.close();
+		}
+	});
+
+	it('opens a long-lived stream at once (headers before any event) and sends each event as it comes', async () => {
+		let push: ((text: string) => void) | undefined;
+		let end: (() => void) | undefined;
+		const served = await serve(() => new Response(new ReadableStream<Uint8Array>({
+			start(controller) {
+				push = text => controller.enqueue(encoder.encode(text));
+				end = () => controller.close();
+			},
+		}), { status: 200, headers: SSE_HEADERS }));
+		try {
+			const res = await fetch(served.url);
+			const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+			const next = async (): Promise<string> => {
+				const { value, done } = await reader.read();
+				assert.ok(!done, 'the stream is still open');
+				return value;
+			};
+			push!('data: one\n\n');
+			assert.equal(await next(), 'data: one\n\n');
+			push!('data: two\n\n');
+			assert.equal(await next(), 'data: two\n\n');
+			end!();
+			assert.deepEqual(await reader.read(), { done: true, value: undefined });
+		} finally {
+			await served.close();
+		}
+	});
+
+	it('sends a whole JSON body with its length in one socket write', async () => {
+		const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text: 'é'.repeat(100) } });
+		const served = await serve(() => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }));
+		try {
+			const res = await fetch(served.url);
+			assert.equal(res.headers.get('content-length'), String(Buffer.byteLength(body)));
+			assert.equal(await res.text(), body);
+			assert.equal(served.socketWrites(), 1);
+		} finally {
+			await served.close();
+		}
+	});
+});
