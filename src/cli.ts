@@ -1,6 +1,5 @@
-import { bridgeCommand } from './cli/bridgeCommand';
+import { setFlagsFromString } from 'node:v8';
 import { parseServeArgs, ServeArgs } from './cli/serveArgs';
-import { serve } from './cli/serveCommand';
 import { USAGE, UsageError } from './cli/usage';
 import { VERSION } from './version';
 
@@ -15,7 +14,10 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		return 0;
 	}
 	if (command === 'bridge') {
-		return bridgeCommand(rest);
+		// Each command is its own bundle, required only when run (see esbuild.mjs): a server
+		// never evaluates the bridge's MCP client, nor a stdio server the HTTP stack.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		return (require('./cli/bridgeCommand') as typeof import('./cli/bridgeCommand')).bridgeCommand(rest);
 	}
 	if (command !== 'serve') {
 		process.stderr.write(`${command ? `unknown command "${command}"` : 'no command given'}\n\n${USAGE}`);
@@ -35,8 +37,27 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		}
 		throw err;
 	}
-	await serve(args);
+	keepYoungGenerationSmall();
+	if (args.mode === 'stdio') {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		(require('./cli/serveStdio') as typeof import('./cli/serveStdio')).serveStdio(args);
+	} else {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		await (require('./cli/serveHttp') as typeof import('./cli/serveHttp')).serveHttp(args);
+	}
 	return undefined; // keeps running until a signal or stdin closes
+}
+
+/**
+ * The headless host is a long-lived server whose garbage is mostly short-lived (a walk's
+ * directory listings, a page's entries): V8 would double its young generation up to 16 MiB as
+ * soon as a walk allocates fast, and keep it. Without growth it stays at 2 MiB: about 10 MiB
+ * less resident at 100,000 files, for a few percent more CPU while indexing (measured: index
+ * CPU 1.06-1.17 s against 1.00-1.17 s with growth). Set before the server's code is loaded, so it holds from the
+ * first scavenge.
+ */
+function keepYoungGenerationSmall(): void {
+	setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 if (require.main === module) {

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot as root } from '../bootstrap/repoRoot.mjs';
 
-const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/extension.js', 'dist/cli.js', 'dist/claudeTokenizer.js'];
+const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/extension.js', 'dist/cli.js', 'dist/cli/serveStdio.js', 'dist/cli/serveHttp.js', 'dist/cli/bridgeCommand.js', 'dist/claudeTokenizer.js'];
 const out = path.join(root, 'dist', 'mcp-workspace-resources.vsix');
 const stage = mkdtempSync(path.join(os.tmpdir(), 'mwr-package-'));
 try {
