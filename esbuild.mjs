@@ -18,14 +18,23 @@ const common = {
 };
 
 /**
- * The Claude tokenizer's vocabulary (2.3 MB) is its own bundle, dist/claudeTokenizer.js, that
- * src/picker/tokenCount.ts requires on first use: the main bundles keep the `require` as it is,
- * and it resolves next to them at run time (and next to the compiled source in tests).
+ * Bundles that another bundle `require`s only when needed, each kept as a plain `require` of its
+ * own file next to the requiring bundle (and next to the compiled source in tests):
+ * - the Claude tokenizer's vocabulary (2.3 MB), dist/claudeTokenizer.js, which
+ *   src/picker/tokenCount.ts requires on first use;
+ * - the CLI's commands (src/cli/<command>.ts), dist/<command>.js, which src/cli.ts requires for
+ *   the command it runs (beside it, not in a dist/cli/ folder, so every bundle finds
+ *   dist/walkWorker.js next to itself): a
+ *   bundle evaluates all it holds at load (`format: 'cjs'`), and `serve --stdio` would otherwise
+ *   pay for the bridge's MCP client and the HTTP stack it never uses (about 10 MiB resident).
  */
-const lazyTokenizer = {
-	name: 'lazy-tokenizer',
+const LAZY_BUNDLES = { './claudeTokenizer': 'src/picker/claudeTokenizer.ts', './cli/bridgeCommand': 'src/cli/bridgeCommand.ts', './cli/serveStdio': 'src/cli/serveStdio.ts', './cli/serveHttp': 'src/cli/serveHttp.ts' };
+/** './cli/serveStdio' -> 'serveStdio': every bundle is a file of dist/ itself. */
+const bundleName = specifier => specifier.slice(specifier.lastIndexOf('/') + 1);
+const lazyBundles = {
+	name: 'lazy-bundles',
 	setup(build) {
-		build.onResolve({ filter: /^\.\/claudeTokenizer$/ }, () => ({ path: './claudeTokenizer.js', external: true }));
+		build.onResolve({ filter: /^\.\/(claudeTokenizer|cli\/\w+)$/ }, args => (args.path in LAZY_BUNDLES ? { path: `./${bundleName(args.path)}.js`, external: true } : undefined));
 	},
 };
 
@@ -44,9 +53,9 @@ const sdkShims = {
 };
 
 const builds = [
-	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyTokenizer, sdkShims] },
-	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyTokenizer, sdkShims] },
-	{ ...common, entryPoints: ['src/picker/claudeTokenizer.ts'], outfile: 'dist/claudeTokenizer.js' },
+	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyBundles, sdkShims] },
+	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyBundles] },
+	...Object.entries(LAZY_BUNDLES).map(([specifier, entry]) => ({ ...common, entryPoints: [entry], outfile: `dist/${bundleName(specifier)}.js`, plugins: [lazyBundles, sdkShims] })),
 	// The worker thread that walks the workspace (src/node/threadWalker.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
 ];

@@ -1,7 +1,6 @@
-import { bridgeCommand } from './cli/bridgeCommand';
 import { parseServeArgs, ServeArgs } from './cli/serveArgs';
-import { serve } from './cli/serveCommand';
 import { USAGE, UsageError } from './cli/usage';
+import { holdYoungGenerationSmall } from './cli/youngGeneration';
 import { VERSION } from './version';
 
 export async function main(argv: string[]): Promise<number | undefined> {
@@ -15,7 +14,10 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		return 0;
 	}
 	if (command === 'bridge') {
-		return bridgeCommand(rest);
+		// Each command is its own bundle, required only when run (see esbuild.mjs): a server
+		// never evaluates the bridge's MCP client, nor a stdio server the HTTP stack.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		return (require('./cli/bridgeCommand') as typeof import('./cli/bridgeCommand')).bridgeCommand(rest);
 	}
 	if (command !== 'serve') {
 		process.stderr.write(`${command ? `unknown command "${command}"` : 'no command given'}\n\n${USAGE}`);
@@ -35,7 +37,15 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		}
 		throw err;
 	}
-	await serve(args);
+	// Before the server's code loads, so it holds from the first scavenge.
+	holdYoungGenerationSmall();
+	if (args.mode === 'stdio') {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		(require('./cli/serveStdio') as typeof import('./cli/serveStdio')).serveStdio(args);
+	} else {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		await (require('./cli/serveHttp') as typeof import('./cli/serveHttp')).serveHttp(args);
+	}
 	return undefined; // keeps running until a signal or stdin closes
 }
 

@@ -1,0 +1,41 @@
+import { StreamLogger } from '../common/logger';
+import { ProviderRegistry } from '../core/registry';
+import { createHeadlessRegistry } from '../node/headless';
+import { ServeArgs } from './serveArgs';
+import { letYoungGenerationGrow } from './youngGeneration';
+
+/** What both ways of serving share: the registry, the log, and one orderly exit. */
+export interface HeadlessProcess {
+	readonly registry: ProviderRegistry;
+	readonly log: StreamLogger;
+	/** Runs at exit, the last one added first. */
+	onStop(cleanup: () => Promise<void> | void): void;
+	stop(code: number): Promise<void>;
+}
+
+/** The headless host's registry on the given folders; SIGINT and SIGTERM end the process cleanly. */
+export function startHeadlessProcess(args: ServeArgs): HeadlessProcess {
+	const log = new StreamLogger(line => process.stderr.write(line), args.logLevel);
+	const { registry, files } = createHeadlessRegistry({ ...args, log });
+	void files.ready().then(letYoungGenerationGrow, letYoungGenerationGrow);
+	const cleanups: (() => Promise<void> | void)[] = [];
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) {
+			return;
+		}
+		stopping = true;
+		for (const cleanup of cleanups.reverse()) {
+			try {
+				await cleanup();
+			} catch (err) {
+				log.error('shutdown step failed', err);
+			}
+		}
+		registry.dispose();
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+	return { registry, log, onStop: cleanup => cleanups.push(cleanup), stop };
+}

@@ -1,0 +1,18 @@
+import { serveStdioEras } from '../mcp/stdioHost';
+import { StdioWire } from '../mcp/stdioWire';
+import { startHeadlessProcess } from './headlessProcess';
+import { ServeArgs } from './serveArgs';
+
+/**
+ * `serve --stdio`: the headless host over stdin/stdout until a signal or until stdin closes. Its
+ * own bundle (dist/serveStdio.js, see esbuild.mjs), so a stdio server never loads the HTTP
+ * stack or the bridge's client.
+ */
+export function serveStdio(args: ServeArgs): void {
+	const host = startHeadlessProcess(args);
+	const wire = new StdioWire(process.stdin, process.stdout);
+	process.stdin.on('end', () => void host.stop(0));
+	const stdio = serveStdioEras({ registry: host.registry, log: host.log }, wire);
+	host.onStop(() => stdio.close());
+	host.log.info(`serving ${args.roots.join(', ')} over stdio`);
+}
