@@ -35,12 +35,10 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 		return;
 	}
 	res.writeHead(response.status, headers);
-	// The headers leave at once (a client's stream is not open before them), in one write with
-	// whatever the stream yields before the event loop turns: a POST's answer and the stream's
-	// end come together. (A tick is too short: the stream hands over its chunks in promise jobs.)
-	res.cork();
+	// The headers leave at once: a client's stream (a 2025 GET stream, a listen stream) is not
+	// open before them. Not corked to share a write with the first event: on Node 22 and later
+	// (VS Code's extension host) ending a corked response garbles the next one on the connection.
 	res.flushHeaders();
-	setImmediate(uncorkUnlessEnded, res);
 	const reader = response.body.getReader();
 	// Cancelling the stream is how the SDK learns the client left (it ends the SSE stream and
 	// forgets it, so a 2025 session may open its GET stream again).
@@ -59,12 +57,5 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 	} finally {
 		res.off('close', stop);
 		res.end();
-	}
-}
-
-/** `end` has already sent what was held (it uncorks fully); uncorking after it would touch the next response's socket. */
-function uncorkUnlessEnded(res: http.ServerResponse): void {
-	if (!res.writableEnded) {
-		res.uncork();
 	}
 }

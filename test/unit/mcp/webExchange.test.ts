@@ -39,22 +39,38 @@ const encoder = new TextEncoder();
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' };
 
 describe('writing a web Response to Node', () => {
-	it('sends an SSE answer and its end that come together in one socket write, bytes unchanged', async () => {
+	it('leaves a kept-alive connection clean after an SSE answer: the next answer on it arrives whole', async () => {
 		const event = 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n';
-		const served = await serve(() => new Response(new ReadableStream<Uint8Array>({
-			start(controller) {
-				// As the SDK's transport does for a POST: the answer, then the stream closed at once.
-				controller.enqueue(encoder.encode(event));
-				controller.close();
-			},
-		}), { status: 200, headers: SSE_HEADERS }));
+		let count = 0;
+		const served = await serve(() => ++count % 2 === 1
+			? new Response(new ReadableStream<Uint8Array>({
+				start(controller) {
+					// As the SDK's transport does for a POST: the answer, then the stream closed at once.
+					controller.enqueue(encoder.encode(event));
+					controller.close();
+				},
+			}), { status: 200, headers: SSE_HEADERS })
+			: new Response('{"jsonrpc":"2.0","id":2,"result":{}}', { status: 200, headers: { 'content-type': 'application/json' } }));
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		const get = () => new Promise<{ body: string; socket: unknown }>((resolve, reject) => {
+			http.get(served.url, { agent }, res => {
+				let body = '';
+				res.setEncoding('utf8');
+				res.on('data', (chunk: string) => { body += chunk; });
+				res.on('end', () => resolve({ body, socket: res.socket }));
+				res.on('error', reject);
+			}).on('error', reject);
+		});
 		try {
-			const res = await fetch(served.url);
-			assert.equal(res.status, 200);
-			assert.equal(res.headers.get('mcp-session-id'), 's-1');
-			assert.equal(await res.text(), event);
-			assert.equal(served.socketWrites(), 1);
+			const first = await get();
+			const second = await get();
+			const third = await get();
+			assert.equal(first.body, event);
+			assert.equal(second.body, '{"jsonrpc":"2.0","id":2,"result":{}}');
+			assert.equal(third.body, event);
+			assert.equal(second.socket, first.socket, 'one kept-alive connection');
 		} finally {
+			agent.destroy();
 			await served.close();
 		}
 	});
