@@ -1,11 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
-import { CLI, cliEnv } from '../../helpers/headlessHost';
+import { FileFilter } from '../../../src/core/files/fileFilter';
+import { FileIndex } from '../../../src/core/files/fileIndex';
+import { WorkspaceRoots } from '../../../src/core/files/workspaceRoots';
+import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { ThreadWalker } from '../../../src/node/threadWalker';
+import { defaultFileSettings } from '../../fakes/fakeSettings';
+import { RecordingLogger } from '../../helpers/harness';
+import { CLI } from '../../helpers/headlessHost';
 
 /**
  * What each CLI command loads: its own bundle next to dist/cli.js and nothing else of ours, and
@@ -55,28 +60,20 @@ describe('CLI bundles: each command loads only what it runs', function () {
 		assert.deepEqual(loadedBy(['--version']), { bundles: ['cli.js'], http: false });
 	});
 
-	it('serve --stdio walks the workspace in the worker bundled beside it (dist/walkWorker.js)', async () => {
-		// A command bundle that looked for the worker anywhere but next to itself would fall back
-		// to the main thread with a warning: the index line must come without one.
+	it('ships the walk worker beside the extension bundle, and it walks from there', async () => {
+		// dist/extension.js starts dist/walkWorker.js from its own folder (src/node/threadWalker.ts);
+		// a worker bundle missing or broken would leave the editor walking on its event loop.
+		const worker = path.join(path.dirname(CLI), 'walkWorker.js');
+		assert.ok(existsSync(path.join(path.dirname(CLI), 'extension.js')), 'dist/extension.js beside it');
 		const root = path.join(scratch, 'ws');
 		mkdirSync(path.join(root, 'src'), { recursive: true });
 		writeFileSync(path.join(root, 'src', 'a.ts'), 'export {};\n');
-		const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--stdio'], { env: cliEnv(scratch), stdio: ['pipe', 'ignore', 'pipe'] });
-		const lines: string[] = [];
-		try {
-			for await (const line of createInterface({ input: child.stderr })) {
-				lines.push(line);
-				if (/indexed \d+ files/.test(line)) {
-					break;
-				}
-			}
-		} finally {
-			child.stdin.end();
-			if (child.exitCode === null) {
-				await once(child, 'exit');
-			}
-		}
-		assert.ok(lines.some(l => /indexed 1 files/.test(l)), lines.join('\n'));
-		assert.deepEqual(lines.filter(l => /worker thread/.test(l)), []);
+		const reader = new NodeFileSystem();
+		const roots = await WorkspaceRoots.resolve([{ name: 'ws', path: root }], reader);
+		const log = new RecordingLogger();
+		const index = new FileIndex(reader, roots, new FileFilter(reader, defaultFileSettings), new ThreadWalker(log, worker));
+		await index.build();
+		assert.deepEqual(log.warnings, [], 'no fallback to the main thread');
+		assert.equal(index.sorted().length, 1);
 	});
 });
