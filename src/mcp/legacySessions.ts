@@ -152,5 +152,5 @@ export class LegacySessions extends Disposable {
  * write of their own) for every request, which cost the 2025 era about 8% of its server CPU per read and a second socket write per answer.
  */
 async function handle(transport: WebStandardStreamableHTTPServerTransport, req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
-	await writeResponse(await transport.handleRequest(webRequestOf(req), message === undefined ? undefined : { parsedBody: message }), res);
+	await writeResponse(await transport.handleRequest(webRequestOf(req), message === undefined ? undefined : { parsedBody: message }), res, req.method === 'GET');
 }

@@ -21,8 +21,13 @@ export function webRequestOf(req: http.IncomingMessage, signal?: AbortSignal): R
 	return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
 }
 
-/** Writes a web `Response` (a JSON body, an SSE stream, or none) to Node's response, stopping when the client goes. */
-export async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+/**
+ * Writes a web `Response` (a JSON body, an SSE stream, or none) to Node's response, stopping when
+ * the client goes. `opensAtOnce`: a stream that may stay quiet for long (a 2025 GET stream) sends
+ * its headers at once, or the client would not know it is open; any other stream's headers go
+ * out with its first event (a POST's answer, a listen acknowledgement), one socket write fewer.
+ */
+export async function writeResponse(response: Response, res: http.ServerResponse, opensAtOnce = false): Promise<void> {
 	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => { headers[name] = value; });
 	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -35,10 +40,11 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 		return;
 	}
 	res.writeHead(response.status, headers);
-	// The headers leave at once: a client's stream (a 2025 GET stream, a listen stream) is not
-	// open before them. Not corked to share a write with the first event: on Node 22 and later
-	// (VS Code's extension host) ending a corked response garbles the next one on the connection.
-	res.flushHeaders();
+	// Not corked to put headers and the first event in one write: on Node 22 and later (VS Code's
+	// extension host) ending a corked response garbled the next one on the kept-alive connection.
+	if (opensAtOnce) {
+		res.flushHeaders();
+	}
 	const reader = response.body.getReader();
 	// Cancelling the stream is how the SDK learns the client left (it ends the SSE stream and
 	// forgets it, so a 2025 session may open its GET stream again).

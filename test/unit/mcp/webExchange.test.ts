@@ -11,7 +11,7 @@ interface Served {
 }
 
 /** A real loopback server that answers every request with `respond()` through `writeResponse`. */
-async function serve(respond: () => Response): Promise<Served> {
+async function serve(respond: () => Response, opensAtOnce = false): Promise<Served> {
 	let writes = 0;
 	const server = http.createServer((_req, res) => {
 		const socket = res.socket as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
@@ -22,7 +22,7 @@ async function serve(respond: () => Response): Promise<Served> {
 				original(...args);
 			};
 		}
-		void writeResponse(respond(), res);
+		void writeResponse(respond(), res, opensAtOnce);
 	});
 	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
 	return {
@@ -83,7 +83,7 @@ describe('writing a web Response to Node', () => {
 				push = text => controller.enqueue(encoder.encode(text));
 				end = () => controller.close();
 			},
-		}), { status: 200, headers: SSE_HEADERS }));
+		}), { status: 200, headers: SSE_HEADERS }), true);
 		try {
 			const res = await fetch(served.url);
 			const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
