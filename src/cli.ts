@@ -1,6 +1,5 @@
 import { parseServeArgs, ServeArgs } from './cli/serveArgs';
 import { USAGE, UsageError } from './cli/usage';
-import { holdYoungGenerationSmall } from './cli/youngGeneration';
 import { VERSION } from './version';
 
 export async function main(argv: string[]): Promise<number | undefined> {
@@ -37,8 +36,6 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		}
 		throw err;
 	}
-	// Before the server's code loads, so it holds from the first scavenge.
-	holdYoungGenerationSmall();
 	if (args.mode === 'stdio') {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		(require('./cli/serveStdio') as typeof import('./cli/serveStdio')).serveStdio(args);

@@ -2,7 +2,6 @@ import { StreamLogger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
 import { createHeadlessRegistry } from '../node/headless';
 import { ServeArgs } from './serveArgs';
-import { letYoungGenerationGrow } from './youngGeneration';
 
 /** What both ways of serving share: the registry, the log, and one orderly exit. */
 export interface HeadlessProcess {
@@ -16,8 +15,7 @@ export interface HeadlessProcess {
 /** The headless host's registry on the given folders; SIGINT and SIGTERM end the process cleanly. */
 export function startHeadlessProcess(args: ServeArgs): HeadlessProcess {
 	const log = new StreamLogger(line => process.stderr.write(line), args.logLevel);
-	const { registry, files } = createHeadlessRegistry({ ...args, log });
-	void files.ready().then(letYoungGenerationGrow, letYoungGenerationGrow);
+	const { registry } = createHeadlessRegistry({ ...args, log });
 	const cleanups: (() => Promise<void> | void)[] = [];
 	let stopping = false;
 	const stop = async (code: number) => {
