@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
-import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
-import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
 
 const NEWLINE = 0x0a;
 
@@ -100,7 +100,7 @@ export class StdioWire implements Transport {
 		try {
 			parsed = JSON.parse(line);
 		} catch {
-			this.reply(null, -32700, 'Parse error: the line is not valid JSON');
+			this.reply(null, PARSE_ERROR, 'Parse error: the line is not valid JSON');
 			return;
 		}
 		let message: JSONRPCMessage;
@@ -119,23 +119,26 @@ export class StdioWire implements Transport {
 
 	private answerInvalid(parsed: unknown): void {
 		if (Array.isArray(parsed)) {
-			this.reply(null, -32600, 'Invalid Request: batches are not supported; send one message per line');
+			this.reply(null, INVALID_REQUEST, 'Invalid Request: batches are not supported; send one message per line');
 			return;
 		}
 		const candidate = parsed as { id?: unknown; method?: unknown } | null;
 		if (candidate && typeof candidate === 'object' && candidate.method === undefined && !('id' in candidate)) {
-			this.reply(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+			this.reply(null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
 			return;
 		}
 		if (candidate && typeof candidate === 'object' && 'id' in candidate) {
-			this.reply(candidate.id, -32600, 'Invalid Request: not a valid JSON-RPC 2.0 request (check jsonrpc, method and params)');
+			this.reply(candidate.id, INVALID_REQUEST, 'Invalid Request: not a valid JSON-RPC 2.0 request (check jsonrpc, method and params)');
 		}
 		// An invalid notification gets no answer, as JSON-RPC says.
 	}
 
 	private reply(id: unknown, code: number, message: string): void {
 		const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-		this.write(JSON.stringify({ jsonrpc: '2.0', id: usableId, error: { code, message } }) + '\n').catch(err => this.onerror?.(err as Error));
+		// JSON-RPC answers with id null when the request's id cannot be read; the SDK's type has
+		// undefined there instead, which JSON would drop.
+		const answer = { jsonrpc: '2.0', id: usableId, error: { code, message } } as unknown as JSONRPCErrorResponse;
+		this.write(serializeMessage(answer)).catch(err => this.onerror?.(err as Error));
 	}
 
 	private readonly onInputError = (error: Error): void => {

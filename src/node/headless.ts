@@ -30,7 +30,7 @@ export interface HeadlessOptions {
  * The registry the headless host serves: files from node:fs, changes from a file watcher, and
  * git state from the git CLI (no problems or editor state without an editor).
  */
-export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry; files: FilesProvider } {
+export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry } {
 	const folders = new StaticFolders(options.roots);
 	const reader = new NodeFileSystem();
 	const watcher = options.watcher ?? new DirectoryWatcher(options.log);
@@ -44,8 +44,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	// The walk stays on this thread here (the editor walks in a worker, src/extension.ts): this
 	// process's event loop serves only our clients and the sliced walk holds it briefly, while a
 	// worker's own heap cost 14-15 MiB more at 100,000 files and doubled the delays the batches'
-	// replay caused (headless bench, quiet machine: RSS 71 against 85 MiB, delay p99 9 against
-	// 18 ms, index 1.37x against 1.43x the floor).
+	// replay caused (headless bench, quiet machine: delay p99 18 against 9 ms), for no faster index.
 	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
 	// One scope (the files provider's rule) for every family; the git provider owns it.
 	const scope = new WorkspaceScope(folders, files, reader);
@@ -64,5 +63,5 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
 	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
 	files.start();
-	return { registry, files };
+	return { registry };
 }
