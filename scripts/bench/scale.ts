@@ -8,26 +8,23 @@
 //   event-loop delay p99/max while indexing and while a client lists everything, pings answered
 //   while indexing, first page p50 (after 5 warm-up pages), full listing time, and the latency of list_changed for a
 //   file created and of updated for a subscribed file changed at that size.
+// Then a branch switch of thousands of files in a git repository of that layout (scaleSwitch.ts).
 // Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
-//        --json-only. Aims are reported, never asserted.
+//        --switch-files N (100000) --switch-changed M (5000; 0 skips the switch) --json-only. Aims are reported, never asserted.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { OursStdio } from './contenders.js';
-import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep, summarize, TailBuffer, type LatencySummary } from './measurement.js';
+import { ProbedServer } from './probedServer.js';
+import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep, summarize, type LatencySummary } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
+import { runSwitchBench, switchTable, type SwitchResults } from './scaleSwitch.js';
 import { measureScaleNotifyLatency } from './notify.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
-const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'bench', 'scaleProbe.mjs')).href;
 const WALK_CONCURRENCY = 16;
 
-interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean }
-
-/** What the probe (scaleProbe.mjs) reports on SIGUSR2. */
-interface ProbeLine { delayP99Ms: number; delayMaxMs: number }
+interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean; switchFiles: number; switchChanged: number }
 
 /** One server run at one size (see the header for what each is). */
 interface ScaleRun {
@@ -56,7 +53,7 @@ interface ScaleRun {
 type RunSummary = ReturnType<typeof summarizeRuns>;
 
 function parseScaleArgs(argv: readonly string[]): ScaleOptions {
-	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false };
+	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false, switchFiles: 100_000, switchChanged: 5000 };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
@@ -67,10 +64,15 @@ function parseScaleArgs(argv: readonly string[]): ScaleOptions {
 			case '--prev-cli': opts.prevCli = path.resolve(value()); break;
 			case '--cli': opts.cli = value(); break;
 			case '--json-only': opts.jsonOnly = true; break;
+			case '--switch-files': opts.switchFiles = Number(value().replace(/_/g, '')); break;
+			case '--switch-changed': opts.switchChanged = Number(value().replace(/_/g, '')); break;
 			default: throw new Error(`unknown flag for --scale: ${argv[i]}`);
 		}
 	}
 	if (opts.sizes.some(n => !Number.isInteger(n) || n < 1000)) throw new Error('--scale-sizes takes whole numbers of at least 1000');
+	if (!Number.isInteger(opts.switchFiles) || !Number.isInteger(opts.switchChanged) || opts.switchChanged < 0 || (opts.switchChanged > 0 && opts.switchFiles < opts.switchChanged * 4)) {
+		throw new Error('--switch-files N --switch-changed M take whole numbers, N at least 4M (M 0 skips the branch switch)');
+	}
 	return opts;
 }
 
@@ -102,52 +104,6 @@ async function floorWalk(root: string): Promise<number> {
 		pump();
 	});
 	return files;
-}
-
-/** stderr of a server: keeps the tail, and hands over probe lines and the index line as they come. */
-class ScaleStderr extends TailBuffer {
-	private partial = '';
-	readonly probes: ProbeLine[] = [];
-	private readonly waiters: (() => void)[] = [];
-	indexed: { files: number; ms: number; at: number } | null = null;
-	override push(chunk: string): void {
-		super.push(chunk);
-		this.partial += chunk;
-		let nl;
-		while ((nl = this.partial.indexOf('\n')) >= 0) {
-			const line = this.partial.slice(0, nl);
-			this.partial = this.partial.slice(nl + 1);
-			const probe = /^SCALE-PROBE (.*)$/.exec(line);
-			if (probe) this.probes.push(JSON.parse(probe[1]) as ProbeLine);
-			const indexed = /indexed (\d+) files in (\d+) ms/.exec(line);
-			if (indexed && !this.indexed) this.indexed = { files: Number(indexed[1]), ms: Number(indexed[2]), at: now() };
-			for (const w of this.waiters.splice(0)) w();
-		}
-	}
-	changed(): Promise<void> {
-		return new Promise(resolve => this.waiters.push(resolve));
-	}
-}
-
-class ProbedServer extends OursStdio {
-	override stderr = new ScaleStderr();
-
-	override nodeArgs(): string[] {
-		return ['--import', PROBE, ...super.nodeArgs()];
-	}
-
-	/** The probe's event-loop delay since the last call (and memory now). */
-	async probe(): Promise<ProbeLine> {
-		const before = this.stderr.probes.length;
-		if (this.pid === undefined) throw new Error('the server is not running');
-		process.kill(this.pid, 'SIGUSR2');
-		const deadline = now() + 30_000;
-		while (this.stderr.probes.length === before) {
-			if (now() > deadline) throw new Error('the probe did not answer SIGUSR2 within 30 s');
-			await Promise.race([this.stderr.changed(), sleep(50)]);
-		}
-		return this.stderr.probes[before];
-	}
 }
 
 async function runServer({ cli, root, expected, home, leafDir, log }: { cli: string; root: string; expected: number; home: string; leafDir: string; log(message: string): void }): Promise<ScaleRun> {
@@ -254,6 +210,7 @@ interface ScaleResults {
 	params: ScaleOptions & { builds: Record<string, string> };
 	env: Record<string, unknown>;
 	sizes: Record<string, Record<string, RunSummary>>;
+	branchSwitch?: SwitchResults;
 }
 
 function table(results: ScaleResults): string {
@@ -306,6 +263,9 @@ export async function runScaleBench(argv: readonly string[]): Promise<ScaleResul
 			}
 			results.sizes[size] = Object.fromEntries(Object.keys(builds).map(b => [b, summarizeRuns(runs[b], floors[b])]));
 		}
+		if (opts.switchChanged > 0) {
+			results.branchSwitch = await runSwitchBench({ builds, reps: opts.reps, files: opts.switchFiles, changed: opts.switchChanged, home, log });
+		}
 	} finally {
 		await fsp.rm(home, { recursive: true, force: true });
 	}
@@ -314,6 +274,6 @@ export async function runScaleBench(argv: readonly string[]): Promise<ScaleResul
 	const file = path.join(outDir, `scale-${results.startedAt.replace(/[:.]/g, '-')}.json`);
 	writeFileSync(file, JSON.stringify(results, null, 2));
 	writeFileSync(path.join(outDir, 'scale-latest.json'), JSON.stringify(results, null, 2));
-	if (!opts.jsonOnly) process.stdout.write(`${table(results)}\n\nwritten: ${path.relative(repoRoot, file)}\n`);
+	if (!opts.jsonOnly) process.stdout.write(`${table(results)}${results.branchSwitch ? `\n${switchTable(results.branchSwitch)}` : ''}\n\nwritten: ${path.relative(repoRoot, file)}\n`);
 	return results;
 }
