@@ -27,11 +27,17 @@ const absentInspector: DelaySource = { startDelayMonitor: async () => {}, startP
 export interface RunOptions {
 	readonly noInspector: boolean;
 	readonly profileDir: string | undefined;
+	/**
+	 * The indexing window lasts at least this long (ms) after the lock file appears, even when the
+	 * index line comes sooner: with a small tree, the same seconds of the editor's start-up without
+	 * our indexing in them (a control for what the start-up itself costs the loop). 0: until the line.
+	 */
+	readonly minWindowMs: number;
 	readonly log: (msg: string) => void;
 }
 
 export async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
-	const { noInspector, profileDir, log } = options;
+	const { noInspector, profileDir, minWindowMs, log } = options;
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
@@ -65,7 +71,7 @@ export async function oneRun(browser: { browser: Browser }, vsix: string, tree: 
 
 		const pings: number[] = [];
 		let indexed: { files: number; ms: number } | undefined;
-		while (!(indexed = indexLine(server.userDataDir))) {
+		while (!(indexed = indexLine(server.userDataDir)) || now() - lockAt < minWindowMs) {
 			const t = now();
 			await client.ping({ timeout: 60_000 });
 			pings.push(now() - t);
