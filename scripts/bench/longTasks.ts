@@ -9,7 +9,8 @@
 // than one turn of the event loop, and on a loaded machine it includes the time the thread waited
 // for a core (its sample count says how much of it ran).
 //
-// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N]
+// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N [--phase NAME]]
+// (--phase: only the stretches that began in that phase, e.g. indexing)
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { sampleOwner } from './profileOwners.js';
@@ -20,7 +21,7 @@ interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: number;
 const args = process.argv.slice(2);
 const flag = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const file = args[0];
-if (!file || file.startsWith('--')) throw new Error('usage: longTasks.ts PROFILE [--min MS] [--top N] [--phases RESULT.json --run N]');
+if (!file || file.startsWith('--')) throw new Error('usage: longTasks.ts PROFILE [--min MS] [--top N] [--phases RESULT.json --run N [--phase NAME]]');
 const minMs = Number(flag('--min') ?? 50);
 const top = Number(flag('--top') ?? 8);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -77,7 +78,8 @@ for (let i = 0; i < profile.samples.length; i++) {
 	current.end = i + 1 < times.length ? times[i + 1] : times[i];
 	current.samples.push(profile.samples[i]);
 }
-const long = tasks.filter(k => (k.end - k.start) / 1000 >= minMs).sort((a, b) => a.start - b.start);
+const onlyPhase = flag('--phase');
+const long = tasks.filter(k => (k.end - k.start) / 1000 >= minMs && (onlyPhase === undefined || phaseAt(k.start) === onlyPhase)).sort((a, b) => a.start - b.start);
 const busyMs = (phase: string) => tasks.filter(k => phaseAt(k.start) === phase).reduce((s, k) => s + (k.end - k.start) / 1000, 0);
 console.log(`${path.basename(file)}: ${tasks.length} tasks, ${long.length} of them ≥ ${minMs} ms; phases: ${phases.map(([p]) => `${p} (busy ${Math.round(busyMs(p))} ms)`).join(', ') || 'none given'}`);
 const count = (keys: string[]) => {
