@@ -27,7 +27,9 @@
 // histograms: what the attached inspector costs the other numbers), BENCH_HOST_PROFILE=DIR (a CPU
 // profile of the extension host per window, for longTasks.ts), BENCH_HOST_MIN_WINDOW_MS (the
 // indexing window lasts at least this long: with BENCH_HOST_FILES=1000, the start-up's own delays
-// without our indexing), BENCH_HOST_VSIX (a packaged build to measure instead of this checkout).
+// without our indexing), BENCH_HOST_VSIX (a packaged build to measure instead of this checkout),
+// BENCH_HOST_SETTINGS (a JSON object of extra user settings, to see what an editor feature costs:
+// '{"http.fetchAdditionalSupport":false}' leaves fetch unpatched, so no system certificates load).
 // Aims are reported, never asserted.
 //
 // This file: the parameters, the windows one after another, the result file. One window:
@@ -51,6 +53,7 @@ const RUNS = Math.max(1, Number(process.env.BENCH_HOST_RUNS ?? 3));
 const NO_INSPECTOR = process.env.BENCH_HOST_NO_INSPECTOR === '1';
 const PROFILE_DIR = process.env.BENCH_HOST_PROFILE ? path.resolve(process.env.BENCH_HOST_PROFILE) : undefined;
 const MIN_WINDOW_MS = Number(process.env.BENCH_HOST_MIN_WINDOW_MS ?? 0);
+const SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}') as Record<string, unknown>;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 ensureProvisioned();
@@ -58,14 +61,14 @@ const vsix = process.env.BENCH_HOST_VSIX ? path.resolve(process.env.BENCH_HOST_V
 const { tree, expected, leafDir } = prepareScaleTree(FILES, log);
 const results: HostScaleResults = {
 	startedAt: new Date().toISOString(),
-	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS },
+	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS },
 	env: { cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
 	runs: [],
 };
 const browser = await launchBrowser();
 try {
 	for (let i = 0; i < RUNS; i++) {
-		const run = await oneRun(browser, vsix, tree, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, log });
+		const run = await oneRun(browser, vsix, tree, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, log });
 		run.loadAvg = os.loadavg().map(v => round(v, 2));
 		log(`run ${i + 1}: ${JSON.stringify(run)}`);
 		results.runs.push(run);

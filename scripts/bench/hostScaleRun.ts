@@ -33,16 +33,18 @@ export interface RunOptions {
 	 * our indexing in them (a control for what the start-up itself costs the loop). 0: until the line.
 	 */
 	readonly minWindowMs: number;
+	/** Extra user settings of the editor (a diagnosis: what one of its features costs the loop). */
+	readonly settings: Record<string, unknown>;
 	readonly log: (msg: string) => void;
 }
 
 export async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
-	const { noInspector, profileDir, minWindowMs, log } = options;
+	const { noInspector, profileDir, minWindowMs, settings, log } = options;
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
 	try {
-		const server = await startCodeServer({ workspace: tree.root, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix] });
+		const server = await startCodeServer({ workspace: tree.root, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix], settings });
 		cleanups.push(() => server.stop({}));
 		const { page, context } = await newWorkbenchPage(browser.browser, { origin: server.url });
 		cleanups.push(() => context.close());
