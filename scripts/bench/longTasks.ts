@@ -3,11 +3,17 @@
 // bench:host-scale): stretches of consecutive samples that are not "(idle)", i.e. times the
 // process's event loop was held. For each stretch over --min ms (50): when it began (and in which
 // phase, from the run's phasesUs in a host-scale result file, if given), how long it held the
-// loop, and the frames that took its samples, by self time and by the nearest named caller.
+// loop, whose code took its samples (profileOwners.ts: ours, VS Code's, another extension's,
+// the garbage collector's), and the frames that did, by self time and by the nearest named caller.
+// Then each phase's busy time by owner. A stretch is consecutive busy samples: it can span more
+// than one turn of the event loop, and on a loaded machine it includes the time the thread waited
+// for a core (its sample count says how much of it ran).
 //
-// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N]
+// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N [--phase NAME]]
+// (--phase: only the stretches that began in that phase, e.g. indexing)
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { sampleOwner } from './profileOwners.js';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] }
@@ -15,7 +21,7 @@ interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: number;
 const args = process.argv.slice(2);
 const flag = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const file = args[0];
-if (!file || file.startsWith('--')) throw new Error('usage: longTasks.ts PROFILE [--min MS] [--top N] [--phases RESULT.json --run N]');
+if (!file || file.startsWith('--')) throw new Error('usage: longTasks.ts PROFILE [--min MS] [--top N] [--phases RESULT.json --run N [--phase NAME]]');
 const minMs = Number(flag('--min') ?? 50);
 const top = Number(flag('--top') ?? 8);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -44,6 +50,20 @@ const stackOf = (id: number) => {
 	return names;
 };
 
+/** The sample's stack, leaf first, as nodes. */
+const nodesOf = (id: number) => {
+	const nodes: ProfileNode[] = [];
+	for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) nodes.push(byId.get(at)!);
+	return nodes;
+};
+const ownerCache = new Map<number, string>();
+const ownerOf = (id: number) => {
+	let owner = ownerCache.get(id);
+	if (owner === undefined) ownerCache.set(id, owner = sampleOwner(nodesOf(id)));
+	return owner;
+};
+const ours = (n: ProfileNode) => sampleOwner([n]) === 'ours';
+
 const times: number[] = [];
 let t = profile.startTime;
 for (const d of profile.timeDeltas) { t += d; times.push(t); }
@@ -58,7 +78,8 @@ for (let i = 0; i < profile.samples.length; i++) {
 	current.end = i + 1 < times.length ? times[i + 1] : times[i];
 	current.samples.push(profile.samples[i]);
 }
-const long = tasks.filter(k => (k.end - k.start) / 1000 >= minMs).sort((a, b) => a.start - b.start);
+const onlyPhase = flag('--phase');
+const long = tasks.filter(k => (k.end - k.start) / 1000 >= minMs && (onlyPhase === undefined || phaseAt(k.start) === onlyPhase)).sort((a, b) => a.start - b.start);
 const busyMs = (phase: string) => tasks.filter(k => phaseAt(k.start) === phase).reduce((s, k) => s + (k.end - k.start) / 1000, 0);
 console.log(`${path.basename(file)}: ${tasks.length} tasks, ${long.length} of them ≥ ${minMs} ms; phases: ${phases.map(([p]) => `${p} (busy ${Math.round(busyMs(p))} ms)`).join(', ') || 'none given'}`);
 const count = (keys: string[]) => {
@@ -71,9 +92,23 @@ for (const task of long) {
 	const ms = (task.end - task.start) / 1000;
 	console.log(`\n== ${Math.round(ms)} ms at +${Math.round((task.start - profile.startTime) / 1000)} ms (${phaseAt(task.start)}), ${n} samples`);
 	const stacks = task.samples.map(stackOf);
+	console.log('  owners:', count(task.samples.map(ownerOf)).map(([k, c]) => `${Math.round(100 * c / n)}% ${k}`).join(' | '));
 	console.log('  self:', count(stacks.map(s => s[0] ?? '?')).map(([k, c]) => `${Math.round(100 * c / n)}% ${k}`).join(' | '));
 	// The outermost frames say whose task it is: the first three below the event loop's own.
 	console.log('  task:', count(stacks.map(s => s.slice(-4).reverse().join(' > '))).slice(0, 4).map(([k, c]) => `\n    ${Math.round(100 * c / n)}% ${k}`).join(''));
-	// The nearest frame from our bundle, if any.
-	console.log('  ours:', count(stacks.map(s => s.find(f => /extension\.js|cli\.js|walkWorker/.test(f)) ?? '(none of ours)')).map(([k, c]) => `${Math.round(100 * c / n)}% ${k}`).join(' | '));
+	// The nearest frame from our bundle (by its script's path: every extension's bundle is an extension.js), if any.
+	console.log('  ours:', count(task.samples.map(id => { const f = nodesOf(id).find(ours); return f ? frameName(f) : '(none of ours)'; })).map(([k, c]) => `${Math.round(100 * c / n)}% ${k}`).join(' | '));
+}
+// Each phase's busy time by owner: what the machine's other work does not explain.
+const busyByOwner = new Map<string, Map<string, number>>();
+for (let i = 0; i + 1 < profile.samples.length; i++) {
+	if (isIdle(profile.samples[i])) continue;
+	const byOwner = busyByOwner.get(phaseAt(times[i])) ?? new Map<string, number>();
+	busyByOwner.set(phaseAt(times[i]), byOwner);
+	const owner = ownerOf(profile.samples[i]);
+	byOwner.set(owner.startsWith('node:') ? 'node' : owner, (byOwner.get(owner.startsWith('node:') ? 'node' : owner) ?? 0) + (times[i + 1] - times[i]) / 1000);
+}
+console.log('\nbusy by owner (ms; "node" is Node internals whose caller the profile does not show):');
+for (const [phase, byOwner] of busyByOwner) {
+	console.log(`  ${phase}: ${[...byOwner].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).map(([o, ms]) => `${o} ${Math.round(ms)}`).join(', ')}`);
 }
