@@ -66,11 +66,8 @@ export class ProviderRegistry extends Disposable {
 
 	/** Runs every annotator over the page's entries in place: the page's array is the builder's own. */
 	private annotate(page: Page): Page {
-		const { resources } = page;
 		for (const annotator of this.annotators) {
-			for (let i = 0; i < resources.length; i++) {
-				resources[i] = annotator.annotate(resources[i]);
-			}
+			annotator.annotate(page.resources);
 		}
 		return page;
 	}

@@ -95,7 +95,12 @@ export interface ResourceProvider extends IDisposable {
  * ranking change never moves an entry between pages or breaks a cursor.
  */
 export interface ResourceAnnotator {
-	annotate(entry: ResourceEntry): ResourceEntry;
+	/**
+	 * Annotates a page's entries in place: an entry it annotates is replaced in the array by a
+	 * new one (the entry itself may be shared, the array is the page's own). A page at a time,
+	 * so what holds for the whole page is looked at once.
+	 */
+	annotate(entries: ResourceEntry[]): void;
 }
 
 export function isAnnotator(provider: ResourceProvider): provider is ResourceProvider & ResourceAnnotator {

@@ -37,7 +37,12 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 		if (cursor === undefined) {
 			hooks.onFirstPage?.(registry.listVersion);
 		}
-		const resources = page.resources.map(withResourceIcons);
+		// In place: the page's array is this request's own, and a listing is mostly file entries,
+		// which keep no icon (`withResourceIcons` returns them as they are).
+		const { resources } = page;
+		for (let i = 0; i < resources.length; i++) {
+			resources[i] = withResourceIcons(resources[i]);
+		}
 		return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
 	}));
 	server.setRequestHandler('resources/templates/list', { params: LIST_PARAMS }, () => guard('List resource templates', async () => ({

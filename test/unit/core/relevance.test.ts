@@ -174,6 +174,17 @@ describe('relevance provider through an MCP client', () => {
 		assert.equal(all[0].uri, RELEVANT_URI);
 		assert.equal(all[0].annotations?.priority, 1);
 
+		// Only ranked URIs are looked up by value: files whose URIs are as long as f05's are not
+		// ranked for that, and ranked files of another length are still found.
+		for (const entry of all.filter(r => /\/many\/f\d\d\.txt$/.test(r.uri) && r !== f05)) {
+			assert.equal(entry.uri.length, f05.uri.length);
+			assert.equal(entry.annotations?.priority, BASE_PRIORITY, entry.uri);
+		}
+		signals.show(fx.file('pkg/lib.ts'));
+		const lib = (await conn.client.listResources()).resources.find(r => r.uri === fileUri(fx.file('pkg/lib.ts')));
+		assert.notEqual(lib?.uri.length, f05.uri.length);
+		assert.equal(lib?.annotations?.priority, priorityFor(WEIGHTS.active));
+
 		// Page by page with a small page, the ranking changing after every page.
 		const small = await connectInMemory(registry, undefined, 4);
 		try {

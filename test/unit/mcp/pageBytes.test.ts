@@ -1,0 +1,127 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { ProviderRegistry } from '../../../src/core/registry';
+import { createHeadlessRegistry } from '../../../src/node/headless';
+import { serveStdioEras, StdioHost } from '../../../src/mcp/stdioHost';
+import { StdioWire } from '../../../src/mcp/stdioWire';
+import { VERSION } from '../../../src/version';
+import { FakeWatcher } from '../../fakes/fakeWatcher';
+import { fastTracker, RecordingLogger } from '../../helpers/harness';
+
+/**
+ * 2001-09-09T01:46:40Z, and a quarter second more for each file: fractions a double holds
+ * exactly, so every file system keeps them, and files both sharing a second and not.
+ */
+const MTIME_S = 1_000_000_000;
+
+const FILES: readonly [string, string][] = [
+	['README.md', '# Pinned\n'],
+	['src/index.ts', 'export const answer = 42;\n'],
+	['src/ünï cödé.txt', 'unicode name\n'],
+	['src/a&b #1.json', '{}\n'],
+	['docs/guide.md', 'guide\n'],
+];
+
+/** Raw lines in, raw lines out: the stdio server exactly as a client's pipe sees it. */
+class PipeClient {
+	readonly toServer = new PassThrough();
+	readonly fromServer = new PassThrough();
+	private text = '';
+	private waiting: (() => void) | undefined;
+
+	constructor() {
+		this.fromServer.setEncoding('utf8');
+		this.fromServer.on('data', (chunk: string) => {
+			this.text += chunk;
+			this.waiting?.();
+		});
+	}
+
+	/** Sends one message and returns the next line the server writes, newline included. */
+	async call(message: object): Promise<string> {
+		this.toServer.write(`${JSON.stringify(message)}\n`);
+		let end: number;
+		while ((end = this.text.indexOf('\n')) < 0) {
+			await new Promise<void>(resolve => { this.waiting = resolve; });
+		}
+		const line = this.text.slice(0, end + 1);
+		this.text = this.text.slice(end + 1);
+		return line;
+	}
+}
+
+const MODERN_META = {
+	'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+	'io.modelcontextprotocol/clientCapabilities': {},
+	'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
+/**
+ * The exact bytes of `resources/list` pages on the wire, in both eras: the listing path is tuned
+ * for speed (entries built from the compact index, annotated in place, written in one call), and
+ * none of that may change a byte a client receives. The workspace's own URI is the only part
+ * replaced, by `ROOT`.
+ */
+describe('resources/list bytes on the wire (stdio, both eras)', () => {
+	let base: string;
+	let root: string;
+	let registry: ProviderRegistry;
+	let host: StdioHost;
+	let client: PipeClient;
+
+	beforeEach(async () => {
+		base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-page-bytes-')));
+		root = path.join(base, 'ws');
+		FILES.forEach(([rel, text], i) => {
+			const abs = path.join(root, rel);
+			mkdirSync(path.dirname(abs), { recursive: true });
+			writeFileSync(abs, text);
+			utimesSync(abs, MTIME_S + i / 4, MTIME_S + i / 4);
+		});
+		({ registry } = createHeadlessRegistry({ roots: [root], log: new RecordingLogger(), watcher: new FakeWatcher(), trackerOptions: fastTracker }));
+		client = new PipeClient();
+		host = serveStdioEras({ registry, log: new RecordingLogger(), pageSize: 3 }, new StdioWire(client.toServer, client.fromServer));
+	});
+	afterEach(async () => {
+		await host.close();
+		registry.dispose();
+		rmSync(base, { recursive: true, force: true });
+	});
+
+	/**
+	 * The line with the workspace's URI replaced by `ROOT` (in cursors too, which carry it in
+	 * base64url), and inline icon data by `ICON` (the icons test pins those), and the
+	 * build's version by `VERSION`.
+	 */
+	const pinned = (line: string) => line
+		.replace(/"nextCursor":"c1\.([A-Za-z0-9_-]+)"/g, (_, state: string) => `"nextCursor":"c1.<${Buffer.from(state, 'base64url').toString('utf8')}>"`)
+		.split(pathToFileURL(root).href).join('ROOT')
+		.replace(/"data:image\/png;base64,[^"]*"/g, '"ICON"')
+		.split(`"version":${JSON.stringify(VERSION)}`).join('"version":"VERSION"');
+	const cursorOf = (line: string) => (JSON.parse(line) as { result: { nextCursor: string } }).result.nextCursor;
+
+	it('2025: every page of a listing, cursors included', async () => {
+		await client.call({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+		client.toServer.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+		const first = await client.call({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} });
+		assert.equal(pinned(first), LEGACY_FIRST);
+		const second = await client.call({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { cursor: cursorOf(first) } });
+		assert.equal(pinned(second), LEGACY_SECOND);
+	});
+
+	it('2026-07-28: every page of a listing, cursors and result metadata included', async () => {
+		const first = await client.call({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: MODERN_META } });
+		assert.equal(pinned(first), MODERN_FIRST);
+		const second = await client.call({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { _meta: MODERN_META, cursor: cursorOf(first) } });
+		assert.equal(pinned(second), MODERN_SECOND);
+	});
+});
+
+const LEGACY_FIRST = '{"result":{"resources":[{"uri":"context://relevant","name":"relevant now","title":"Relevant now","description":"The 20 files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.","mimeType":"application/json","annotations":{"priority":1,"audience":["assistant","user"]},"icons":[{"src":"ICON","mimeType":"image/png","sizes":["32x32"]}]},{"uri":"ROOT/README.md","name":"README.md","mimeType":"text/markdown","size":9,"annotations":{"lastModified":"2001-09-09T01:46:40.000Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/docs/guide.md","name":"docs/guide.md","mimeType":"text/markdown","size":6,"annotations":{"lastModified":"2001-09-09T01:46:41.000Z","priority":0.2,"audience":["user","assistant"]}}],"nextCursor":"c1.<{"s":"files","a":"ROOT/docs/guide.md"}>"},"jsonrpc":"2.0","id":1}\n';
+const LEGACY_SECOND = '{"result":{"resources":[{"uri":"ROOT/src/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt","name":"src/ünï cödé.txt","mimeType":"text/plain","size":13,"annotations":{"lastModified":"2001-09-09T01:46:40.500Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}]},"jsonrpc":"2.0","id":2}\n';
+const MODERN_FIRST = '{"result":{"resources":[{"uri":"context://relevant","name":"relevant now","title":"Relevant now","description":"The 20 files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.","mimeType":"application/json","annotations":{"priority":1,"audience":["assistant","user"]},"icons":[{"src":"ICON","mimeType":"image/png","sizes":["32x32"]}]},{"uri":"ROOT/README.md","name":"README.md","mimeType":"text/markdown","size":9,"annotations":{"lastModified":"2001-09-09T01:46:40.000Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/docs/guide.md","name":"docs/guide.md","mimeType":"text/markdown","size":6,"annotations":{"lastModified":"2001-09-09T01:46:41.000Z","priority":0.2,"audience":["user","assistant"]}}],"nextCursor":"c1.<{"s":"files","a":"ROOT/docs/guide.md"}>","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":1}\n';
+const MODERN_SECOND = '{"result":{"resources":[{"uri":"ROOT/src/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt","name":"src/ünï cödé.txt","mimeType":"text/plain","size":13,"annotations":{"lastModified":"2001-09-09T01:46:40.500Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":2}\n';
