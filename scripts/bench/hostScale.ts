@@ -29,12 +29,15 @@
 // indexing window lasts at least this long: with BENCH_HOST_FILES=1000, the start-up's own delays
 // without our indexing), BENCH_HOST_VSIX (a packaged build to measure instead of this checkout),
 // BENCH_HOST_SETTINGS (a JSON object of extra user settings, to see what an editor feature costs:
-// '{"http.fetchAdditionalSupport":false}' leaves fetch unpatched, so no system certificates load).
+// '{"http.fetchAdditionalSupport":false}' leaves fetch unpatched, so no system certificates load),
+// BENCH_HOST_SWITCH=1 (open the scale bench's git repository of BENCH_HOST_FILES files instead of
+// the plain tree, and after the listing switch its branch there and back: hostScaleSwitch.ts).
 // Aims are reported, never asserted.
 //
 // This file: the parameters, the windows one after another, the result file. One window:
 // hostScaleRun.ts; what it reads from outside: hostScaleProbes.ts; its MCP client:
-// hostScaleClient.ts; the table: hostScaleReport.ts.
+// hostScaleClient.ts; its branch switches: hostScaleSwitch.ts; the tables: hostScaleReport.ts,
+// hostScaleSwitchReport.ts.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -42,7 +45,9 @@ import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { ensureProvisioned } from '../lib/vscodeEnv.js';
 import { launchBrowser } from '../lib/browser.js';
 import { packageExtension } from '../lib/project.js';
-import { prepareScaleTree } from './scaleTree.js';
+import { planScaleTree, prepareScaleTree } from './scaleTree.js';
+import { prepareSwitchRepo } from './scaleSwitch.js';
+import { printSwitchReport } from './hostScaleSwitchReport.js';
 import { round } from './measurement.js';
 import { printReport, type HostScaleResults } from './hostScaleReport.js';
 import { oneRun } from './hostScaleRun.js';
@@ -54,21 +59,28 @@ const NO_INSPECTOR = process.env.BENCH_HOST_NO_INSPECTOR === '1';
 const PROFILE_DIR = process.env.BENCH_HOST_PROFILE ? path.resolve(process.env.BENCH_HOST_PROFILE) : undefined;
 const MIN_WINDOW_MS = Number(process.env.BENCH_HOST_MIN_WINDOW_MS ?? 0);
 const SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}') as Record<string, unknown>;
+const SWITCH = process.env.BENCH_HOST_SWITCH === '1';
+/** Files the switch branch changes, deletes or adds: as the headless scale bench's switch. */
+const SWITCH_CHANGED = 5000;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 ensureProvisioned();
 const vsix = process.env.BENCH_HOST_VSIX ? path.resolve(process.env.BENCH_HOST_VSIX) : await packageExtension();
-const { tree, expected, leafDir } = prepareScaleTree(FILES, log);
+// The plain tree, or the git repository with its branch to switch to.
+const switchRepo = SWITCH ? prepareSwitchRepo(FILES, SWITCH_CHANGED, log) : undefined;
+const { workspace, expected, leafDir } = switchRepo
+	? { workspace: switchRepo.root, expected: switchRepo.expected.main, leafDir: path.join(switchRepo.root, planScaleTree(FILES).dirs[1]) }
+	: (({ tree, expected, leafDir }) => ({ workspace: tree.root, expected, leafDir }))(prepareScaleTree(FILES, log));
 const results: HostScaleResults = {
 	startedAt: new Date().toISOString(),
-	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS },
+	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchChanged: SWITCH ? SWITCH_CHANGED : 0 },
 	env: { cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
 	runs: [],
 };
 const browser = await launchBrowser();
 try {
 	for (let i = 0; i < RUNS; i++) {
-		const run = await oneRun(browser, vsix, tree, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, log });
+		const run = await oneRun(browser, vsix, workspace, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchRepo, log });
 		run.loadAvg = os.loadavg().map(v => round(v, 2));
 		log(`run ${i + 1}: ${JSON.stringify(run)}`);
 		results.runs.push(run);
@@ -82,4 +94,5 @@ fs.mkdirSync(outDir, { recursive: true });
 const file = path.join(outDir, `host-scale-${results.startedAt.replace(/[:.]/g, '-')}.json`);
 fs.writeFileSync(file, JSON.stringify(results, null, 2));
 printReport(results, expected, file);
+if (SWITCH) printSwitchReport(results);
 process.exit(results.runs.some(r => r.error) ? 1 : 0);

@@ -14,16 +14,21 @@ export async function connectClient(lock: { url: string; token: string }): Promi
 	return client;
 }
 
-/** Lists every page; counts the file resources and the pages. */
-export async function listAll(client: Client): Promise<{ files: number; pages: number }> {
+/** Lists every page; counts the file resources and the pages, and with `uris`, names the files. */
+export async function listAll(client: Client, { uris = false } = {}): Promise<{ files: number; pages: number; uris: string[] }> {
 	let cursor: string | undefined;
-	let files = 0;
+	const files: string[] = [];
+	let count = 0;
 	let pages = 0;
 	do {
 		const res = await client.listResources(cursor ? { cursor } : undefined, { timeout: 120_000 });
 		pages++;
-		files += res.resources.filter(r => r.uri.startsWith('file://')).length;
+		for (const r of res.resources) {
+			if (!r.uri.startsWith('file://')) continue;
+			count++;
+			if (uris) files.push(r.uri);
+		}
 		cursor = res.nextCursor;
 	} while (cursor !== undefined);
-	return { files, pages };
+	return { files: count, pages, uris: files };
 }

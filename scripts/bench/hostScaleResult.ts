@@ -1,5 +1,6 @@
 // What one cold window of the host-scale bench (hostScale.ts) records.
 import type { HostInspector, LoopDelay } from './hostInspector.js';
+import type { HostSwitch, HostSwitchControl } from './hostScaleSwitch.js';
 import type { LatencySummary } from './measurement.js';
 
 /** The extension host's JS heap, as the inspector reads it. */
@@ -39,4 +40,7 @@ export interface HostRun {
 	mainThreadCpuListingMs?: number | null;
 	/** The host's clock (µs, its CPU profile's time base) when each phase began. */
 	phasesUs?: Record<string, number | null>;
+	/** BENCH_HOST_SWITCH=1: each checkout, and the window of the same length without one. */
+	switches?: HostSwitch[];
+	switchControl?: HostSwitchControl;
 }

@@ -16,7 +16,8 @@ import { findExtensionHost, indexLine, mib, readLockFile, until } from './hostSc
 import type { HostRun, Memory } from './hostScaleResult.js';
 import { median, now, readProcMemory, readThreadCpuMs, round, sleep, summarize } from './measurement.js';
 import { measureScaleNotifyLatency } from './notify.js';
-import type { ScaleTree } from './scaleTree.js';
+import { measureHostSwitches } from './hostScaleSwitch.js';
+import type { SwitchRepo } from './scaleSwitch.js';
 
 /** The inspector's calls, or nothing (BENCH_HOST_NO_INSPECTOR=1). */
 type DelaySource = Pick<HostInspector, 'startDelayMonitor' | 'startProfile' | 'stopProfile' | 'close'> & { clockUs(): Promise<number | null> } & { delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null> };
@@ -35,16 +36,18 @@ export interface RunOptions {
 	readonly minWindowMs: number;
 	/** Extra user settings of the editor (a diagnosis: what one of its features costs the loop). */
 	readonly settings: Record<string, unknown>;
+	/** The git repository the window is opened on, switched there and back after the listing (BENCH_HOST_SWITCH=1). */
+	readonly switchRepo: SwitchRepo | undefined;
 	readonly log: (msg: string) => void;
 }
 
-export async function oneRun(browser: { browser: Browser }, vsix: string, tree: ScaleTree, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
-	const { noInspector, profileDir, minWindowMs, settings, log } = options;
+export async function oneRun(browser: { browser: Browser }, vsix: string, workspace: string, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
+	const { noInspector, profileDir, minWindowMs, settings, switchRepo, log } = options;
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
 	try {
-		const server = await startCodeServer({ workspace: tree.root, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix], settings });
+		const server = await startCodeServer({ workspace, env: { MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir }, installExtensions: [vsix], settings });
 		cleanups.push(() => server.stop({}));
 		const { page, context } = await newWorkbenchPage(browser.browser, { origin: server.url });
 		cleanups.push(() => context.close());
@@ -127,6 +130,11 @@ export async function oneRun(browser: { browser: Browser }, vsix: string, tree: 
 		r.rssAfterListingMiB = mib(after?.rssKiB);
 		r.heapAfterListing = await inspector.memory();
 		r.peakRssMiB = mib(after?.hwmKiB);
+		if (switchRepo) {
+			const phase = await measureHostSwitches(client, switchRepo, { delay: () => inspector.delay(), clockUs: () => inspector.clockUs(), phasesUs: r.phasesUs, hostPid });
+			r.switches = phase.switches;
+			r.switchControl = phase.control;
+		}
 		if (profileDir) {
 			fs.mkdirSync(profileDir, { recursive: true });
 			fs.writeFileSync(path.join(profileDir, `host-run${runIndex + 1}.cpuprofile`), JSON.stringify(await inspector.stopProfile()));

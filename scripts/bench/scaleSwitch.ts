@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { formatCell, now, round, sleep } from './measurement.js';
 import { ProbedServer } from './probedServer.js';
@@ -19,10 +20,10 @@ import { repoRoot } from '../bootstrap/repoRoot.mjs';
 const run = promisify(execFile);
 const SWITCH_REPO_VERSION = 1;
 /** Changed files the client subscribes to: their `updated` is what an assistant watching them waits for. */
-const SUBSCRIBED = 20;
+export const SUBSCRIBED = 20;
 /** No list_changed for this long after the last one (and every subscribed file updated) = settled. */
 const QUIET_MS = 2000;
-const SETTLE_CAP_MS = 60_000;
+export const SETTLE_CAP_MS = 60_000;
 
 /** The repository: its root, and how many files a client should see on each branch. */
 export interface SwitchRepo { root: string; files: number; changed: number; expected: Record<'main' | 'switch', number>; subscribed: string[]; reused: boolean }
@@ -96,27 +97,23 @@ export async function measureSwitches({ cli, repo, home }: { cli: string; repo: 
 		await server.start();
 		while (!server.stderr.indexed) await Promise.race([server.stderr.changed(), sleep(50)]);
 		const client = server.connectedClient;
-		let listChanged: number[] = [];
-		let updated = new Map<string, number>();
-		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { listChanged.push(now()); });
-		client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => { if (!updated.has(n.params.uri)) updated.set(n.params.uri, now()); });
+		const received = new SwitchNotifications(client);
 		const uris = repo.subscribed.map(file => pathToFileURL(file).href);
 		for (const uri of uris) await client.subscribeResource({ uri });
 		for (const to of ['switch', 'main'] as const) {
-			await settle(() => listChanged, () => true); // whatever came before is not this switch's
-			listChanged = [];
-			updated = new Map();
+			await received.settle(() => true); // whatever came before is not this switch's
+			received.reset();
 			await server.probe();
 			const t0 = now();
 			await run('git', ['checkout', '-q', to], { cwd: repo.root });
 			const checkoutMs = now() - t0;
-			const settledBy = await settle(() => listChanged, () => uris.every(uri => updated.has(uri)));
+			const settledBy = await received.settle(() => received.updatedAll(uris));
 			const delay = await server.probe();
-			const last = Math.max(...listChanged, ...updated.values());
+			const lastNotificationMs = received.lastAfter(t0);
 			const listed = (await server.enumerate(120_000)).files.length;
 			samples.push({
 				to, checkoutMs: round(checkoutMs), delayP99Ms: delay.delayP99Ms, delayMaxMs: delay.delayMaxMs,
-				listChanged: listChanged.length, updated: updated.size, lastNotificationMs: Number.isFinite(last) ? round(last - t0) : null,
+				listChanged: received.listChanged.length, updated: received.updated.size, lastNotificationMs,
 				settledBy, listed, expected: repo.expected[to],
 			});
 		}
@@ -130,15 +127,44 @@ export async function measureSwitches({ cli, repo, home }: { cli: string; repo: 
 	return samples;
 }
 
-/** Waits until no list_changed came for QUIET_MS and `done()` holds, or SETTLE_CAP_MS passed. */
-async function settle(listChanged: () => readonly number[], done: () => boolean): Promise<'quiet' | 'cap'> {
-	const start = now();
-	for (;;) {
-		const times = listChanged();
-		const lastAt = times.length ? times[times.length - 1] : start;
-		if (done() && now() - lastAt >= QUIET_MS) return 'quiet';
-		if (now() - start > SETTLE_CAP_MS) return 'cap';
-		await sleep(100);
+/**
+ * The list_changed and (first per URI) updated notifications a client receives, with when they came;
+ * reset before each switch. Replaces the client's handlers for both.
+ */
+export class SwitchNotifications {
+	listChanged: number[] = [];
+	updated = new Map<string, number>();
+
+	constructor(client: Pick<Client, 'setNotificationHandler'>) {
+		client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { this.listChanged.push(now()); });
+		client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => { if (!this.updated.has(n.params.uri)) this.updated.set(n.params.uri, now()); });
+	}
+
+	reset(): void {
+		this.listChanged = [];
+		this.updated = new Map();
+	}
+
+	updatedAll(uris: readonly string[]): boolean {
+		return uris.every(uri => this.updated.has(uri));
+	}
+
+	/** When the last notification came, in ms after `t0`, or null if none came. */
+	lastAfter(t0: number): number | null {
+		const last = Math.max(...this.listChanged, ...this.updated.values());
+		return Number.isFinite(last) ? round(last - t0) : null;
+	}
+
+	/** Waits until no list_changed came for QUIET_MS and `done()` holds, or SETTLE_CAP_MS passed. */
+	async settle(done: () => boolean): Promise<'quiet' | 'cap'> {
+		const start = now();
+		for (;;) {
+			const times = this.listChanged;
+			const lastAt = times.length ? times[times.length - 1] : start;
+			if (done() && now() - lastAt >= QUIET_MS) return 'quiet';
+			if (now() - start > SETTLE_CAP_MS) return 'cap';
+			await sleep(100);
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 import { Emitter } from '../common/event';
-import { Disposable } from '../common/lifecycle';
+import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
 import { ListingGuard, ListingLimits, RESOURCE_LIMITS } from './listingGuard';
 import { FolderNode, GROUP_ORDER, GroupKind, GroupNode, PickerNode, ResourceNode, TemplateNode } from './pickerNodes';
 import { ResourceTree } from './resourceTree';
@@ -12,10 +12,26 @@ export type LoadState =
 	| { readonly kind: 'complete'; readonly loaded: number; readonly notice?: string }
 	| { readonly kind: 'error'; readonly message: string; readonly loaded: number };
 
+/**
+ * A reload for list_changed starts no sooner than this many times the last reload's length after
+ * it ended. While a branch switch or a build keeps changing the list, a large workspace's picker
+ * then lists at most a third of the time instead of back to back: the listing runs in the
+ * extension host, beside the server that is applying the very changes being listed.
+ */
+export const LIST_CHANGED_GAP_FACTOR = 2;
+
 export interface ResourceListingOptions {
 	/** Caps on what is kept of the server's list (tests lower them). */
 	readonly limits?: ListingLimits;
+	/** The clock and timer that pace reloads for list_changed (tests drive them by hand). */
+	readonly now?: () => number;
+	readonly defer?: (fn: () => void, ms: number) => IDisposable;
 }
+
+const deferByTimer = (fn: () => void, ms: number): IDisposable => {
+	const timer = setTimeout(fn, ms);
+	return toDisposable(() => clearTimeout(timer));
+};
 
 /**
  * One server's `resources/list` and `resources/templates/list`, as the picker keeps them. Pages
@@ -34,12 +50,24 @@ export class ResourceListing extends Disposable {
 	private loading: Promise<void> | undefined;
 	private reloadWanted = false;
 	private readonly limits: ListingLimits;
+	private readonly now: () => number;
+	private readonly defer: (fn: () => void, ms: number) => IDisposable;
+	/** A list_changed came that no reload started since has seen. */
+	private listStale = false;
+	private pacedReload: IDisposable | undefined;
+	private lastReload = { endedAt: -Infinity, ms: 0 };
 
 	constructor(readonly connection: ServerConnection, options: ResourceListingOptions = {}) {
 		super();
 		this.limits = options.limits ?? RESOURCE_LIMITS;
+		this.now = options.now ?? (() => performance.now());
+		this.defer = options.defer ?? deferByTimer;
 		this.tree = new ResourceTree(this.serverId);
-		this._register(connection.onDidChangeList(() => void this.requestReload()));
+		this._register(connection.onDidChangeList(() => {
+			this.listStale = true;
+			this.reloadWhenPaced();
+		}));
+		this._register(toDisposable(() => this.pacedReload?.dispose()));
 		let sessions = 0;
 		this._register(connection.onDidConnect(() => {
 			// A new session after the first (e.g. the server restarted): what was listed may be stale.
@@ -120,7 +148,10 @@ export class ResourceListing extends Disposable {
 		return this.loading ?? Promise.resolve();
 	}
 
-	/** Lists again (list_changed, reconnect, Refresh); the current tree stays until the new one is complete. */
+	/**
+	 * Lists again at once (reconnect, Refresh, and list_changed once paced); the current tree stays
+	 * until the new one is complete.
+	 */
 	requestReload(): Promise<void> {
 		if (this.loading) {
 			this.reloadWanted = true;
@@ -130,7 +161,25 @@ export class ResourceListing extends Disposable {
 		return this.loading;
 	}
 
+	/** Reloads for list_changed now, or once LIST_CHANGED_GAP_FACTOR times the last reload's length has passed since it ended. */
+	private reloadWhenPaced(): void {
+		if (!this.listStale || this.loading || this.pacedReload || this.isDisposed) {
+			return; // a load under way calls this again when it ends
+		}
+		const wait = this.lastReload.endedAt + LIST_CHANGED_GAP_FACTOR * this.lastReload.ms - this.now();
+		if (wait <= 0) {
+			void this.requestReload();
+			return;
+		}
+		this.pacedReload = this.defer(() => {
+			this.pacedReload = undefined;
+			this.reloadWhenPaced();
+		}, wait);
+	}
+
 	private async run(reload: boolean): Promise<void> {
+		const startedAt = this.now();
+		this.listStale = false;
 		this.current = { kind: 'loading', loaded: reload ? this.tree.size : 0 };
 		this.changeEmitter.fire();
 		// A reload builds off to the side and swaps at the end, so the tree never shows a half list.
@@ -170,6 +219,8 @@ export class ResourceListing extends Disposable {
 			this.current = { kind: 'error', message: (err as Error).message, loaded: this.tree.size };
 		} finally {
 			this.loading = undefined;
+			const endedAt = this.now();
+			this.lastReload = { endedAt, ms: endedAt - startedAt };
 			if (!this.isDisposed) {
 				this.changeEmitter.fire();
 			}
@@ -177,7 +228,9 @@ export class ResourceListing extends Disposable {
 		if (this.reloadWanted && !this.isDisposed) {
 			this.reloadWanted = false;
 			await this.requestReload();
+			return;
 		}
+		this.reloadWhenPaced();
 	}
 
 	/** Template nodes are made once per list, so a row keeps its node across refreshes. */
