@@ -26,6 +26,8 @@ export class ChangeTracker implements IDisposable {
 	readonly onDidFlush = this.flushEmitter.event;
 
 	private pending = new Set<string>();
+	/** The sources whose changes are in the pending batch. */
+	private pendingSources = new Set<string>();
 	private listChangedPending = false;
 	private firstPendingAt = 0;
 	private lastListChangedAt = -Infinity;
@@ -39,18 +41,32 @@ export class ChangeTracker implements IDisposable {
 		return this.flushEmitter.listenerCount;
 	}
 
-	push(change: ResourceChange): void {
+	/**
+	 * Adds `change` from `source` (a provider) to the pending batch. Only a source already in
+	 * the batch postpones it (its burst goes on); another source's first change rides along
+	 * with the batch as it is due. A file written on disk also moves the relevance ranking a
+	 * few milliseconds later: restarting the quiet time for that follow-up held the file's own
+	 * `updated` back by up to another quiet time (the `updated` latency tail: bench p99 87-91 ms
+	 * against a p50 of 58).
+	 */
+	push(change: ResourceChange, source = ''): void {
 		if (this.disposed || (change.updated.length === 0 && !change.listChanged)) {
 			return;
 		}
-		if (this.pending.size === 0 && !this.listChangedPending) {
+		// A list_changed held back by its interval is not a batch to join: its timer is the interval's.
+		const updatesPending = this.pending.size > 0;
+		if (!updatesPending && !this.listChangedPending) {
 			this.firstPendingAt = performance.now();
 		}
 		for (const uri of change.updated) {
 			this.pending.add(uri);
 		}
 		this.listChangedPending ||= change.listChanged;
-		this.schedule();
+		const joins = updatesPending && this.timer !== undefined && !this.pendingSources.has(source);
+		this.pendingSources.add(source);
+		if (!joins) {
+			this.schedule();
+		}
 	}
 
 	private schedule(): void {
@@ -76,6 +92,7 @@ export class ChangeTracker implements IDisposable {
 		const listChanged = this.listChangedPending && listChangedAllowed;
 		const updated = [...this.pending];
 		this.pending = new Set();
+		this.pendingSources = new Set();
 		if (listChanged) {
 			this.listChangedPending = false;
 			this.lastListChangedAt = now;

@@ -31,7 +31,7 @@ export class ProviderRegistry extends Disposable {
 				if (change.listChanged) {
 					this.setVersion++;
 				}
-				this.tracker.push(change);
+				this.tracker.push(change, provider.id);
 			}));
 		}
 	}

@@ -5,7 +5,7 @@ import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { sendJsonRpcError } from './httpReplies';
 import { McpSession, SessionOptions } from './session';
-import { webRequestOf, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
 
 export interface LegacySessionsOptions extends SessionOptions {
 	/** Open sessions at most; a newcomer over it takes the place of an idle one, or gets 503. */
@@ -146,11 +146,14 @@ export class LegacySessions extends Disposable {
 }
 
 /**
- * Hands one request to a session's transport and writes its answer. The SDK's web-standard
+ * Hands one request to a session's transport and writes its answer. The request carries the
+ * signal that aborts when the client goes (handlers see it as `ctx.http.req.signal`), as on the
+ * 2026-07-28 leg, and a stream whose client has gone is released. The SDK's web-standard
  * transport is driven directly, through the same request/response conversion as the 2026-07-28
  * leg: the Node adapter builds a new request listener and a streamed reply (headers flushed in a
  * write of their own) for every request, which cost the 2025 era about 8% of its server CPU per read and a second socket write per answer.
  */
 async function handle(transport: WebStandardStreamableHTTPServerTransport, req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
-	await writeResponse(await transport.handleRequest(webRequestOf(req), message === undefined ? undefined : { parsedBody: message }), res, req.method === 'GET');
+	const request = webRequestOf(req, abortedWhenClientGoes(res));
+	await writeResponse(await transport.handleRequest(request, message === undefined ? undefined : { parsedBody: message }), res, req.method === 'GET');
 }

@@ -8,7 +8,7 @@ import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
-import { webRequestOf, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -77,15 +77,8 @@ export class ModernHttpLeg extends Disposable {
 		if (await this.serveShared(req, message, res)) {
 			return true;
 		}
-		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts:
-		// abort it when the client goes away, not after a response that was sent in full.
-		const abort = new AbortController();
-		res.once('close', () => {
-			if (!res.writableFinished) {
-				abort.abort();
-			}
-		});
-		const request = webRequestOf(req, abort.signal);
+		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts.
+		const request = webRequestOf(req, abortedWhenClientGoes(res));
 		if (await isLegacyRequest(request, message)) {
 			return false;
 		}

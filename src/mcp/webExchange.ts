@@ -22,6 +22,24 @@ export function webRequestOf(req: http.IncomingMessage, signal?: AbortSignal): R
 }
 
 /**
+ * A signal that aborts when the client goes away before its answer was sent in full (not after:
+ * a finished response closing is no news). Call it before the first `await` on a request, or a
+ * client gone meanwhile would never abort it.
+ */
+export function abortedWhenClientGoes(res: http.ServerResponse): AbortSignal {
+	const abort = new AbortController();
+	if (res.destroyed) {
+		abort.abort();
+	}
+	res.once('close', () => {
+		if (!res.writableFinished) {
+			abort.abort();
+		}
+	});
+	return abort.signal;
+}
+
+/**
  * Writes a web `Response` (a JSON body, an SSE stream, or none) to Node's response, stopping when
  * the client goes. `opensAtOnce`: a stream that may stay quiet for long (a 2025 GET stream) sends
  * its headers at once, or the client would not know it is open; any other stream's headers go
@@ -47,13 +65,22 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 	}
 	const reader = response.body.getReader();
 	// Cancelling the stream is how the SDK learns the client left (it ends the SSE stream and
-	// forgets it, so a 2025 session may open its GET stream again).
+	// forgets it, so a 2025 session may open its GET stream again). A client gone before this
+	// point (while the SDK prepared the answer) closed the response already: no 'close' will come,
+	// and a quiet GET stream would otherwise stay the session's one stream, refusing the next (409).
 	const stop = () => void reader.cancel().catch(() => undefined);
+	if (res.destroyed) {
+		stop();
+	}
 	res.once('close', stop);
 	try {
 		for (;;) {
 			const { done, value } = await reader.read();
-			if (done || res.destroyed) {
+			if (done) {
+				break;
+			}
+			if (res.destroyed) {
+				stop();
 				break;
 			}
 			res.write(value); // Node holds the writes of one tick together itself

@@ -158,8 +158,8 @@ export class LiveWatches {
 
 	/**
 	 * Opens the listen stream again for the current set (coalesced: many watch changes at once
-	 * make one round). The new stream is acknowledged before the old one closes, so no update
-	 * falls between them.
+	 * make one round). The old stream closes only after the new one is acknowledged and what the
+	 * old one carried until then has been read (`retire`), so no update falls between them.
 	 */
 	private scheduleListen(client: Client): Promise<void> {
 		this.listenDirty = true;
@@ -214,8 +214,30 @@ export class LiveWatches {
 				}
 			}
 			this.followStream(client, stream);
-			await previous?.close().catch(() => undefined);
+			if (previous) {
+				await this.retire(client, previous);
+			}
 		}
+	}
+
+	/**
+	 * Closes the stream a new one replaced once nothing the server put on it can still be on its
+	 * way. On HTTP the two streams are separate responses: an update the server published just
+	 * before the new stream existed goes out on the old stream only, written no later than the new
+	 * stream's acknowledgement, yet the client may read that acknowledgement first (measured: the
+	 * update was read 10-20 ms after it), and closing the old stream then would drop the update
+	 * unread. One round trip started after the acknowledgement puts them in order: the server wrote
+	 * the old stream's updates before it read that request, so they are read before its answer.
+	 */
+	private async retire(client: Client, previous: McpSubscription): Promise<void> {
+		try {
+			await client.discover();
+		} catch (err) {
+			if (isTransportFailure(err) && this.host.current() === client) {
+				this.host.fail(err, client);
+			}
+		}
+		await previous.close().catch(() => undefined);
 	}
 
 	private listenFilter(client: Client): SubscriptionFilter | undefined {

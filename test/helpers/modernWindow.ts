@@ -15,6 +15,11 @@ export interface ModernWindow extends StandInWindow {
 	readonly listens: string[][];
 	/** URIs it refuses: not found on read, never acknowledged or notified. */
 	readonly refused: Set<string>;
+	/**
+	 * Called with each listen request's URIs when it has arrived and before the SDK serves it (so
+	 * before the new stream exists): a test can make the window publish something at that moment.
+	 */
+	onListen?: (uris: readonly string[]) => void;
 }
 
 export async function startModernWindow(options: StandInWindowOptions): Promise<ModernWindow> {
@@ -56,6 +61,7 @@ export async function startModernWindow(options: StandInWindowOptions): Promise<
 			const requested = message.params?.notifications?.resourceSubscriptions;
 			if (message.method === 'subscriptions/listen' && Array.isArray(requested)) {
 				listens.push([...requested]);
+				window.onListen?.(requested);
 				message.params!.notifications!.resourceSubscriptions = requested.filter(u => !refused.has(u) && options.resources.has(u));
 				body = JSON.stringify(message);
 			}
@@ -87,7 +93,7 @@ export async function startModernWindow(options: StandInWindowOptions): Promise<
 	};
 	const { url, close } = await listenOnLoopback(serve);
 	const lockFile = lockFileAdvert(url, token);
-	return {
+	const window: ModernWindow = {
 		url, token, methods, listens, refused,
 		updated: uri => void handler.notify.resourceUpdated(uri),
 		listChanged: () => void handler.notify.resourcesChanged(),
@@ -98,4 +104,5 @@ export async function startModernWindow(options: StandInWindowOptions): Promise<
 			await close();
 		},
 	};
+	return window;
 }

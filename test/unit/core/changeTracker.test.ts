@@ -35,6 +35,25 @@ describe('ChangeTracker', () => {
 		tracker.dispose();
 	});
 
+	it('lets another source\'s change ride along with a pending batch instead of postponing it; a source that keeps changing still does', async () => {
+		// Timers created together fire in the order they are due, however late: the batch is
+		// due at 30, the other source's change comes at 20, the mark is at 45.
+		const order = (secondSource: string) => new Promise<string[]>(resolve => {
+			const tracker = new ChangeTracker({ debounceMs: 30, maxDelayMs: 1000, listChangedIntervalMs: 0 });
+			const events: string[] = [];
+			tracker.onDidFlush(change => events.push(`flush ${[...change.updated].sort().join(' ')}`));
+			tracker.push({ updated: ['file:///written'], listChanged: false }, 'files');
+			setTimeout(() => tracker.push({ updated: ['context://relevant'], listChanged: false }, secondSource), 20);
+			setTimeout(() => events.push('mark'), 45);
+			setTimeout(() => {
+				tracker.dispose();
+				resolve(events);
+			}, 100);
+		});
+		assert.deepEqual(await order('relevance'), ['flush context://relevant file:///written', 'mark'], 'one flush, when the first change was due');
+		assert.deepEqual(await order('files'), ['mark', 'flush context://relevant file:///written'], 'the same source postpones it: its burst goes on');
+	});
+
 	it('spaces list_changed flushes by the interval, keeping the last one', async () => {
 		const tracker = new ChangeTracker({ debounceMs: 1, maxDelayMs: 5, listChangedIntervalMs: 200 });
 		const flushes: ResourceChange[] = [];

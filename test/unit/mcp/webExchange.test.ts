@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeResponse } from '../../../src/mcp/webExchange';
+import { abortedWhenClientGoes, writeResponse } from '../../../src/mcp/webExchange';
 
 /** Socket writes a response made (each is one system call), counted on the server's side. */
 interface Served {
@@ -113,6 +113,58 @@ describe('writing a web Response to Node', () => {
 			assert.equal(served.socketWrites(), 1);
 		} finally {
 			await served.close();
+		}
+	});
+
+	it('releases a stream whose client left before the answer was ready, so a 2025 session may open its GET stream again', async () => {
+		let cancelled!: () => void;
+		const released = new Promise<void>(resolve => (cancelled = resolve));
+		const server = http.createServer((req, res) => {
+			// The answer is ready only once the client has gone, as when the SDK is slower than a
+			// client that gives up: the response is closed before it is written.
+			req.socket.once('close', () => void writeResponse(new Response(new ReadableStream<Uint8Array>({
+				cancel: () => cancelled(),
+			}), { status: 200, headers: SSE_HEADERS }), res, true));
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const request = http.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+			request.on('error', () => undefined);
+			request.once('socket', socket => socket.once('connect', () => request.once('finish', () => request.destroy())));
+			await released;
+		} finally {
+			server.closeAllConnections();
+			await new Promise(resolve => server.close(resolve));
+		}
+	});
+
+	it('aborts a request\'s signal when its client goes before the answer, not after a full answer', async () => {
+		const signals: AbortSignal[] = [];
+		let aborted!: () => void;
+		const abortSeen = new Promise<void>(resolve => (aborted = resolve));
+		const server = http.createServer((req, res) => {
+			const signal = abortedWhenClientGoes(res);
+			signals.push(signal);
+			signal.addEventListener('abort', () => aborted());
+			if (req.url === '/answered') {
+				res.end('done');
+			}
+		});
+		await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+		const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const answered = await fetch(`${base}/answered`);
+			assert.equal(await answered.text(), 'done');
+			const left = new AbortController();
+			const pending = fetch(`${base}/left`, { signal: left.signal }).catch(() => undefined);
+			await new Promise<void>(resolve => server.once('request', () => resolve()));
+			left.abort();
+			await pending;
+			await abortSeen;
+			assert.deepEqual(signals.map(s => s.aborted), [false, true]);
+		} finally {
+			server.closeAllConnections();
+			await new Promise(resolve => server.close(resolve));
 		}
 	});
 });

@@ -185,6 +185,30 @@ describe('bridge: both protocol eras', function () {
 			}
 		});
 
+		it('relays an update the window sent on the old listen stream just before the new one opened', async () => {
+			const window = await advertised(startModernWindow({ resources: resources(fx) }));
+			const conn = await connectBridgeV1(fx.root, home);
+			try {
+				const readme = fileUri(fx.file('README.md'));
+				const index = fileUri(fx.file('src/index.ts'));
+				await conn.client.subscribeResource({ uri: readme });
+				// The bridge swaps its listen stream for one with both URIs; the window announces a
+				// change to README when that request arrives, before the new stream exists, so only
+				// the old stream carries it.
+				window.onListen = uris => {
+					if (uris.includes(index)) {
+						window.onListen = undefined;
+						window.updated(readme);
+					}
+				};
+				conn.updates.length = 0;
+				await conn.client.subscribeResource({ uri: index });
+				await conn.until(() => conn.updates.includes(readme), 'the update sent on the old stream');
+			} finally {
+				await conn.client.close();
+			}
+		});
+
 		it('follows a 2026-07-28 window across a restart on a new port with a new token, listen stream open', async () => {
 			await listenAcrossRestart(() => startModernWindow({ resources: resources(fx) }), (window, readme) => {
 				assert.deepEqual(window.listens.at(-1), [readme], 'the bridge listened again on the new window');

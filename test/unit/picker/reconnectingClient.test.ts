@@ -115,6 +115,26 @@ describe('client layer: 2026-07-28 server (SDK v2 createMcpHandler)', () => {
 		assert.deepEqual(window.listens.at(-1), ['test://b'], 'no URIs asked for since');
 	});
 
+	it('hears an update the server sent on the old listen stream just before the new one existed', async () => {
+		await client.connect();
+		const events = record(client);
+		const a = client.watch('test://a');
+		await client.whenWatched('test://a');
+		// The server announces a change to a when the request for the new stream (a and b) arrives,
+		// before that stream exists: only the old stream carries it, and it must not be closed unread.
+		window.onListen = uris => {
+			if (uris.includes('test://b')) {
+				window.onListen = undefined;
+				window.updated('test://a');
+			}
+		};
+		const b = client.watch('test://b');
+		await client.whenWatched('test://b');
+		await until(events.onEvent, () => events.updates.includes('test://a'), 'the update sent on the old stream');
+		a.dispose();
+		b.dispose();
+	});
+
 	it('coalesces many watch changes at once into few listen requests', async () => {
 		await client.connect();
 		const handles = [...RESOURCES.keys()].map(uri => client.watch(uri));
