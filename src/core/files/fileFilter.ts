@@ -28,10 +28,12 @@ export class FileFilter {
 	private readonly secrets: SecretMatcher;
 	private readonly excluded: ((rel: string) => boolean) | undefined;
 	/**
-	 * Parsed `.gitignore` per directory (null: none there), filled while indexing. Keyed by
-	 * folder path and workspace-relative directory, so lookups need no path arithmetic.
+	 * Parsed `.gitignore` per directory (null: none there), filled while indexing: per folder path,
+	 * by workspace-relative directory. Two short keys, not one joined string: the walk looks up
+	 * every ancestor of each directory it reads, and a joined key was a new long string to build
+	 * and hash for each of those lookups.
 	 */
-	private readonly gitignores = new Map<string, Ignore | null>();
+	private readonly gitignores = new Map<string, Map<string, Ignore | null>>();
 
 	constructor(
 		private readonly reader: FileSystemReader,
@@ -46,6 +48,7 @@ export class FileFilter {
 	/**
 	 * Synchronous check against what is loaded. With `parentsChecked` the caller vouches that
 	 * every ancestor directory is served (the indexer only descends into served directories).
+	 * `extra` holds `.gitignore` rules of directories the index has not loaded, by relative path.
 	 */
 	isIgnored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, parentsChecked = false, extra?: Map<string, Ignore | null>): boolean {
 		if (rel === '' || rel.startsWith('/')) {
@@ -74,10 +77,11 @@ export class FileFilter {
 	 */
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
 		const chain: { rules: Ignore; prefix: string }[] = [];
-		if (this.settings.respectGitignore) {
+		const loaded = this.gitignores.get(folder.path);
+		if (this.settings.respectGitignore && loaded) {
 			let slash = -1;
 			do {
-				const rules = this.gitignores.get(key(folder, slash < 0 ? '' : dirRel.slice(0, slash)));
+				const rules = loaded.get(slash < 0 ? '' : dirRel.slice(0, slash));
 				if (rules) {
 					const sub = dirRel.slice(slash + 1);
 					chain.push({ rules, prefix: sub ? `${sub}/` : '' });
@@ -85,7 +89,7 @@ export class FileFilter {
 				slash = dirRel === '' ? -1 : dirRel.indexOf('/', slash + 1);
 			} while (slash >= 0);
 			if (dirRel !== '') {
-				const rules = this.gitignores.get(key(folder, dirRel));
+				const rules = loaded.get(dirRel);
 				if (rules) {
 					chain.push({ rules, prefix: '' });
 				}
@@ -130,9 +134,10 @@ export class FileFilter {
 			}
 			// Directories the indexer has not seen are read but not cached, so probing
 			// random paths cannot grow memory.
+			const loaded = this.gitignores.get(folder.path);
 			const transient = new Map<string, Ignore | null>();
-			await Promise.all(dirs.filter(d => !this.gitignores.has(key(folder, d))).map(async d => {
-				transient.set(key(folder, d), await this.readGitignore(path.join(folder.path, d)));
+			await Promise.all(dirs.filter(d => !loaded?.has(d)).map(async d => {
+				transient.set(d, await this.readGitignore(path.join(folder.path, d)));
 			}));
 			return !this.isIgnored(folder, rel, isDirectory, false, transient);
 		}
@@ -155,7 +160,12 @@ export class FileFilter {
 	/** Caches a walked directory's `.gitignore` as loaded elsewhere (null: none there). */
 	adoptGitignore(folder: WorkspaceFolder, dirRel: string, text: string | null): void {
 		if (this.settings.respectGitignore) {
-			this.gitignores.set(key(folder, dirRel), parseGitignore(text));
+			let loaded = this.gitignores.get(folder.path);
+			if (!loaded) {
+				loaded = new Map();
+				this.gitignores.set(folder.path, loaded);
+			}
+			loaded.set(dirRel, parseGitignore(text));
 		}
 	}
 
@@ -177,11 +187,12 @@ export class FileFilter {
 		}
 		// Each .gitignore from the folder root down to the parent decides in turn; deeper
 		// files override shallower ones, as in git.
+		const loaded = this.gitignores.get(folder.path);
 		let ignored = false;
 		let slash = -1;
 		do {
-			const dirKey = key(folder, slash < 0 ? '' : rel.slice(0, slash));
-			const rules = this.gitignores.get(dirKey) ?? extra?.get(dirKey);
+			const dirRel = slash < 0 ? '' : rel.slice(0, slash);
+			const rules = loaded?.get(dirRel) ?? extra?.get(dirRel);
 			if (rules) {
 				const sub = rel.slice(slash + 1);
 				const result = rules.test(isDirectory ? `${sub}/` : sub);
@@ -206,9 +217,6 @@ function parseGitignore(text: string | null): Ignore | null {
 	}
 }
 
-function key(folder: WorkspaceFolder, dirRel: string): string {
-	return `${folder.path}\n${dirRel}`;
-}
 
 /**
  * The secrets deny-list, with .gitignore semantics, made cheap for the index's hot path: a
