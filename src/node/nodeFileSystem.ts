@@ -14,6 +14,9 @@ function kindOf(entry: Dirent | Stats): EntryKind {
 	return 'other';
 }
 
+/** Options of the index's stats: a vanished file is an answer, not an error. */
+const MAY_BE_GONE = { throwIfNoEntry: false } as const;
+
 function info(stats: Stats): FileInfo {
 	return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
 }
@@ -80,7 +83,7 @@ export class NodeFileSystem implements FileSystemReader {
 		// thread-pool round trip per file costs ten times that. Batches are one directory,
 		// so the event loop is never held for long.
 		return filePaths.map(p => {
-			const stats = statSync(p, { throwIfNoEntry: false });
+			const stats = statSync(p, MAY_BE_GONE);
 			return stats ? info(stats) : undefined;
 		});
 	}

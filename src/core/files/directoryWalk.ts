@@ -85,7 +85,12 @@ export class DirectoryWalk {
 		} catch {
 			return; // vanished or unreadable: nothing to serve below it
 		}
-		await this.target.pause();
+		// Awaited only when the slice is over: an `await` of nothing still costs a turn of the
+		// microtask queue, per directory.
+		const wait = this.target.pause();
+		if (wait) {
+			await wait;
+		}
 		let hasGitignore = false;
 		for (const child of children) {
 			if (child.kind === 'file' && child.name === '.gitignore') {
@@ -117,19 +122,26 @@ export class DirectoryWalk {
 		store.dirs.sortNames(store.dirs.get(dir), files);
 		// A few hundred stats at a time: a directory of 50,000 files is many slices, not one.
 		for (let start = 0; start < files.length; start += STAT_CHUNK) {
-			if (start > 0) {
-				await this.target.pause();
+			const between = start > 0 ? this.target.pause() : undefined;
+			if (between) {
+				await between;
 			}
-			const chunk = files.slice(start, start + STAT_CHUNK);
-			const stats = await this.target.reader.statMany(chunk.map(name => prefix + name));
-			for (let i = 0; i < chunk.length; i++) {
-				const stat = stats[i];
+			const end = Math.min(start + STAT_CHUNK, files.length);
+			const paths = new Array<string>(end - start);
+			for (let i = start; i < end; i++) {
+				paths[i - start] = prefix + files[i];
+			}
+			const stats = await this.target.reader.statMany(paths);
+			for (let i = start; i < end; i++) {
+				const stat = stats[i - start];
 				if (stat?.kind === 'file') {
-					this.add(dir, chunk[i], stat);
+					this.add(dir, files[i], stat);
 				}
 			}
 		}
-		await Promise.all(links);
+		if (links.length > 0) {
+			await Promise.all(links);
+		}
 	}
 
 	private async addLink(dir: number, folder: WorkspaceFolder, rel: string, name: string): Promise<void> {
