@@ -159,4 +159,14 @@ describe('bounded ignore rules', () => {
 			assert.ok(!isSecret(name), name);
 		}
 	});
+
+	it('matches suffix globs by the whole suffix, whatever the extension lookup finds first', () => {
+		const matches = nameGlobs(['*.tar.gz', '*.gz.bak', '*~', '*.pem', 'ab*', 'a.c*']);
+		for (const name of ['x.tar.gz', 'X.TAR.GZ', '.tar.gz', 'y.gz.bak', 'notes~', '~', '.pem', 'k.PEM', 'abc', 'a.cfg', 'AB']) {
+			assert.ok(matches(name), name);
+		}
+		for (const name of ['x.gz', 'x.tar.gzip', 'tar.gz', 'x.bak', 'notes~.txt', 'pem', 'x.pem.txt', 'a.b', 'ba', '', '.']) {
+			assert.ok(!matches(name), name);
+		}
+	});
 });
