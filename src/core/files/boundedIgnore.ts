@@ -51,20 +51,20 @@ export class BoundedIgnore {
 		if (byNameOnly && !negates && simple) {
 			const file = nameGlobs(forFiles);
 			const directory = nameGlobs([...forFiles, ...forDirectories]);
-			this.simpleNames = (name, isDirectory) => (isDirectory ? directory(name) : file(name));
+			this.simpleNames = (name, isDirectory, lower) => (isDirectory ? directory(name, lower) : file(name, lower));
 		}
 	}
 
 	/** Plain name rules without negations, compiled to one test on the name (no `ignore` call). */
-	private readonly simpleNames: ((name: string, isDirectory: boolean) => boolean) | undefined;
+	private readonly simpleNames: ((name: string, isDirectory: boolean, lower?: string) => boolean) | undefined;
 
 	/**
 	 * `test` for a path of one segment, when the caller vouches that the rules decide by name
 	 * alone (`byNameOnly`) and no parent is ignored.
 	 */
-	testName(name: string, isDirectory: boolean): { ignored: boolean; unignored: boolean } {
+	testName(name: string, isDirectory: boolean, lower?: string): { ignored: boolean; unignored: boolean } {
 		if (this.simpleNames) {
-			return this.simpleNames(name, isDirectory) ? IGNORED : NOT_IGNORED;
+			return this.simpleNames(name, isDirectory, lower) ? IGNORED : NOT_IGNORED;
 		}
 		return this.test(isDirectory ? `${name}/` : name);
 	}

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
 import { BoundedIgnore } from './boundedIgnore';
-import { nameGlobs } from './nameGlobs';
+import { nameGlobs, NameTest } from './nameGlobs';
 
 type Ignore = BoundedIgnore;
 
@@ -109,12 +109,14 @@ export class FileFilter {
 		const excluded = this.excluded;
 		// Per name of the walk: the relative path is built only for what needs it.
 		return (name, isDirectory) => {
-			if (this.secrets.matchesIn(relPrefix, name, isDirectory) || (excluded && excluded(relPrefix + name))) {
+			// Lower-cased once for the secrets and every rule file's name globs.
+			const lower = name.toLowerCase();
+			if (this.secrets.matchesIn(relPrefix, name, isDirectory, lower) || (excluded && excluded(relPrefix + name))) {
 				return true;
 			}
 			let ignored = false;
 			for (const { rules, prefix } of chain) {
-				const result = prefix === '' ? rules.testName(name, isDirectory) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
+				const result = prefix === '' ? rules.testName(name, isDirectory, lower) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
 				if (result.ignored) {
 					ignored = true;
 				} else if (result.unignored) {
@@ -229,15 +231,15 @@ function parseGitignore(text: string | null): Ignore | null {
  * expression costs the same per name, so the hot path stays one test per name.
  */
 class SecretMatcher {
-	private readonly fileName: (name: string) => boolean;
-	private readonly directoryName: (name: string) => boolean;
+	private readonly fileName: NameTest;
+	private readonly directoryName: NameTest;
 	private readonly byPath: Ignore | undefined;
 	/**
 	 * The last segments of the path patterns, in any case, when all are plain names
-	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them cannot match,
-	 * and skips `ignore`.
+	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them (in lower case) cannot
+	 * match, and skips `ignore`.
 	 */
-	private readonly byPathName: RegExp | undefined;
+	private readonly byPathName: NameTest | undefined;
 
 	constructor(patterns: readonly string[]) {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
@@ -258,9 +260,7 @@ class SecretMatcher {
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
-		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name))
-			? new RegExp(`^(?:${lastSegments.map(name => name.replace(/\./g, '\\.')).join('|')})$`, 'i')
-			: undefined;
+		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? nameGlobs(lastSegments) : undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {
@@ -268,12 +268,15 @@ class SecretMatcher {
 		return this.matchesIn(rel.slice(0, slash + 1), rel.slice(slash + 1), isDirectory);
 	}
 
-	/** `matches` for `name` in the directory whose relative path (with its `/`) is `dirPrefix`. */
-	matchesIn(dirPrefix: string, name: string, isDirectory: boolean): boolean {
-		if (isDirectory ? this.directoryName(name) : this.fileName(name)) {
+	/**
+	 * `matches` for `name` in the directory whose relative path (with its `/`) is `dirPrefix`;
+	 * `lower` is the name in lower case, when the caller has it.
+	 */
+	matchesIn(dirPrefix: string, name: string, isDirectory: boolean, lower?: string): boolean {
+		if (isDirectory ? this.directoryName(name, lower) : this.fileName(name, lower)) {
 			return true;
 		}
-		if (this.byPath === undefined || (this.byPathName && !this.byPathName.test(name))) {
+		if (this.byPath === undefined || (this.byPathName && !this.byPathName(name, lower))) {
 			return false;
 		}
 		const rel = dirPrefix + name;

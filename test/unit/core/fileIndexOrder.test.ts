@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ignore from 'ignore';
+import picomatch from 'picomatch';
 import { BoundedIgnore } from '../../../src/core/files/boundedIgnore';
 import { FileStore } from '../../../src/core/files/fileStore';
 import { nameGlobs } from '../../../src/core/files/nameGlobs';
@@ -167,6 +168,17 @@ describe('bounded ignore rules', () => {
 		}
 		for (const name of ['x.gz', 'x.tar.gzip', 'tar.gz', 'x.bak', 'notes~.txt', 'pem', 'x.pem.txt', 'a.b', 'ba', '', '.']) {
 			assert.ok(!matches(name), name);
+		}
+	});
+
+	it('matches *part* globs anywhere in a name, as picomatch does, and names outside ASCII against every list', () => {
+		const globs = ['*.tfstate.*', '*.*', '*é*', 'é*', '*é', 'émoji'];
+		const matches = nameGlobs(globs);
+		const picomatchSays = (name: string) => globs.some(g => picomatch.makeRe(g, { dot: true, nocase: true }).test(name));
+		for (const name of ['.tfstate.', 'A.TFSTATE.b', 'x.y', '.', '..', 'é', 'Émoji', 'xéx', 'éa', 'aé', 'plain', 'tfstate']) {
+			assert.strictEqual(matches(name), picomatchSays(name), name);
+			// The same answer when the caller hands over the name in lower case.
+			assert.strictEqual(matches(name, name.toLowerCase()), picomatchSays(name), name);
 		}
 	});
 });
