@@ -7,12 +7,8 @@ import picomatch from 'picomatch';
  */
 export type NameTest = (name: string, lower?: string) => boolean;
 
-/** Marks, by a lower-case name's first or last code unit, of what can match it. */
-const EXACT_FIRST = 1;
-const PREFIX_FIRST = 2;
-const SUFFIX_LAST = 4;
-/** Code units with a mark of their own; a name starting or ending beyond these is checked fully. */
-const MARKED_UNITS = 128;
+/** Code units with lists of their own; a name starting or ending beyond these is checked against all. */
+const LISTED_UNITS = 128;
 /** What a glob's literal part may not hold (anything else is left to the regular expression). */
 const LITERAL = '[^*?[\\]\\\\{}()!+@]+';
 const SUFFIX_GLOB = new RegExp(`^\\*${LITERAL}$`);
@@ -51,34 +47,30 @@ export function nameGlobs(globs: readonly string[]): NameTest {
 	if (exact.size === 0 && prefixes.length === 0 && suffixes.length === 0 && infixes.length === 0 && !re) {
 		return () => false;
 	}
-	const marks = new Uint8Array(MARKED_UNITS);
-	const mark = (unit: number, flag: number) => {
-		if (unit < MARKED_UNITS) {
-			marks[unit] |= flag;
+	const exactFirst = new Uint8Array(LISTED_UNITS);
+	exact.forEach(name => {
+		if (name.charCodeAt(0) < LISTED_UNITS) {
+			exactFirst[name.charCodeAt(0)] = 1;
 		}
-	};
-	exact.forEach(name => mark(name.charCodeAt(0), EXACT_FIRST));
-	prefixes.forEach(prefix => mark(prefix.charCodeAt(0), PREFIX_FIRST));
-	suffixes.forEach(suffix => mark(suffix.charCodeAt(suffix.length - 1), SUFFIX_LAST));
-	// A code unit beyond the table may start or end anything.
-	const marksOf = (unit: number) => (unit < MARKED_UNITS ? marks[unit] : EXACT_FIRST | PREFIX_FIRST | SUFFIX_LAST);
+	});
+	const prefixesByFirst = byUnit(prefixes, prefix => prefix.charCodeAt(0));
+	const suffixesByLast = byUnit(suffixes, suffix => suffix.charCodeAt(suffix.length - 1));
 	return (name, lower = name.toLowerCase()) => {
-		const first = marksOf(lower.charCodeAt(0));
-		if ((first & EXACT_FIRST) !== 0 && exact.has(lower)) {
+		const first = lower.charCodeAt(0);
+		const last = lower.charCodeAt(lower.length - 1);
+		if ((!(first < LISTED_UNITS) || exactFirst[first] === 1) && exact.has(lower)) {
 			return true;
 		}
-		if ((first & PREFIX_FIRST) !== 0) {
-			for (let i = 0; i < prefixes.length; i++) {
-				if (lower.startsWith(prefixes[i])) {
-					return true;
-				}
+		const startingAlike = first < LISTED_UNITS ? prefixesByFirst[first] : prefixes;
+		for (let i = 0; i < startingAlike.length; i++) {
+			if (lower.startsWith(startingAlike[i])) {
+				return true;
 			}
 		}
-		if ((marksOf(lower.charCodeAt(lower.length - 1)) & SUFFIX_LAST) !== 0) {
-			for (let i = 0; i < suffixes.length; i++) {
-				if (lower.endsWith(suffixes[i])) {
-					return true;
-				}
+		const endingAlike = last < LISTED_UNITS ? suffixesByLast[last] : suffixes;
+		for (let i = 0; i < endingAlike.length; i++) {
+			if (lower.endsWith(endingAlike[i])) {
+				return true;
 			}
 		}
 		for (let i = 0; i < infixes.length; i++) {
@@ -88,4 +80,23 @@ export function nameGlobs(globs: readonly string[]): NameTest {
 		}
 		return re !== undefined && re.test(name);
 	};
+}
+
+/**
+ * `items` by a code unit of each (its first or last), for the units below `LISTED_UNITS`. A name
+ * whose unit is beyond those is checked against the whole list instead.
+ */
+function byUnit(items: readonly string[], unitOf: (item: string) => number): readonly (readonly string[])[] {
+	const lists: string[][] = [];
+	const none: string[] = [];
+	for (let unit = 0; unit < LISTED_UNITS; unit++) {
+		lists.push(none);
+	}
+	for (const item of items) {
+		const unit = unitOf(item);
+		if (unit < LISTED_UNITS) {
+			lists[unit] = lists[unit] === none ? [item] : [...lists[unit], item];
+		}
+	}
+	return lists;
 }
