@@ -125,21 +125,21 @@ export class DirectoryWalk {
 	private sortOut(dir: number, folder: WorkspaceFolder, children: readonly DirectoryEntry[], files: string[], pending: number[]): Promise<void>[] {
 		const { store, filter } = this.target;
 		const { absPath, rel } = store.dirs.get(dir);
-		const isIgnored = filter.checkerFor(folder, rel);
+		const names = filter.checkerFor(folder, rel);
 		const prefix = withSeparator(absPath);
 		const links: Promise<void>[] = [];
 		for (let i = 0; i < children.length; i++) {
 			const { name, kind } = children[i];
 			if (kind === 'directory') {
-				if (!isIgnored(name, true) && !this.rootPaths.has(prefix + name)) {
+				if (!names.isIgnored(name, true) && !this.rootPaths.has(prefix + name)) {
 					pending.push(store.dirs.child(dir, name)); // another folder's root is walked as that folder
 				}
 			} else if (kind === 'file') {
-				if (!isIgnored(name, false)) {
+				if (!names.isIgnored(name, false)) {
 					files.push(name);
 				}
 			} else if (kind === 'symlink') {
-				if (!isIgnored(name, false)) {
+				if (!names.isIgnored(name, false)) {
 					links.push(this.addLink(dir, folder, rel ? `${rel}/${name}` : name, name));
 				}
 			}

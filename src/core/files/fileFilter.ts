@@ -2,12 +2,10 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
 import { BoundedIgnore } from './boundedIgnore';
-import { nameGlobs, NameTest } from './nameGlobs';
+import { NameGlobs } from './nameGlobs';
 
 type Ignore = BoundedIgnore;
 
-/** Whether a name in one directory is hidden; the directory itself is served. */
-export type NameCheck = (name: string, isDirectory: boolean) => boolean;
 
 /**
  * Files that are never served whatever the settings say: credentials, keys, and the internals
@@ -76,23 +74,23 @@ export class FileFilter {
 	 * directory relative to each. The walk asks this once per directory, then once per name.
 	 */
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
-		const chain: { rules: Ignore; prefix: string }[] = [];
+		const chain: RuleFile[] = [];
 		const loaded = this.gitignores.get(folder.path);
 		if (this.settings.respectGitignore && loaded) {
-			let slash = -1;
-			do {
-				const rules = loaded.get(slash < 0 ? '' : dirRel.slice(0, slash));
+			// Each directory from the folder root down to this one: where its relative path ends
+			// in `dirRel` (-1 for the root), and what is left of `dirRel` below it.
+			let end = -1;
+			for (;;) {
+				const rules = loaded.get(end < 0 ? '' : dirRel.slice(0, end));
 				if (rules) {
-					const sub = dirRel.slice(slash + 1);
+					const sub = dirRel.slice(end + 1);
 					chain.push({ rules, prefix: sub ? `${sub}/` : '' });
 				}
-				slash = dirRel === '' ? -1 : dirRel.indexOf('/', slash + 1);
-			} while (slash >= 0);
-			if (dirRel !== '') {
-				const rules = loaded.get(dirRel);
-				if (rules) {
-					chain.push({ rules, prefix: '' });
+				if (dirRel === '' || end === dirRel.length) {
+					break;
 				}
+				const slash = dirRel.indexOf('/', end + 1);
+				end = slash < 0 ? dirRel.length : slash;
 			}
 		}
 		// Parents are served, so a rule file without negations anywhere in the chain ignored none
@@ -105,26 +103,7 @@ export class FileFilter {
 				}
 			}
 		}
-		const relPrefix = dirRel ? `${dirRel}/` : '';
-		const excluded = this.excluded;
-		// Per name of the walk: the relative path is built only for what needs it.
-		return (name, isDirectory) => {
-			// Lower-cased once for the secrets and every rule file's name globs.
-			const lower = name.toLowerCase();
-			if (this.secrets.matchesIn(relPrefix, name, isDirectory, lower) || (excluded && excluded(relPrefix + name))) {
-				return true;
-			}
-			let ignored = false;
-			for (const { rules, prefix } of chain) {
-				const result = prefix === '' ? rules.testName(name, isDirectory, lower) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
-				if (result.ignored) {
-					ignored = true;
-				} else if (result.unignored) {
-					ignored = false;
-				}
-			}
-			return ignored;
-		};
+		return new NameCheck(this.secrets, this.excluded, dirRel ? `${dirRel}/` : '', chain);
 	}
 
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
@@ -231,23 +210,23 @@ function parseGitignore(text: string | null): Ignore | null {
  * expression costs the same per name, so the hot path stays one test per name.
  */
 class SecretMatcher {
-	private readonly fileName: NameTest;
-	private readonly directoryName: NameTest;
+	private readonly fileName: NameGlobs;
+	private readonly directoryName: NameGlobs;
 	private readonly byPath: Ignore | undefined;
 	/**
 	 * The last segments of the path patterns, in any case, when all are plain names
 	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them (in lower case) cannot
 	 * match, and skips `ignore`.
 	 */
-	private readonly byPathName: NameTest | undefined;
+	private readonly byPathName: NameGlobs | undefined;
 
 	constructor(patterns: readonly string[]) {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
 		if (lines.some(p => p.startsWith('!'))) {
 			// Negations depend on order across all patterns: keep the full semantics.
 			const all = new BoundedIgnore(lines, { ignorecase: true });
-			this.fileName = () => false;
-			this.directoryName = () => false;
+			this.fileName = new NameGlobs([]);
+			this.directoryName = new NameGlobs([]);
 			this.byPath = all;
 			return;
 		}
@@ -255,12 +234,12 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = nameGlobs(forFiles);
-		this.directoryName = nameGlobs(forDirectories);
+		this.fileName = new NameGlobs(forFiles);
+		this.directoryName = new NameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
-		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? nameGlobs(lastSegments) : undefined;
+		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new NameGlobs(lastSegments) : undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {
@@ -273,13 +252,53 @@ class SecretMatcher {
 	 * `lower` is the name in lower case, when the caller has it.
 	 */
 	matchesIn(dirPrefix: string, name: string, isDirectory: boolean, lower?: string): boolean {
-		if (isDirectory ? this.directoryName(name, lower) : this.fileName(name, lower)) {
+		if ((isDirectory ? this.directoryName : this.fileName).matches(name, lower)) {
 			return true;
 		}
-		if (this.byPath === undefined || (this.byPathName && !this.byPathName(name, lower))) {
+		if (this.byPath === undefined || (this.byPathName && !this.byPathName.matches(name, lower))) {
 			return false;
 		}
 		const rel = dirPrefix + name;
 		return this.byPath.ignores(isDirectory ? `${rel}/` : rel);
+	}
+}
+
+/** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
+interface RuleFile {
+	readonly rules: Ignore;
+	prefix: string;
+}
+
+/**
+ * Whether a name in one directory is hidden; the directory itself is served (`checkerFor`).
+ * An object, not a closure per directory: its method is one call target for the optimizer
+ * however many directories the walk reads.
+ */
+export class NameCheck {
+	constructor(
+		private readonly secrets: SecretMatcher,
+		private readonly excluded: ((rel: string) => boolean) | undefined,
+		/** The directory's relative path with its `/` ('' at a folder root). */
+		private readonly relPrefix: string,
+		private readonly chain: readonly RuleFile[],
+	) {}
+
+	/** Per name of the walk: the relative path is built only for what needs it. */
+	isIgnored(name: string, isDirectory: boolean): boolean {
+		// Lower-cased once for the secrets and every rule file's name globs.
+		const lower = name.toLowerCase();
+		if (this.secrets.matchesIn(this.relPrefix, name, isDirectory, lower) || (this.excluded !== undefined && this.excluded(this.relPrefix + name))) {
+			return true;
+		}
+		let ignored = false;
+		for (const { rules, prefix } of this.chain) {
+			const result = prefix === '' ? rules.testName(name, isDirectory, lower) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
+			if (result.ignored) {
+				ignored = true;
+			} else if (result.unignored) {
+				ignored = false;
+			}
+		}
+		return ignored;
 	}
 }
