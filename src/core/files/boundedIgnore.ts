@@ -1,5 +1,5 @@
 import ignore, { Ignore, Options } from 'ignore';
-import { nameGlobs } from './nameGlobs';
+import { NameGlobs } from './nameGlobs';
 
 const IGNORED = { ignored: true, unignored: false } as const;
 const NOT_IGNORED = { ignored: false, unignored: false } as const;
@@ -49,22 +49,20 @@ export class BoundedIgnore {
 		this.byNameOnly = byNameOnly;
 		this.negates = negates;
 		if (byNameOnly && !negates && simple) {
-			const file = nameGlobs(forFiles);
-			const directory = nameGlobs([...forFiles, ...forDirectories]);
-			this.simpleNames = (name, isDirectory) => (isDirectory ? directory(name) : file(name));
+			this.simpleNames = { files: new NameGlobs(forFiles), directories: new NameGlobs([...forFiles, ...forDirectories]) };
 		}
 	}
 
 	/** Plain name rules without negations, compiled to one test on the name (no `ignore` call). */
-	private readonly simpleNames: ((name: string, isDirectory: boolean) => boolean) | undefined;
+	private readonly simpleNames: { readonly files: NameGlobs; readonly directories: NameGlobs } | undefined;
 
 	/**
 	 * `test` for a path of one segment, when the caller vouches that the rules decide by name
 	 * alone (`byNameOnly`) and no parent is ignored.
 	 */
-	testName(name: string, isDirectory: boolean): { ignored: boolean; unignored: boolean } {
+	testName(name: string, isDirectory: boolean, lower?: string): { ignored: boolean; unignored: boolean } {
 		if (this.simpleNames) {
-			return this.simpleNames(name, isDirectory) ? IGNORED : NOT_IGNORED;
+			return (isDirectory ? this.simpleNames.directories : this.simpleNames.files).matches(name, lower) ? IGNORED : NOT_IGNORED;
 		}
 		return this.test(isDirectory ? `${name}/` : name);
 	}

@@ -2,12 +2,10 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
 import { BoundedIgnore } from './boundedIgnore';
-import { nameGlobs } from './nameGlobs';
+import { NameGlobs } from './nameGlobs';
 
 type Ignore = BoundedIgnore;
 
-/** Whether a name in one directory is hidden; the directory itself is served. */
-export type NameCheck = (name: string, isDirectory: boolean) => boolean;
 
 /**
  * Files that are never served whatever the settings say: credentials, keys, and the internals
@@ -28,10 +26,12 @@ export class FileFilter {
 	private readonly secrets: SecretMatcher;
 	private readonly excluded: ((rel: string) => boolean) | undefined;
 	/**
-	 * Parsed `.gitignore` per directory (null: none there), filled while indexing. Keyed by
-	 * folder path and workspace-relative directory, so lookups need no path arithmetic.
+	 * Parsed `.gitignore` per directory (null: none there), filled while indexing: per folder path,
+	 * by workspace-relative directory. Two short keys, not one joined string: the walk looks up
+	 * every ancestor of each directory it reads, and a joined key was a new long string to build
+	 * and hash for each of those lookups.
 	 */
-	private readonly gitignores = new Map<string, Ignore | null>();
+	private readonly gitignores = new Map<string, Map<string, Ignore | null>>();
 
 	constructor(
 		private readonly reader: FileSystemReader,
@@ -46,6 +46,7 @@ export class FileFilter {
 	/**
 	 * Synchronous check against what is loaded. With `parentsChecked` the caller vouches that
 	 * every ancestor directory is served (the indexer only descends into served directories).
+	 * `extra` holds `.gitignore` rules of directories the index has not loaded, by relative path.
 	 */
 	isIgnored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, parentsChecked = false, extra?: Map<string, Ignore | null>): boolean {
 		if (rel === '' || rel.startsWith('/')) {
@@ -73,22 +74,23 @@ export class FileFilter {
 	 * directory relative to each. The walk asks this once per directory, then once per name.
 	 */
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
-		const chain: { rules: Ignore; prefix: string }[] = [];
-		if (this.settings.respectGitignore) {
-			let slash = -1;
-			do {
-				const rules = this.gitignores.get(key(folder, slash < 0 ? '' : dirRel.slice(0, slash)));
+		const chain: RuleFile[] = [];
+		const loaded = this.gitignores.get(folder.path);
+		if (this.settings.respectGitignore && loaded) {
+			// Each directory from the folder root down to this one: where its relative path ends
+			// in `dirRel` (-1 for the root), and what is left of `dirRel` below it.
+			let end = -1;
+			for (;;) {
+				const rules = loaded.get(end < 0 ? '' : dirRel.slice(0, end));
 				if (rules) {
-					const sub = dirRel.slice(slash + 1);
+					const sub = dirRel.slice(end + 1);
 					chain.push({ rules, prefix: sub ? `${sub}/` : '' });
 				}
-				slash = dirRel === '' ? -1 : dirRel.indexOf('/', slash + 1);
-			} while (slash >= 0);
-			if (dirRel !== '') {
-				const rules = this.gitignores.get(key(folder, dirRel));
-				if (rules) {
-					chain.push({ rules, prefix: '' });
+				if (dirRel === '' || end === dirRel.length) {
+					break;
 				}
+				const slash = dirRel.indexOf('/', end + 1);
+				end = slash < 0 ? dirRel.length : slash;
 			}
 		}
 		// Parents are served, so a rule file without negations anywhere in the chain ignored none
@@ -101,24 +103,7 @@ export class FileFilter {
 				}
 			}
 		}
-		const relPrefix = dirRel ? `${dirRel}/` : '';
-		const excluded = this.excluded;
-		// Per name of the walk: the relative path is built only for what needs it.
-		return (name, isDirectory) => {
-			if (this.secrets.matchesIn(relPrefix, name, isDirectory) || (excluded && excluded(relPrefix + name))) {
-				return true;
-			}
-			let ignored = false;
-			for (const { rules, prefix } of chain) {
-				const result = prefix === '' ? rules.testName(name, isDirectory) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
-				if (result.ignored) {
-					ignored = true;
-				} else if (result.unignored) {
-					ignored = false;
-				}
-			}
-			return ignored;
-		};
+		return new NameCheck(this.secrets, this.excluded, dirRel ? `${dirRel}/` : '', chain);
 	}
 
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
@@ -130,9 +115,10 @@ export class FileFilter {
 			}
 			// Directories the indexer has not seen are read but not cached, so probing
 			// random paths cannot grow memory.
+			const loaded = this.gitignores.get(folder.path);
 			const transient = new Map<string, Ignore | null>();
-			await Promise.all(dirs.filter(d => !this.gitignores.has(key(folder, d))).map(async d => {
-				transient.set(key(folder, d), await this.readGitignore(path.join(folder.path, d)));
+			await Promise.all(dirs.filter(d => !loaded?.has(d)).map(async d => {
+				transient.set(d, await this.readGitignore(path.join(folder.path, d)));
 			}));
 			return !this.isIgnored(folder, rel, isDirectory, false, transient);
 		}
@@ -155,7 +141,12 @@ export class FileFilter {
 	/** Caches a walked directory's `.gitignore` as loaded elsewhere (null: none there). */
 	adoptGitignore(folder: WorkspaceFolder, dirRel: string, text: string | null): void {
 		if (this.settings.respectGitignore) {
-			this.gitignores.set(key(folder, dirRel), parseGitignore(text));
+			let loaded = this.gitignores.get(folder.path);
+			if (!loaded) {
+				loaded = new Map();
+				this.gitignores.set(folder.path, loaded);
+			}
+			loaded.set(dirRel, parseGitignore(text));
 		}
 	}
 
@@ -177,11 +168,12 @@ export class FileFilter {
 		}
 		// Each .gitignore from the folder root down to the parent decides in turn; deeper
 		// files override shallower ones, as in git.
+		const loaded = this.gitignores.get(folder.path);
 		let ignored = false;
 		let slash = -1;
 		do {
-			const dirKey = key(folder, slash < 0 ? '' : rel.slice(0, slash));
-			const rules = this.gitignores.get(dirKey) ?? extra?.get(dirKey);
+			const dirRel = slash < 0 ? '' : rel.slice(0, slash);
+			const rules = loaded?.get(dirRel) ?? extra?.get(dirRel);
 			if (rules) {
 				const sub = rel.slice(slash + 1);
 				const result = rules.test(isDirectory ? `${sub}/` : sub);
@@ -206,9 +198,6 @@ function parseGitignore(text: string | null): Ignore | null {
 	}
 }
 
-function key(folder: WorkspaceFolder, dirRel: string): string {
-	return `${folder.path}\n${dirRel}`;
-}
 
 /**
  * The secrets deny-list, with .gitignore semantics, made cheap for the index's hot path: a
@@ -221,23 +210,23 @@ function key(folder: WorkspaceFolder, dirRel: string): string {
  * expression costs the same per name, so the hot path stays one test per name.
  */
 class SecretMatcher {
-	private readonly fileName: (name: string) => boolean;
-	private readonly directoryName: (name: string) => boolean;
+	private readonly fileName: NameGlobs;
+	private readonly directoryName: NameGlobs;
 	private readonly byPath: Ignore | undefined;
 	/**
 	 * The last segments of the path patterns, in any case, when all are plain names
-	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them cannot match,
-	 * and skips `ignore`.
+	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them (in lower case) cannot
+	 * match, and skips `ignore`.
 	 */
-	private readonly byPathName: RegExp | undefined;
+	private readonly byPathName: NameGlobs | undefined;
 
 	constructor(patterns: readonly string[]) {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
 		if (lines.some(p => p.startsWith('!'))) {
 			// Negations depend on order across all patterns: keep the full semantics.
 			const all = new BoundedIgnore(lines, { ignorecase: true });
-			this.fileName = () => false;
-			this.directoryName = () => false;
+			this.fileName = new NameGlobs([]);
+			this.directoryName = new NameGlobs([]);
 			this.byPath = all;
 			return;
 		}
@@ -245,14 +234,12 @@ class SecretMatcher {
 		const names = lines.filter(isNamePattern);
 		const forFiles = names.filter(p => !p.endsWith('/'));
 		const forDirectories = names.map(p => p.replace(/\/$/, ''));
-		this.fileName = nameGlobs(forFiles);
-		this.directoryName = nameGlobs(forDirectories);
+		this.fileName = new NameGlobs(forFiles);
+		this.directoryName = new NameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
-		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name))
-			? new RegExp(`^(?:${lastSegments.map(name => name.replace(/\./g, '\\.')).join('|')})$`, 'i')
-			: undefined;
+		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new NameGlobs(lastSegments) : undefined;
 	}
 
 	matches(rel: string, isDirectory: boolean): boolean {
@@ -260,15 +247,58 @@ class SecretMatcher {
 		return this.matchesIn(rel.slice(0, slash + 1), rel.slice(slash + 1), isDirectory);
 	}
 
-	/** `matches` for `name` in the directory whose relative path (with its `/`) is `dirPrefix`. */
-	matchesIn(dirPrefix: string, name: string, isDirectory: boolean): boolean {
-		if (isDirectory ? this.directoryName(name) : this.fileName(name)) {
+	/**
+	 * `matches` for `name` in the directory whose relative path (with its `/`) is `dirPrefix`;
+	 * `lower` is the name in lower case, when the caller has it.
+	 */
+	matchesIn(dirPrefix: string, name: string, isDirectory: boolean, lower?: string): boolean {
+		if ((isDirectory ? this.directoryName : this.fileName).matches(name, lower)) {
 			return true;
 		}
-		if (this.byPath === undefined || (this.byPathName && !this.byPathName.test(name))) {
+		if (this.byPath === undefined || (this.byPathName && !this.byPathName.matches(name, lower))) {
 			return false;
 		}
 		const rel = dirPrefix + name;
 		return this.byPath.ignores(isDirectory ? `${rel}/` : rel);
+	}
+}
+
+/** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
+interface RuleFile {
+	readonly rules: Ignore;
+	prefix: string;
+}
+
+/**
+ * Whether a name in one directory is hidden; the directory itself is served (`checkerFor`).
+ * An object, not a closure per directory: its method is one call target for the optimizer
+ * however many directories the walk reads.
+ */
+export class NameCheck {
+	constructor(
+		private readonly secrets: SecretMatcher,
+		private readonly excluded: ((rel: string) => boolean) | undefined,
+		/** The directory's relative path with its `/` ('' at a folder root). */
+		private readonly relPrefix: string,
+		private readonly chain: readonly RuleFile[],
+	) {}
+
+	/** Per name of the walk: the relative path is built only for what needs it. */
+	isIgnored(name: string, isDirectory: boolean): boolean {
+		// Lower-cased once for the secrets and every rule file's name globs.
+		const lower = name.toLowerCase();
+		if (this.secrets.matchesIn(this.relPrefix, name, isDirectory, lower) || (this.excluded !== undefined && this.excluded(this.relPrefix + name))) {
+			return true;
+		}
+		let ignored = false;
+		for (const { rules, prefix } of this.chain) {
+			const result = prefix === '' ? rules.testName(name, isDirectory, lower) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
+			if (result.ignored) {
+				ignored = true;
+			} else if (result.unignored) {
+				ignored = false;
+			}
+		}
+		return ignored;
 	}
 }

@@ -49,4 +49,31 @@ describe('FileFilter secrets', () => {
 		assert.equal(f.isIgnored(folder, 'build/out.js', false), true);
 		assert.equal(f.isIgnored(folder, 'src/build/out.js', false), false, 'a pattern without **/ is anchored');
 	});
+
+	it('decides the names of a directory as the check of their whole paths does, with rule files above it and in it', () => {
+		const f = filter();
+		f.adoptGitignore(folder, '', '*.log\nbuild/\na/b/only.txt\n');
+		f.adoptGitignore(folder, 'a', '!keep.log\nb/deep.txt\nsub/\n');
+		f.adoptGitignore(folder, 'a/b', '*.tmp\n!z.tmp\n');
+		f.adoptGitignore(folder, 'a/b/c', null);
+		f.adoptGitignore(folder, 'x', 'plain.ts\n');
+		const names = ['x.log', 'keep.log', 'only.txt', 'build', 'deep.txt', 'sub', 'y.tmp', 'z.tmp', 'plain.ts', '.env', 'id_rsa'];
+		for (const dir of ['', 'a', 'a/b', 'a/b/c', 'x']) {
+			const check = f.checkerFor(folder, dir);
+			for (const name of names) {
+				for (const isDirectory of [false, true]) {
+					const rel = dir ? `${dir}/${name}` : name;
+					assert.equal(check.isIgnored(name, isDirectory), f.isIgnored(folder, rel, isDirectory, true), `${rel}${isDirectory ? '/' : ''}`);
+				}
+			}
+		}
+		// And the answers are the rules' own, not merely alike.
+		assert.equal(f.checkerFor(folder, 'a').isIgnored('keep.log', false), false);
+		assert.equal(f.checkerFor(folder, 'a/b').isIgnored('only.txt', false), true);
+		assert.equal(f.checkerFor(folder, 'a/b').isIgnored('deep.txt', false), true);
+		assert.equal(f.checkerFor(folder, 'a/b/c').isIgnored('z.tmp', false), false);
+		assert.equal(f.checkerFor(folder, 'a/b/c').isIgnored('y.tmp', false), true);
+		assert.equal(f.checkerFor(folder, 'x').isIgnored('plain.ts', false), true);
+		assert.equal(f.checkerFor(folder, '').isIgnored('plain.ts', false), false);
+	});
 });

@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ignore from 'ignore';
+import picomatch from 'picomatch';
 import { BoundedIgnore } from '../../../src/core/files/boundedIgnore';
 import { FileStore } from '../../../src/core/files/fileStore';
-import { nameGlobs } from '../../../src/core/files/nameGlobs';
+import { NameGlobs } from '../../../src/core/files/nameGlobs';
 import { fileUri } from '../../../src/core/uriGuard';
 import { connectInMemory, createTestServer, listAll } from '../../helpers/harness';
 
@@ -151,12 +152,36 @@ describe('bounded ignore rules', () => {
 	});
 
 	it('matches name globs without regard to case, as the secrets list needs', () => {
-		const isSecret = nameGlobs(['.env', '.env.*', '*.pem', 'id_rsa*', '*.tfstate.*', 'credentials.json', '[ab].key']);
+		const secrets = new NameGlobs(['.env', '.env.*', '*.pem', 'id_rsa*', '*.tfstate.*', 'credentials.json', '[ab].key']);
+		const isSecret = (name: string) => secrets.matches(name);
 		for (const name of ['.env', '.ENV', '.env.local', 'server.PEM', 'ID_RSA.pub', 'x.tfstate.backup', 'Credentials.JSON', 'a.key', 'B.KEY']) {
 			assert.ok(isSecret(name), name);
 		}
 		for (const name of ['env', 'x.env.txt', 'pem', 'my_id_rsa', 'x.tfstate', 'credentials.json.txt', 'c.key']) {
 			assert.ok(!isSecret(name), name);
+		}
+	});
+
+	it('matches suffix globs by the whole suffix, whatever the extension lookup finds first', () => {
+		const globs = new NameGlobs(['*.tar.gz', '*.gz.bak', '*~', '*.pem', 'ab*', 'a.c*']);
+		const matches = (name: string) => globs.matches(name);
+		for (const name of ['x.tar.gz', 'X.TAR.GZ', '.tar.gz', 'y.gz.bak', 'notes~', '~', '.pem', 'k.PEM', 'abc', 'a.cfg', 'AB']) {
+			assert.ok(matches(name), name);
+		}
+		for (const name of ['x.gz', 'x.tar.gzip', 'tar.gz', 'x.bak', 'notes~.txt', 'pem', 'x.pem.txt', 'a.b', 'ba', '', '.']) {
+			assert.ok(!matches(name), name);
+		}
+	});
+
+	it('matches *part* globs anywhere in a name, as picomatch does, and names outside ASCII against every list', () => {
+		const globs = ['*.tfstate.*', '*.*', '*é*', 'é*', '*é', 'émoji'];
+		const matcher = new NameGlobs(globs);
+		const matches = (name: string, lower?: string) => matcher.matches(name, lower);
+		const picomatchSays = (name: string) => globs.some(g => picomatch.makeRe(g, { dot: true, nocase: true }).test(name));
+		for (const name of ['.tfstate.', 'A.TFSTATE.b', 'x.y', '.', '..', 'é', 'Émoji', 'xéx', 'éa', 'aé', 'plain', 'tfstate']) {
+			assert.strictEqual(matches(name), picomatchSays(name), name);
+			// The same answer when the caller hands over the name in lower case.
+			assert.strictEqual(matches(name, name.toLowerCase()), picomatchSays(name), name);
 		}
 	});
 });
