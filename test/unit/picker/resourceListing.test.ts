@@ -1,31 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { nullLogger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
 import { ServerConnection } from '../../../src/picker/serverConnection';
 import { FolderNode, groupOf } from '../../../src/picker/pickerNodes';
 import { ResourceListing } from '../../../src/picker/resourceListing';
 import { filePathOf } from '../../../src/picker/resourceTree';
-import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, TestServer } from '../../helpers/harness';
-import { rowLabels as labels, writeTreeFiles } from './pickerHelpers';
+import { Fixture } from '../../helpers/fixtureWorkspace';
+import { TestServer } from '../../helpers/harness';
+import { ListedServer, rowLabels as labels, startListedServer } from './pickerHelpers';
 import { until } from '../../helpers/until';
 
 describe('picker: resource listing over a real server', () => {
 	let fx: Fixture;
 	let server: TestServer;
-	let host: HttpHost;
+	let listed: ListedServer;
 	let connection: ServerConnection;
 	let resources: ResourceListing;
 	let pages: number;
 
 	beforeEach(async () => {
-		fx = createFixture();
-		writeTreeFiles(fx);
-		server = createTestServer([fx.root]);
-		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
-		const info = await host.start();
-		connection = new ServerConnection('t', 'Test', { resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }) }, { log: nullLogger });
+		listed = await startListedServer();
+		({ fx, server, connection } = listed);
 		pages = 0;
 		const listPage = connection.listPage.bind(connection);
 		connection.listPage = cursor => {
@@ -37,11 +31,7 @@ describe('picker: resource listing over a real server', () => {
 
 	afterEach(async () => {
 		resources.dispose();
-		connection.dispose();
-		await host.stop();
-		host.dispose();
-		server.dispose();
-		fx.dispose();
+		await listed.dispose();
 	});
 
 	it('loads page by page, following nextCursor, and builds the folder tree from names', async () => {

@@ -1,13 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { nullLogger } from '../../../src/common/logger';
 import { toDisposable } from '../../../src/common/lifecycle';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
 import { ServerConnection } from '../../../src/picker/serverConnection';
 import { LIST_CHANGED_GAP_FACTOR, ResourceListing } from '../../../src/picker/resourceListing';
-import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, TestServer } from '../../helpers/harness';
-import { writeTreeFiles } from './pickerHelpers';
+import { Fixture } from '../../helpers/fixtureWorkspace';
+import { TestServer } from '../../helpers/harness';
+import { ListedServer, startListedServer } from './pickerHelpers';
 import { until } from '../../helpers/until';
 
 /** What each page request costs on the listing's clock (driven by hand, never the wall clock). */
@@ -18,7 +16,7 @@ const PAGE_MS = 100;
 describe('picker: reloads for list_changed are paced by the last reload\'s length', () => {
 	let fx: Fixture;
 	let server: TestServer;
-	let host: HttpHost;
+	let listed: ListedServer;
 	let connection: ServerConnection;
 	let resources: ResourceListing;
 	let clock: number;
@@ -28,12 +26,8 @@ describe('picker: reloads for list_changed are paced by the last reload\'s lengt
 	let deferred: { fn: () => void; ms: number; cancelled: boolean }[];
 
 	beforeEach(async () => {
-		fx = createFixture();
-		writeTreeFiles(fx);
-		server = createTestServer([fx.root]);
-		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 7 });
-		const info = await host.start();
-		connection = new ServerConnection('t', 'Test', { resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }) }, { log: nullLogger });
+		listed = await startListedServer();
+		({ fx, server, connection } = listed);
 		clock = 1000;
 		pages = 0;
 		listChanged = 0;
@@ -61,11 +55,7 @@ describe('picker: reloads for list_changed are paced by the last reload\'s lengt
 
 	afterEach(async () => {
 		resources.dispose();
-		connection.dispose();
-		await host.stop();
-		host.dispose();
-		server.dispose();
-		fx.dispose();
+		await listed.dispose();
 	});
 
 	const createFile = (name: string) => {
