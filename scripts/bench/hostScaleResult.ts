@@ -2,12 +2,13 @@
 import type { HostInspector, LoopDelay } from './hostInspector.js';
 import type { HostSwitch, HostSwitchControl } from './hostScaleSwitch.js';
 import type { LatencySummary } from './measurement.js';
+import type { ScaleNotifyLatency } from './notify.js';
 
 /** The extension host's JS heap, as the inspector reads it. */
 export type Memory = Awaited<ReturnType<HostInspector['memory']>>;
 
 /** One cold window (hostScale.ts's header says what each is). */
-export interface HostRun {
+export interface HostRun extends Partial<ScaleNotifyLatency> {
 	lockBeforeMonitor?: boolean;
 	indexedBeforeLock?: boolean;
 	rssAtLockMiB?: number | null;
@@ -29,10 +30,6 @@ export interface HostRun {
 	rssAfterListingMiB?: number | null;
 	heapAfterListing?: Memory | null;
 	peakRssMiB?: number | null;
-	listChangedP50Ms?: number | null;
-	updatedP50Ms?: number | null;
-	listChangedTimeouts?: number;
-	updatedTimeouts?: number;
 	error?: string;
 	loadAvg?: number[];
 	/** CPU time of the extension host's main thread (its event loop) while indexing and while listing. */

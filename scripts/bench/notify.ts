@@ -284,6 +284,9 @@ function summarizeP99(values: readonly number[]): number | null {
  * updated for a subscribed file there that changes, `samples` times each. `prefix` names the
  * files written (removed afterwards); `settleMs` lets the target's own list_changed pass first.
  */
+/** What measureScaleNotifyLatency finds; the scale benches' runs take it over as it is. */
+export type ScaleNotifyLatency = Awaited<ReturnType<typeof measureScaleNotifyLatency>>;
+
 export async function measureScaleNotifyLatency(client: NotifyClient, leafDir: string, { prefix, settleMs, samples = 5 }: { prefix: string; settleMs: number; samples?: number }) {
 	let onListChanged: ((at: number) => void) | null = null;
 	let onUpdated: ((uri: string, at: number) => void) | null = null;

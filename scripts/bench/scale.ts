@@ -19,7 +19,7 @@ import { ProbedServer } from './probedServer.js';
 import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep, summarize, type LatencySummary } from './measurement.js';
 import { prepareScaleTree } from './scaleTree.js';
 import { runSwitchBench, switchTable, type SwitchResults } from './scaleSwitch.js';
-import { measureScaleNotifyLatency } from './notify.js';
+import { measureScaleNotifyLatency, type ScaleNotifyLatency } from './notify.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const WALK_CONCURRENCY = 16;
@@ -27,7 +27,7 @@ const WALK_CONCURRENCY = 16;
 interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean; switchFiles: number; switchChanged: number }
 
 /** One server run at one size (see the header for what each is). */
-interface ScaleRun {
+interface ScaleRun extends Partial<ScaleNotifyLatency> {
 	indexMs?: number;
 	indexedFiles?: number;
 	rssAfterIndexMiB?: number | null;
@@ -42,10 +42,6 @@ interface ScaleRun {
 	problem?: string;
 	rssAfterListingMiB?: number | null;
 	peakRssMiB?: number | null;
-	listChangedP50Ms?: number | null;
-	updatedP50Ms?: number | null;
-	listChangedTimeouts?: number;
-	updatedTimeouts?: number;
 	error?: string;
 	floorMs?: number;
 }

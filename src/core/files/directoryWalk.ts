@@ -100,10 +100,10 @@ export class DirectoryWalk {
 		}
 		await filter.loadGitignore(folder, directory.rel, hasFile(children, '.gitignore'));
 		const files: string[] = [];
-		const links = this.sortOut(dir, folder, children, files, pending);
+		const prefix = withSeparator(directory.absPath);
+		const links = this.sortOut(dir, directory.rel, prefix, folder, children, files, pending);
 		// In URI order, so the store needs no sort for this directory.
 		store.dirs.sortNames(directory, files);
-		const prefix = withSeparator(directory.absPath);
 		// A few hundred stats at a time: a directory of 50,000 files is many slices, not one.
 		for (let start = 0; start < files.length; start += STAT_CHUNK) {
 			const between = start > 0 ? this.target.pause() : undefined;
@@ -120,13 +120,12 @@ export class DirectoryWalk {
 
 	/**
 	 * Sorts a directory's served children: subdirectories onto `pending`, files into `files`,
-	 * links to be checked (returned); the rest is dropped.
+	 * links to be checked (returned); the rest is dropped. `rel` and `prefix` are the directory's
+	 * relative path and its absolute path with a separator.
 	 */
-	private sortOut(dir: number, folder: WorkspaceFolder, children: readonly DirectoryEntry[], files: string[], pending: number[]): Promise<void>[] {
+	private sortOut(dir: number, rel: string, prefix: string, folder: WorkspaceFolder, children: readonly DirectoryEntry[], files: string[], pending: number[]): Promise<void>[] {
 		const { store, filter } = this.target;
-		const { absPath, rel } = store.dirs.get(dir);
 		const names = filter.checkerFor(folder, rel);
-		const prefix = withSeparator(absPath);
 		const links: Promise<void>[] = [];
 		for (let i = 0; i < children.length; i++) {
 			const { name, kind } = children[i];

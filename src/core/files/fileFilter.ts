@@ -6,7 +6,6 @@ import { NameGlobs } from './nameGlobs';
 
 type Ignore = BoundedIgnore;
 
-
 /**
  * Files that are never served whatever the settings say: credentials, keys, and the internals
  * of version control. `.gitignore` syntax, so a bare name matches at any depth.
@@ -197,7 +196,6 @@ function parseGitignore(text: string | null): Ignore | null {
 		return null;
 	}
 }
-
 
 /**
  * The secrets deny-list, with .gitignore semantics, made cheap for the index's hot path: a
