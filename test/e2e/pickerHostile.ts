@@ -30,9 +30,14 @@ export async function hostileServerCheck({ page, screenshot, hostile }: { page: 
 	assert.equal(await rowIcon(treeItem(page, /^by id/)), '', 'nor on a template');
 
 	// The description's image, link, HTML and bare URL show as text in the tooltip.
-	await tracked.hover();
+	// A redraw of the tree under the pointer (the server's rows relisted) cancels a hover before it
+	// shows, as it would a user's: point at the row again until its tooltip is up.
 	const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'Looks harmless' }).first();
-	await hover.waitFor({ state: 'visible', timeout: 15_000 });
+	await poll(async () => {
+		await page.mouse.move(700, 300);
+		await tracked.hover();
+		return hover.waitFor({ state: 'visible', timeout: 2_000 }).then(() => true, () => false);
+	}, 'the tooltip of the tracked row', 20_000, 0);
 	const rendered = await hover.evaluate(el => ({ images: el.querySelectorAll('img').length, links: [...el.querySelectorAll('a')].map(a => a.getAttribute('href') ?? a.textContent) }));
 	assert.deepEqual(rendered, { images: 0, links: [] }, JSON.stringify(rendered));
 	assert.match(await hover.innerText(), /!\[pixel\]\(http:\/\/127\.0\.0\.1:\d+\/tooltip\.png\)/);
