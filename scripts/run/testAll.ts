@@ -41,6 +41,22 @@ function lastLine(out: string, pattern: RegExp): string {
 	return matches ? matches[matches.length - 1].replace(/^\w+: /, '') : 'no summary printed';
 }
 
+/**
+ * The failed tests a part's output names (mocha's numbered titles, the browser checks' ✘ lines,
+ * the outside checks' FAIL lines), repeated under the summary: a CI log may keep only its end.
+ */
+function failedTests(out: string): string[] {
+	const titles = new Map<string, string>();
+	// A browser check's ✘ line is followed by its error's first line: both are kept.
+	for (const line of out.match(/^ *(?:\d+\) |FAIL ).*$|^ *✘ .*(?:\n.*)?$/gm) ?? []) {
+		const title = line.trim().replace(/\s*\n\s*/, ': ');
+		// Mocha names a failure twice: its test title in the run, then "N) suite" in the details.
+		const key = /^\d+\)/.exec(title)?.[0] ?? title;
+		if (!titles.has(key)) { titles.set(key, title); }
+	}
+	return [...titles.values()].slice(0, 20);
+}
+
 function run(command: string): Promise<{ code: number; out: string }> {
 	return new Promise(resolve => {
 		const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -58,7 +74,7 @@ function run(command: string): Promise<{ code: number; out: string }> {
 }
 
 // The npm script installs the project's packages first (scripts/bootstrap/ensureDependencies.mjs).
-const results: { name: string; ok: boolean; line: string }[] = [];
+const results: { name: string; ok: boolean; line: string; failed: string[] }[] = [];
 for (const part of parts) {
 	if ((only && !only.includes(part.name)) || (part.when && !part.when())) {
 		continue;
@@ -67,11 +83,14 @@ for (const part of parts) {
 	const started = performance.now();
 	const { code, out } = await run(part.command);
 	const seconds = ((performance.now() - started) / 1000).toFixed(1);
-	results.push({ name: part.name, ok: code === 0, line: `${part.summary(out)} [${code === 0 ? 'ok' : `FAILED, exit ${code}`}, ${seconds}s]` });
+	results.push({ name: part.name, ok: code === 0, line: `${part.summary(out)} [${code === 0 ? 'ok' : `FAILED, exit ${code}`}, ${seconds}s]`, failed: code === 0 ? [] : failedTests(out) });
 }
 
 console.log('\n===== summary =====');
 for (const r of results) {
 	console.log(`${r.name}: ${r.line}`);
+	for (const title of r.failed) {
+		console.log(`    ${title}`);
+	}
 }
 process.exit(results.every(r => r.ok) ? 0 : 1);
