@@ -21,8 +21,9 @@ export interface StdioHost {
 export function serveStdioEras(options: SessionOptions, wire: Transport): StdioHost {
 	const interest = new ListenInterest();
 	const sessions = new Set<McpSession>();
+	const transport = new EraAwareStdio(wire, new ListenGate(options.registry, interest));
 	const handle = serveStdio(({ era }) => {
-		const session = new McpSession(options, era, interest);
+		const session = new McpSession(options, era, interest, transport.shortcut);
 		sessions.add(session);
 		const onclose = session.server.onclose;
 		// The SDK closes the instance of a discarded discovery probe, and the pinned one at the end.
@@ -33,7 +34,7 @@ export function serveStdioEras(options: SessionOptions, wire: Transport): StdioH
 		};
 		return session.server;
 	}, {
-		transport: new EraAwareStdio(wire, new ListenGate(options.registry, interest)),
+		transport,
 		maxSubscriptions: MAX_STDIO_LISTEN_STREAMS,
 		onerror: err => options.log.debug(`stdio: ${err.message}`),
 	});
