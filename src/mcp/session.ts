@@ -58,7 +58,9 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 		// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
 		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
 		instructions,
-		cacheHints: CACHE_HINTS,
+		// Only 2026-07-28 results carry cache hints. Given to a 2025 instance the SDK would still
+		// copy every result to attach them (under a symbol, which no 2025 answer writes out).
+		...era === 'modern' && { cacheHints: CACHE_HINTS },
 	};
 	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
 	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks);
