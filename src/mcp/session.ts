@@ -42,7 +42,8 @@ const instructionsCache = new WeakMap<ProviderRegistry, string>();
  * A v2 `Server` answering resources over the shared registry. Cheap to build (no registry
  * listener, handlers are closures over the registry): the SDK's stateless 2026-07-28 HTTP entry
  * builds one per request it serves (discover, listen, completion and the rest; the hot reads go
- * to one long-lived instance, see SharedModernServer).
+ * to one long-lived instance, see SharedModernServer). With `shortcut`, the instance's transport
+ * gets the side door of an SDK stdio entry that pinned it (see PinnedShortcut).
  */
 export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}, shortcut?: PinnedShortcut): Server {
 	let instructions = instructionsCache.get(options.registry);

@@ -16,7 +16,8 @@ export interface StdioHost {
 /**
  * MCP over one stdio connection, either era: the SDK's `serveStdio` pins the connection to the
  * era its first message speaks (`initialize` = 2025, a `_meta` envelope = 2026-07-28) and to
- * one long-lived session built here, so nothing is rebuilt per request.
+ * one long-lived session built here, so nothing is rebuilt per request. Once pinned, the hot
+ * reads skip the entry's per-message checks (see PinnedShortcut).
  */
 export function serveStdioEras(options: SessionOptions, wire: Transport): StdioHost {
 	const interest = new ListenInterest();
