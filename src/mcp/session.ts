@@ -1,4 +1,4 @@
-import { Server, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ServerOptions, type Transport } from '@modelcontextprotocol/server';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
@@ -10,6 +10,7 @@ import { SERVER_ICONS } from './icons';
 import { ListenInterest } from './listenInterest';
 import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from './subscriptions';
 import { InvalidRequest } from './errors';
+import { PinnedShortcut, ShortcutServer } from './pinnedShortcut';
 
 export interface SessionOptions {
 	readonly registry: ProviderRegistry;
@@ -41,26 +42,28 @@ const instructionsCache = new WeakMap<ProviderRegistry, string>();
  * A v2 `Server` answering resources over the shared registry. Cheap to build (no registry
  * listener, handlers are closures over the registry): the SDK's stateless 2026-07-28 HTTP entry
  * builds one per request it serves (discover, listen, completion and the rest; the hot reads go
- * to one long-lived instance, see SharedModernServer).
+ * to one long-lived instance, see SharedModernServer). With `shortcut`, the instance's transport
+ * gets the side door of an SDK stdio entry that pinned it (see PinnedShortcut).
  */
-export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}): Server {
+export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}, shortcut?: PinnedShortcut): Server {
 	let instructions = instructionsCache.get(options.registry);
 	if (instructions === undefined) {
 		instructions = instructionsFor(options.registry.providers);
 		instructionsCache.set(options.registry, instructions);
 	}
-	const server = new Server(
-		// On 2026-07-28 the server identifies itself in every result's _meta: the icons ride
-		// only on server/discover (see amendDiscover), not on every read.
-		era === 'legacy' ? { ...SERVER_INFO, icons: [...SERVER_ICONS] } : SERVER_INFO,
-		{
-			// tools and prompts are declared (with empty lists) because some clients call
-			// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
-			capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
-			instructions,
-			cacheHints: CACHE_HINTS,
-		},
-	);
+	// On 2026-07-28 the server identifies itself in every result's _meta: the icons ride
+	// only on server/discover (see amendDiscover), not on every read.
+	const info = era === 'legacy' ? { ...SERVER_INFO, icons: [...SERVER_ICONS] } : SERVER_INFO;
+	const serverOptions: ServerOptions = {
+		// tools and prompts are declared (with empty lists) because some clients call
+		// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
+		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
+		instructions,
+		// Only 2026-07-28 results carry cache hints. Given to a 2025 instance the SDK would still
+		// copy every result to attach them (under a symbol, which no 2025 answer writes out).
+		...era === 'modern' && { cacheHints: CACHE_HINTS },
+	};
+	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
 	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks);
 	return server;
 }
@@ -78,7 +81,7 @@ export class McpSession extends Disposable {
 	/** The registry's list version at this client's first listing; -1 before it. */
 	private firstListedVersion = -1;
 
-	constructor(private readonly options: SessionOptions, private readonly era: Era = 'legacy', private readonly interest?: ListenInterest) {
+	constructor(private readonly options: SessionOptions, private readonly era: Era = 'legacy', private readonly interest?: ListenInterest, shortcut?: PinnedShortcut) {
 		super();
 		this.server = createWorkspaceServer(options, era, era === 'legacy' ? {
 			onFirstPage: version => {
@@ -94,7 +97,7 @@ export class McpSession extends Disposable {
 				}
 			},
 			unsubscribe: uri => this.subscriptions.delete(uri),
-		} : {});
+		} : {}, shortcut);
 		this._register(options.registry.onDidChange(change => this.notify(change.updated, change.listChanged)));
 		this._register(toDisposable(() => {
 			this.subscriptions.clear();

@@ -1,6 +1,7 @@
 import type * as http from 'node:http';
 import { classifyInboundRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { PinnedShortcut } from './pinnedShortcut';
 import { createWorkspaceServer, SessionOptions } from './session';
 
 /** The revision the shared instance is pinned to (the only modern one the SDK serves today). */
@@ -34,6 +35,8 @@ export interface SharedRequest {
  */
 export class SharedModernServer {
 	private readonly wire = new InProcessWire();
+	/** Once the entry pinned the instance, requests skip the entry's per-message checks. */
+	private readonly shortcut = new PinnedShortcut(this.wire);
 	private readonly handle: StdioServerHandle;
 	private nextId = 0;
 	private readonly waiting = new Map<number, { readonly id: RequestId; readonly settle: (reply: SharedReply) => void }>();
@@ -44,7 +47,7 @@ export class SharedModernServer {
 		// Should the SDK ever end the connection, the requests it held (and every later one) are
 		// left to the SDK's entry rather than waiting for answers that will not come.
 		this.wire.onended = () => this.end();
-		this.handle = serveStdio(() => createWorkspaceServer(options, 'modern'), { transport: this.wire, legacy: 'reject', onerror });
+		this.handle = serveStdio(() => createWorkspaceServer(options, 'modern', {}, this.shortcut), { transport: this.wire, legacy: 'reject', onerror });
 	}
 
 	/**
@@ -95,7 +98,8 @@ export class SharedModernServer {
 		const wireId = this.nextId++;
 		const reply = await new Promise<SharedReply>(settle => {
 			this.waiting.set(wireId, { id: request.id, settle });
-			if (!this.wire.deliver({ jsonrpc: '2.0', id: wireId, method: request.method, params: request.params })) {
+			const message: JSONRPCMessage = { jsonrpc: '2.0', id: wireId, method: request.method, params: request.params };
+			if (!this.shortcut.tryDeliver(message) && !this.wire.deliver(message)) {
 				this.waiting.delete(wireId);
 				settle({ ok: false });
 			}

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { amendDiscoverReply } from './discover';
 import { ListenGate } from './listenGate';
+import { PinnedShortcut } from './pinnedShortcut';
 
 /**
  * Sits between the stdio wire and the SDK's `serveStdio`, which picks the era per connection
@@ -19,6 +20,8 @@ export class EraAwareStdio implements Transport {
 	private waiting = 0;
 	private readonly discoverIds = new Set<RequestId>();
 	private readonly listens = new Map<RequestId, () => void>();
+	/** Hot reads skip the SDK's entry once it pinned the connection's instance (built with it). */
+	readonly shortcut = new PinnedShortcut(this);
 
 	constructor(private readonly wire: Transport, private readonly gate: ListenGate) {
 		wire.onmessage = (message, extra) => {
@@ -74,6 +77,8 @@ export class EraAwareStdio implements Transport {
 				this.listens.get(cancelled)?.();
 				this.listens.delete(cancelled);
 			}
+		} else if (this.shortcut.tryDeliver(message)) {
+			return;
 		}
 		this.onmessage?.(message, extra);
 	}

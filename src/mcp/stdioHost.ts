@@ -16,13 +16,15 @@ export interface StdioHost {
 /**
  * MCP over one stdio connection, either era: the SDK's `serveStdio` pins the connection to the
  * era its first message speaks (`initialize` = 2025, a `_meta` envelope = 2026-07-28) and to
- * one long-lived session built here, so nothing is rebuilt per request.
+ * one long-lived session built here, so nothing is rebuilt per request. Once pinned, the hot
+ * reads skip the entry's per-message checks (see PinnedShortcut).
  */
 export function serveStdioEras(options: SessionOptions, wire: Transport): StdioHost {
 	const interest = new ListenInterest();
 	const sessions = new Set<McpSession>();
+	const transport = new EraAwareStdio(wire, new ListenGate(options.registry, interest));
 	const handle = serveStdio(({ era }) => {
-		const session = new McpSession(options, era, interest);
+		const session = new McpSession(options, era, interest, transport.shortcut);
 		sessions.add(session);
 		const onclose = session.server.onclose;
 		// The SDK closes the instance of a discarded discovery probe, and the pinned one at the end.
@@ -33,7 +35,7 @@ export function serveStdioEras(options: SessionOptions, wire: Transport): StdioH
 		};
 		return session.server;
 	}, {
-		transport: new EraAwareStdio(wire, new ListenGate(options.registry, interest)),
+		transport,
 		maxSubscriptions: MAX_STDIO_LISTEN_STREAMS,
 		onerror: err => options.log.debug(`stdio: ${err.message}`),
 	});
