@@ -20,6 +20,7 @@ import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep,
 import { prepareScaleTree } from './scaleTree.js';
 import { runSwitchBench, switchTable, type SwitchResults } from './scaleSwitch.js';
 import { measureScaleNotifyLatency, type ScaleNotifyLatency } from './notify.js';
+import { serverCpuMs } from './eras.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const WALK_CONCURRENCY = 16;
@@ -36,6 +37,9 @@ interface ScaleRun extends Partial<ScaleNotifyLatency> {
 	pingWhileIndexing?: LatencySummary;
 	firstPageP50Ms?: number | null;
 	fullListingMs?: number;
+	/** CPU of the server and of the bench client during the full listing: a client waits for the server's part only when it is not done ahead. */
+	listingServerCpuMs?: number | null;
+	listingClientCpuMs?: number;
 	listingDelay?: { p99Ms: number; maxMs: number };
 	listedFiles?: number;
 	pages?: number;
@@ -136,9 +140,15 @@ async function runServer({ cli, root, expected, home, leafDir, log }: { cli: str
 		r.firstPageP50Ms = round(median(firstPage), 2);
 
 		await server.probe();
+		const serverCpuBefore = serverCpuMs(server.pid);
+		const clientCpuBefore = process.cpuUsage();
 		const t = now();
 		const listed = await server.enumerate(120_000);
 		r.fullListingMs = round(now() - t);
+		const clientCpu = process.cpuUsage(clientCpuBefore);
+		const serverCpuAfter = serverCpuMs(server.pid);
+		r.listingServerCpuMs = serverCpuBefore !== null && serverCpuAfter !== null ? serverCpuAfter - serverCpuBefore : null;
+		r.listingClientCpuMs = round((clientCpu.user + clientCpu.system) / 1000);
 		const listing = await server.probe();
 		r.listingDelay = { p99Ms: listing.delayP99Ms, maxMs: listing.delayMaxMs };
 		r.listedFiles = listed.files.length;
@@ -172,6 +182,8 @@ function summarizeRuns(runs: ScaleRun[], floors: number[]) {
 		pingWhileIndexingMaxMs: maxOf(runs, r => r.pingWhileIndexing?.max),
 		firstPageP50Ms: medianOf(runs, r => r.firstPageP50Ms),
 		fullListingMs: medianOf(runs, r => r.fullListingMs),
+		listingServerCpuMs: medianOf(runs, r => r.listingServerCpuMs),
+		listingClientCpuMs: medianOf(runs, r => r.listingClientCpuMs),
 		listingVsFloor: medianOf(runs.map((r, i) => ({ x: (r.fullListingMs ?? Number.NaN) / floors[i] })), r => r.x),
 		listingDelayP99Ms: medianOf(runs, r => r.listingDelay?.p99Ms),
 		listingDelayMaxMs: maxOf(runs, r => r.listingDelay?.maxMs),
@@ -195,6 +207,8 @@ const ROWS: [string, (s: RunSummary) => number | null | undefined, string, strin
 	['first page p50', s => s.firstPageP50Ms, 'ms', '<= 10'],
 	['full listing', s => s.fullListingMs, 'ms', '<= floor'],
 	['full listing / floor', s => s.listingVsFloor, 'x'],
+	['server CPU during full listing', s => s.listingServerCpuMs, 'ms'],
+	['bench client CPU during full listing', s => s.listingClientCpuMs, 'ms'],
 	['event-loop delay while listing p99', s => s.listingDelayP99Ms, 'ms', '<= 20'],
 	['event-loop delay while listing max', s => s.listingDelayMaxMs, 'ms', '<= 50'],
 	['list_changed after a create p50', s => s.listChangedP50Ms, 'ms'],
@@ -254,7 +268,7 @@ export async function runScaleBench(argv: readonly string[]): Promise<ScaleResul
 					const run = await runServer({ cli, root: tree.root, expected, home, leafDir, log });
 					run.floorMs = round(floorMs);
 					runs[name].push(run);
-					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
+					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (server CPU ${run.listingServerCpuMs} ms, client CPU ${run.listingClientCpuMs} ms, delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
 				}
 			}
 			results.sizes[size] = Object.fromEntries(Object.keys(builds).map(b => [b, summarizeRuns(runs[b], floors[b])]));
