@@ -1,11 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { Emitter } from '../../../src/common/event';
-import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceAnnotator, ResourceChange, ResourceEntry, ResourceProvider, SortedEntries } from '../../../src/core/resource';
 import { fileUri } from '../../../src/core/uriGuard';
 import { createFixture } from '../../helpers/fixtureWorkspace';
-import { ConnectedClient, connectInMemory, createTestServer, fastTracker, listAll } from '../../helpers/harness';
+import { connectInMemory, createTestServer, listAll, withPagedClient } from '../../helpers/harness';
 
 /** A files-like list that counts the entries built from it and has a version, as the index's does (unless told not to). */
 class CountingList implements SortedEntries {
@@ -82,21 +81,10 @@ async function untilTrue(done: () => boolean, what: string): Promise<void> {
 	assert.fail(`${what} did not happen`);
 }
 
-async function withClient(providers: ResourceProvider[], body: (client: ConnectedClient['client']) => Promise<void>): Promise<void> {
-	const registry = new ProviderRegistry(providers, fastTracker);
-	const conn = await connectInMemory(registry, undefined, 10);
-	try {
-		await body(conn.client);
-	} finally {
-		await conn.close();
-		registry.dispose();
-	}
-}
-
 describe('the next page of a listing is prepared while the client reads the last one', () => {
 	it('a client that follows cursors gets its next page without a single entry built at its request', async () => {
 		const list = new CountingList(35);
-		await withClient([new ListProvider('files', list)], async client => {
+		await withPagedClient([new ListProvider('files', list)], async client => {
 			const first = await client.listResources();
 			const second = await client.listResources({ cursor: first.nextCursor });
 			await untilTrue(() => list.built === 30, 'preparing the third page');
@@ -112,7 +100,7 @@ describe('the next page of a listing is prepared while the client reads the last
 
 	it('a client that reads only the first page gets nothing prepared for it', async () => {
 		const list = new CountingList(35);
-		await withClient([new ListProvider('files', list)], async client => {
+		await withPagedClient([new ListProvider('files', list)], async client => {
 			await client.listResources();
 			await client.listResources();
 			for (let turn = 0; turn < 10; turn++) {
@@ -124,7 +112,7 @@ describe('the next page of a listing is prepared while the client reads the last
 
 	it('a list that changed after its page was prepared is listed as it is now', async () => {
 		const list = new CountingList(35);
-		await withClient([new ListProvider('files', list)], async client => {
+		await withPagedClient([new ListProvider('files', list)], async client => {
 			const second = await client.listResources({ cursor: (await client.listResources()).nextCursor });
 			await untilTrue(() => list.built === 30, 'preparing the third page');
 			list.rename(25, 'renamed', true);
@@ -135,7 +123,7 @@ describe('the next page of a listing is prepared while the client reads the last
 
 	it('a list without a version is never served from a prepared page', async () => {
 		const list = new CountingList(35, false);
-		await withClient([new ListProvider('files', list)], async client => {
+		await withPagedClient([new ListProvider('files', list)], async client => {
 			const second = await client.listResources({ cursor: (await client.listResources()).nextCursor });
 			await untilTrue(() => list.built === 30, 'building the third page ahead');
 			list.rename(25, 'renamed', false);
@@ -147,7 +135,7 @@ describe('the next page of a listing is prepared while the client reads the last
 	it('annotations that changed after the page was prepared are the ones listed', async () => {
 		const list = new CountingList(35);
 		const ranking = new RankingAnnotator();
-		await withClient([ranking, new ListProvider('files', list)], async client => {
+		await withPagedClient([ranking, new ListProvider('files', list)], async client => {
 			const second = await client.listResources({ cursor: (await client.listResources()).nextCursor });
 			assert.equal(second.resources[0].annotations?.priority, 0.5);
 			await untilTrue(() => list.built === 30, 'preparing the third page');
