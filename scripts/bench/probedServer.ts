@@ -15,6 +15,7 @@ export interface ProbeLine {
 	delayMaxMs: number;
 	/** Summed over the requests answered since the last probe: from a request's arrival to the end of its answer's write, and the writes alone. */
 	requestPathMs?: number;
+	requestPathCpuMs?: number;
 	writeMs?: number;
 	answered?: number;
 }

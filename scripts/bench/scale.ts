@@ -43,6 +43,7 @@ interface ScaleRun extends Partial<ScaleNotifyLatency> {
 	listingClientCpuMs?: number;
 	/** The server's part of the client's wait during the full listing (scaleProbe.mjs: request arrival to answer written, summed). */
 	listingRequestPathMs?: number;
+	listingRequestPathCpuMs?: number;
 	listingWriteMs?: number;
 	listingDelay?: { p99Ms: number; maxMs: number };
 	listedFiles?: number;
@@ -156,6 +157,7 @@ async function runServer({ cli, root, expected, home, leafDir, log }: { cli: str
 		const listing = await server.probe();
 		r.listingDelay = { p99Ms: listing.delayP99Ms, maxMs: listing.delayMaxMs };
 		r.listingRequestPathMs = listing.requestPathMs;
+		r.listingRequestPathCpuMs = listing.requestPathCpuMs;
 		r.listingWriteMs = listing.writeMs;
 		r.listedFiles = listed.files.length;
 		r.pages = listed.pages;
@@ -191,6 +193,7 @@ function summarizeRuns(runs: ScaleRun[], floors: number[]) {
 		listingServerCpuMs: medianOf(runs, r => r.listingServerCpuMs),
 		listingClientCpuMs: medianOf(runs, r => r.listingClientCpuMs),
 		listingRequestPathMs: medianOf(runs, r => r.listingRequestPathMs),
+		listingRequestPathCpuMs: medianOf(runs, r => r.listingRequestPathCpuMs),
 		listingWriteMs: medianOf(runs, r => r.listingWriteMs),
 		listingVsFloor: medianOf(runs.map((r, i) => ({ x: (r.fullListingMs ?? Number.NaN) / floors[i] })), r => r.x),
 		listingDelayP99Ms: medianOf(runs, r => r.listingDelay?.p99Ms),
@@ -219,6 +222,7 @@ const ROWS: [string, (s: RunSummary) => number | null | undefined, string, strin
 	['bench client CPU during full listing', s => s.listingClientCpuMs, 'ms'],
 	['server on the request path during full listing', s => s.listingRequestPathMs, 'ms'],
 	['of which writing the answers', s => s.listingWriteMs, 'ms'],
+	['server CPU on the request path during full listing', s => s.listingRequestPathCpuMs, 'ms'],
 	['event-loop delay while listing p99', s => s.listingDelayP99Ms, 'ms', '<= 20'],
 	['event-loop delay while listing max', s => s.listingDelayMaxMs, 'ms', '<= 50'],
 	['list_changed after a create p50', s => s.listChangedP50Ms, 'ms'],
@@ -278,7 +282,7 @@ export async function runScaleBench(argv: readonly string[]): Promise<ScaleResul
 					const run = await runServer({ cli, root: tree.root, expected, home, leafDir, log });
 					run.floorMs = round(floorMs);
 					runs[name].push(run);
-					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (server CPU ${run.listingServerCpuMs} ms, client CPU ${run.listingClientCpuMs} ms, request path ${run.listingRequestPathMs} ms, delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
+					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (server CPU ${run.listingServerCpuMs} ms, client CPU ${run.listingClientCpuMs} ms, request path ${run.listingRequestPathMs} ms (CPU ${run.listingRequestPathCpuMs} ms), delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
 				}
 			}
 			results.sizes[size] = Object.fromEntries(Object.keys(builds).map(b => [b, summarizeRuns(runs[b], floors[b])]));

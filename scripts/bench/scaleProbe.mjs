@@ -12,15 +12,25 @@ histogram.enable();
 // write that answers it (stdout is a pipe: writes are synchronous, so a write's end is when the
 // client has taken all but the last pipe buffer of it). Exact for one request at a time, as a
 // client walking a listing sends them; work the server does between requests is not counted.
+const cpuMs = () => {
+	const { user, system } = process.cpuUsage();
+	return (user + system) / 1000;
+};
 let arrivedAt = 0;
+/** The process's CPU when the request arrived: unlike the times, its share does not grow when other processes hold the cores. */
+let cpuAtArrival = 0;
 let requestPathMs = 0;
+let requestPathCpuMs = 0;
 let writeMs = 0;
 let answered = 0;
 // Seen through emit, not a listener of our own: a 'data' listener would start the stream
 // flowing before the server listens, and lose what arrived meanwhile.
 const emit = process.stdin.emit;
 process.stdin.emit = function (event, ...args) {
-	if (event === 'data' && arrivedAt === 0) arrivedAt = performance.now();
+	if (event === 'data' && arrivedAt === 0) {
+		arrivedAt = performance.now();
+		cpuAtArrival = cpuMs();
+	}
 	return emit.call(this, event, ...args);
 };
 const write = process.stdout.write.bind(process.stdout);
@@ -30,6 +40,7 @@ process.stdout.write = (chunk, ...rest) => {
 	if (arrivedAt !== 0) {
 		const end = performance.now();
 		requestPathMs += end - arrivedAt;
+		requestPathCpuMs += cpuMs() - cpuAtArrival;
 		writeMs += end - start;
 		answered++;
 		arrivedAt = 0;
@@ -42,10 +53,11 @@ process.on('SIGUSR2', () => {
 	const line = {
 		delayP50Ms: ms(histogram.percentile(50)), delayP99Ms: ms(histogram.percentile(99)), delayMaxMs: ms(histogram.max),
 		rssMiB: Math.round(memory.rss / 2 ** 20), heapUsedMiB: Math.round(memory.heapUsed / 2 ** 20),
-		requestPathMs: Math.round(requestPathMs), writeMs: Math.round(writeMs), answered,
+		requestPathMs: Math.round(requestPathMs), requestPathCpuMs: Math.round(requestPathCpuMs), writeMs: Math.round(writeMs), answered,
 	};
 	histogram.reset();
 	requestPathMs = 0;
+	requestPathCpuMs = 0;
 	writeMs = 0;
 	answered = 0;
 	process.stderr.write(`SCALE-PROBE ${JSON.stringify(line)}\n`);
