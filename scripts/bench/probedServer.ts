@@ -10,7 +10,15 @@ import { repoRoot } from '../bootstrap/repoRoot.mjs';
 const PROBE = pathToFileURL(path.join(repoRoot, 'scripts', 'bench', 'scaleProbe.mjs')).href;
 
 /** What the probe (scaleProbe.mjs) reports on SIGUSR2. */
-export interface ProbeLine { delayP99Ms: number; delayMaxMs: number }
+export interface ProbeLine {
+	delayP99Ms: number;
+	delayMaxMs: number;
+	/** Summed over the requests answered since the last probe: from a request's arrival to the end of its answer's write, and the writes alone. */
+	requestPathMs?: number;
+	requestPathCpuMs?: number;
+	writeMs?: number;
+	answered?: number;
+}
 
 /** stderr of a server: keeps the tail, and hands over probe lines and the index line as they come. */
 export class ScaleStderr extends TailBuffer {

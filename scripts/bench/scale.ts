@@ -6,8 +6,9 @@
 // Per server run (headless host over stdio, with bench-scale-probe.mjs preloaded):
 //   index time (the host's own "indexed N files in X ms" line), RSS after indexing and its peak,
 //   event-loop delay p99/max while indexing and while a client lists everything, pings answered
-//   while indexing, first page p50 (after 5 warm-up pages), full listing time, and the latency of list_changed for a
-//   file created and of updated for a subscribed file changed at that size.
+//   while indexing, first page p50 (after 5 warm-up pages), full listing time with the server's and the client's CPU
+//   meanwhile and the server's part of the client's wait (the probe's request-to-answer time), and the latency of
+//   list_changed for a file created and of updated for a subscribed file changed at that size.
 // Then a branch switch of thousands of files in a git repository of that layout (scaleSwitch.ts).
 // Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
 //        --switch-files N (100000) --switch-changed M (5000; 0 skips the switch) --json-only. Aims are reported, never asserted.
@@ -20,6 +21,7 @@ import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep,
 import { prepareScaleTree } from './scaleTree.js';
 import { runSwitchBench, switchTable, type SwitchResults } from './scaleSwitch.js';
 import { measureScaleNotifyLatency, type ScaleNotifyLatency } from './notify.js';
+import { serverCpuMs } from './eras.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const WALK_CONCURRENCY = 16;
@@ -36,6 +38,13 @@ interface ScaleRun extends Partial<ScaleNotifyLatency> {
 	pingWhileIndexing?: LatencySummary;
 	firstPageP50Ms?: number | null;
 	fullListingMs?: number;
+	/** CPU of the server and of the bench client during the full listing: a client waits for the server's part only when it is not done ahead. */
+	listingServerCpuMs?: number | null;
+	listingClientCpuMs?: number;
+	/** The server's part of the client's wait during the full listing (scaleProbe.mjs: request arrival to answer written, summed). */
+	listingRequestPathMs?: number;
+	listingRequestPathCpuMs?: number;
+	listingWriteMs?: number;
 	listingDelay?: { p99Ms: number; maxMs: number };
 	listedFiles?: number;
 	pages?: number;
@@ -136,11 +145,20 @@ async function runServer({ cli, root, expected, home, leafDir, log }: { cli: str
 		r.firstPageP50Ms = round(median(firstPage), 2);
 
 		await server.probe();
+		const serverCpuBefore = serverCpuMs(server.pid);
+		const clientCpuBefore = process.cpuUsage();
 		const t = now();
 		const listed = await server.enumerate(120_000);
 		r.fullListingMs = round(now() - t);
+		const clientCpu = process.cpuUsage(clientCpuBefore);
+		const serverCpuAfter = serverCpuMs(server.pid);
+		r.listingServerCpuMs = serverCpuBefore !== null && serverCpuAfter !== null ? serverCpuAfter - serverCpuBefore : null;
+		r.listingClientCpuMs = round((clientCpu.user + clientCpu.system) / 1000);
 		const listing = await server.probe();
 		r.listingDelay = { p99Ms: listing.delayP99Ms, maxMs: listing.delayMaxMs };
+		r.listingRequestPathMs = listing.requestPathMs;
+		r.listingRequestPathCpuMs = listing.requestPathCpuMs;
+		r.listingWriteMs = listing.writeMs;
 		r.listedFiles = listed.files.length;
 		r.pages = listed.pages;
 		if (listed.files.length !== expected) r.problem = `listed ${listed.files.length} files, expected ${expected}`;
@@ -172,6 +190,11 @@ function summarizeRuns(runs: ScaleRun[], floors: number[]) {
 		pingWhileIndexingMaxMs: maxOf(runs, r => r.pingWhileIndexing?.max),
 		firstPageP50Ms: medianOf(runs, r => r.firstPageP50Ms),
 		fullListingMs: medianOf(runs, r => r.fullListingMs),
+		listingServerCpuMs: medianOf(runs, r => r.listingServerCpuMs),
+		listingClientCpuMs: medianOf(runs, r => r.listingClientCpuMs),
+		listingRequestPathMs: medianOf(runs, r => r.listingRequestPathMs),
+		listingRequestPathCpuMs: medianOf(runs, r => r.listingRequestPathCpuMs),
+		listingWriteMs: medianOf(runs, r => r.listingWriteMs),
 		listingVsFloor: medianOf(runs.map((r, i) => ({ x: (r.fullListingMs ?? Number.NaN) / floors[i] })), r => r.x),
 		listingDelayP99Ms: medianOf(runs, r => r.listingDelay?.p99Ms),
 		listingDelayMaxMs: maxOf(runs, r => r.listingDelay?.maxMs),
@@ -195,6 +218,11 @@ const ROWS: [string, (s: RunSummary) => number | null | undefined, string, strin
 	['first page p50', s => s.firstPageP50Ms, 'ms', '<= 10'],
 	['full listing', s => s.fullListingMs, 'ms', '<= floor'],
 	['full listing / floor', s => s.listingVsFloor, 'x'],
+	['server CPU during full listing', s => s.listingServerCpuMs, 'ms'],
+	['bench client CPU during full listing', s => s.listingClientCpuMs, 'ms'],
+	['server on the request path during full listing', s => s.listingRequestPathMs, 'ms'],
+	['of which writing the answers', s => s.listingWriteMs, 'ms'],
+	['server CPU on the request path during full listing', s => s.listingRequestPathCpuMs, 'ms'],
 	['event-loop delay while listing p99', s => s.listingDelayP99Ms, 'ms', '<= 20'],
 	['event-loop delay while listing max', s => s.listingDelayMaxMs, 'ms', '<= 50'],
 	['list_changed after a create p50', s => s.listChangedP50Ms, 'ms'],
@@ -254,7 +282,7 @@ export async function runScaleBench(argv: readonly string[]): Promise<ScaleResul
 					const run = await runServer({ cli, root: tree.root, expected, home, leafDir, log });
 					run.floorMs = round(floorMs);
 					runs[name].push(run);
-					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
+					log(`  ${name} #${rep + 1}: floor ${Math.round(floorMs)} ms, index ${run.indexMs} ms, RSS ${run.rssAfterIndexMiB} MiB (peak ${run.peakRssMiB}), delay while indexing p99 ${run.indexingDelay?.p99Ms} / max ${run.indexingDelay?.maxMs} ms, first page ${run.firstPageP50Ms} ms, listing ${run.fullListingMs} ms (server CPU ${run.listingServerCpuMs} ms, client CPU ${run.listingClientCpuMs} ms, request path ${run.listingRequestPathMs} ms (CPU ${run.listingRequestPathCpuMs} ms), delay max ${run.listingDelay?.maxMs} ms), list_changed ${run.listChangedP50Ms} ms, updated ${run.updatedP50Ms} ms${run.error ? ' ERROR' : ''}`);
 				}
 			}
 			results.sizes[size] = Object.fromEntries(Object.keys(builds).map(b => [b, summarizeRuns(runs[b], floors[b])]));

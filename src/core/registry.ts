@@ -2,9 +2,12 @@ import { Disposable } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
 import { InvalidParams, ResourceNotFound } from './errors';
 import { Page, PageBuilder, pageStart } from './pager';
+import { ListRead, PreparedPage, PreparedPages } from './preparedPages';
 import { Completion, isAnnotator, ResourceAnnotator, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
 
 export const DEFAULT_PAGE_SIZE = 1000;
+/** Next pages kept ready at once: one per client walking a listing, for a few at a time. */
+const MAX_PREPARED_PAGES = 4;
 
 /**
  * All resource providers behind one surface: paging across them in a fixed order, routing
@@ -16,6 +19,7 @@ export class ProviderRegistry extends Disposable {
 	readonly onDidChange;
 	private setVersion = 0;
 	private readonly annotators: readonly ResourceAnnotator[];
+	private readonly prepared = new PreparedPages(MAX_PREPARED_PAGES);
 
 	constructor(
 		readonly providers: readonly ResourceProvider[],
@@ -25,6 +29,7 @@ export class ProviderRegistry extends Disposable {
 		this.tracker = this._register(new ChangeTracker(trackerOptions));
 		this.onDidChange = this.tracker.onDidFlush;
 		this.annotators = providers.filter(isAnnotator);
+		this._register({ dispose: () => this.prepared.clear() });
 		for (const provider of providers) {
 			this._register(provider);
 			this._register(provider.onDidChange(change => {
@@ -51,25 +56,67 @@ export class ProviderRegistry extends Disposable {
 	 * non-file resources first, so a client that reads one page still learns they exist.
 	 */
 	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
+		if (cursor === undefined) {
+			return (await this.build(cursor, pageSize)).page;
+		}
+		// A client that follows a cursor walks the listing: its next page is prepared for it.
+		const page = this.prepared.take(cursor, pageSize, p => this.isCurrent(p)) ?? (await this.build(cursor, pageSize)).page;
+		if (page.nextCursor !== undefined) {
+			this.prepareLater(page.nextCursor, pageSize);
+		}
+		return page;
+	}
+
+	/**
+	 * Builds the page for `cursor` once this turn's work (sending the page before) is done,
+	 * and keeps it when everything it was built from can tell later whether it changed.
+	 */
+	private prepareLater(cursor: string, pageSize: number): void {
+		if (this.prepared.has(cursor, pageSize)) {
+			return;
+		}
+		setImmediate(() => {
+			if (this.isDisposed) {
+				return;
+			}
+			this.build(cursor, pageSize).then(prepared => {
+				if (!this.isDisposed && prepared.reads.every(r => r.version !== undefined) && prepared.annotations.every(a => a !== undefined)) {
+					this.prepared.put(prepared);
+				}
+			}, () => { /* the request itself will build it again and answer the error */ });
+		});
+	}
+
+	/** Whether a prepared page is exactly what building it now would give. */
+	private isCurrent(prepared: PreparedPage): boolean {
+		return prepared.reads.every(r => r.version !== undefined && this.providers[r.section].list() === r.list && r.list.version === r.version)
+			&& this.annotators.every((a, i) => a.annotationState?.() === prepared.annotations[i]);
+	}
+
+	private async build(cursor: string | undefined, pageSize: number): Promise<PreparedPage> {
 		const start = pageStart(cursor, this.providers.map(p => p.id));
 		const page = new PageBuilder(start, pageSize);
+		const reads: ListRead[] = [];
 		// Sections before the cursor's are never read, so they need not be ready.
-		for (const provider of this.providers.slice(start.section)) {
+		for (let section = start.section; section < this.providers.length; section++) {
+			const provider = this.providers[section];
 			await readyOrBounded(provider);
-			const full = page.add(provider.id, provider.list());
+			const list = provider.list();
+			reads.push({ section, list, version: list.version });
+			const full = page.add(provider.id, list);
 			if (full) {
-				return this.annotate(full);
+				return this.annotate(cursor, pageSize, full, reads);
 			}
 		}
-		return this.annotate(page.finish());
+		return this.annotate(cursor, pageSize, page.finish(), reads);
 	}
 
 	/** Runs every annotator over the page's entries in place: the page's array is the builder's own. */
-	private annotate(page: Page): Page {
+	private annotate(cursor: string | undefined, pageSize: number, page: Page, reads: ListRead[]): PreparedPage {
 		for (const annotator of this.annotators) {
 			annotator.annotate(page.resources);
 		}
-		return page;
+		return { cursor: cursor ?? '', pageSize, page, reads, annotations: this.annotators.map(a => a.annotationState?.()) };
 	}
 
 	read(uri: string): Promise<ResourceContent[]> {

@@ -48,6 +48,11 @@ export interface SortedEntries {
 	 * Lists without it are searched through `at`.
 	 */
 	search?(uri: string, after: boolean): number;
+	/**
+	 * Changes whenever what `at` and `search` answer may change. Only pages of lists that have one
+	 * are prepared ahead of their request (`PreparedPages`).
+	 */
+	readonly version?: number;
 }
 
 /** What changed in a provider's resources. */
@@ -101,6 +106,13 @@ export interface ResourceAnnotator {
 	 * so what holds for the whole page is looked at once.
 	 */
 	annotate(entries: ResourceEntry[]): void;
+	/**
+	 * What `annotate` applies now, as an object that is replaced whenever that changes; undefined
+	 * when `annotate` would first bring it up to date. A page annotated while this was the same
+	 * object is what `annotate` would make of it now. Annotators without it keep pages from being
+	 * prepared ahead of their request.
+	 */
+	annotationState?(): object | undefined;
 }
 
 export function isAnnotator(provider: ResourceProvider): provider is ResourceProvider & ResourceAnnotator {

@@ -10,6 +10,7 @@ import { FilesProvider } from '../../src/core/files/filesProvider';
 import { OffThreadWalker } from '../../src/core/files/walkBatch';
 import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
+import { ResourceProvider } from '../../src/core/resource';
 import { ServerRunner } from '../../src/mcp/serverRunner';
 import { McpSession } from '../../src/mcp/session';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
@@ -110,6 +111,18 @@ export async function connectInMemory(registry: ProviderRegistry, log: Logger = 
 			session.dispose();
 		},
 	};
+}
+
+/** Serves `providers` in pages of 10 to an in-memory SDK client for the length of `body`. */
+export async function withPagedClient(providers: ResourceProvider[], body: (client: Client) => Promise<void>): Promise<void> {
+	const registry = new ProviderRegistry(providers, fastTracker);
+	const conn = await connectInMemory(registry, undefined, 10);
+	try {
+		await body(conn.client);
+	} finally {
+		await conn.close();
+		registry.dispose();
+	}
 }
 
 /** A real SDK Client over Streamable HTTP with the bearer token. */

@@ -38,6 +38,8 @@ export class FileStore {
 	private readonly removed = new Set<number>();
 	/** Until the first `sortAll`: which directories' files came in key order. */
 	private arrival: ArrivalOrder | undefined = new ArrivalOrder();
+	/** Counts changes (see `version`). */
+	private changes = 0;
 
 	constructor(folderNames: readonly string[], multiRoot: boolean) {
 		this.dirs = new DirectoryTable(folderNames, multiRoot);
@@ -48,8 +50,17 @@ export class FileStore {
 		return this.live;
 	}
 
+	/**
+	 * Changes with every change to the files, committed or not (an update shows in entries at
+	 * once): a page built at one version is what a page built later at the same version holds.
+	 */
+	get version(): number {
+		return this.changes;
+	}
+
 	/** Adds a file. It is found at once, and listed after the next `commit` (or `sortAll`). */
 	add(dir: number, name: string, size: number, mtimeMs: number, uri?: string): number {
+		this.changes++;
 		const reused = this.freeSlots.pop();
 		const slot = reused ?? this.nextSlot();
 		this.arrival?.note(dir, this.dirs.encode(this.dirs.get(dir), name), reused !== undefined);
@@ -65,12 +76,14 @@ export class FileStore {
 	}
 
 	update(slot: number, size: number, mtimeMs: number): void {
+		this.changes++;
 		this.sizes.set(slot, size);
 		this.mtimes.set(slot, mtimeMs);
 	}
 
 	/** Removes a file; listing drops it at the next `commit`. */
 	remove(slot: number, uri: string): void {
+		this.changes++;
 		if (this.pending.delete(uri)) {
 			this.release(slot);
 		} else if (!this.removed.has(slot)) {
@@ -186,6 +199,7 @@ export class FileStore {
 	 * directories so the event loop is never held.
 	 */
 	async sortAll(pause: () => Promise<void> | undefined): Promise<void> {
+		this.changes++;
 		this.pending.clear();
 		for (const slot of this.removed) {
 			this.release(slot);
@@ -193,7 +207,7 @@ export class FileStore {
 		this.removed.clear();
 		const arrival = this.arrival;
 		this.arrival = undefined;
-		this.order = await treeOrder({
+		const order = await treeOrder({
 			dirs: this.dirs,
 			dirOf: this.dirOf,
 			slotCount: this.slots,
@@ -202,7 +216,9 @@ export class FileStore {
 			isOrdered: dir => arrival?.isOrdered(dir) ?? false,
 			uriOf: slot => this.uriOf(slot),
 		}, pause);
-		this.orderLength = this.order.length;
+		this.changes++;
+		this.order = order;
+		this.orderLength = order.length;
 	}
 
 	/**
@@ -257,6 +273,7 @@ export class FileStore {
 		}
 		this.removed.clear();
 		this.pending.clear();
+		this.changes++;
 		this.order = next;
 		this.orderLength = n;
 		await this.names.compact(this.slots, pause);
@@ -291,5 +308,9 @@ class StoreView implements SortedEntries {
 
 	search(uri: string, after: boolean): number {
 		return this.store.search(uri, after);
+	}
+
+	get version(): number {
+		return this.store.version;
 	}
 }

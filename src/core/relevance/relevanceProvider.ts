@@ -171,6 +171,11 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		}
 	}
 
+	/** The ranking `annotate` applies (its map is replaced on every re-ranking), or undefined while stale. */
+	annotationState(): object | undefined {
+		return this.stale ? undefined : this.priorities;
+	}
+
 	/** The ranking, recomputed first when a signal arrived since the last time. */
 	private current(): readonly RankedFile[] {
 		if (!this.stale) {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceChange, ResourceEntry, ResourceProvider } from '../../../src/core/resource';
-import { ConnectedClient, connectInMemory, fastTracker, listAll } from '../../helpers/harness';
+import { connectInMemory, fastTracker, listAll, withPagedClient } from '../../helpers/harness';
 
 /** A provider of `count` entries under `scheme://` that is ready only once `release()` is called. */
 class GatedProvider implements ResourceProvider {
@@ -38,22 +38,10 @@ class GatedProvider implements ResourceProvider {
 	dispose(): void { this.changes.dispose(); }
 }
 
-/** Serves `providers` in pages of 10 to an in-memory SDK client for the length of `body`. */
-async function withClient(providers: ResourceProvider[], body: (client: ConnectedClient['client']) => Promise<void>): Promise<void> {
-	const registry = new ProviderRegistry(providers, fastTracker);
-	const conn = await connectInMemory(registry, undefined, 10);
-	try {
-		await body(conn.client);
-	} finally {
-		await conn.close();
-		registry.dispose();
-	}
-}
-
 describe('registry paging waits only for the providers a page reaches', () => {
 	it('serves the first pages of files while a later provider is still getting ready, then pages into it', async () => {
 		const git = new GatedProvider('git', 3, true);
-		await withClient([new GatedProvider('files', 25, false), git], async client => {
+		await withPagedClient([new GatedProvider('files', 25, false), git], async client => {
 			const first = await client.listResources();
 			assert.equal(first.resources.length, 10);
 			const second = await client.listResources({ cursor: first.nextCursor });
@@ -75,7 +63,7 @@ describe('registry paging waits only for the providers a page reaches', () => {
 	});
 
 	it('a page that ends exactly at the end of one provider still points on to the next', async () => {
-		await withClient([new GatedProvider('files', 10, false), new GatedProvider('git', 2, false)], async client => {
+		await withPagedClient([new GatedProvider('files', 10, false), new GatedProvider('git', 2, false)], async client => {
 			const first = await client.listResources();
 			assert.equal(first.resources.length, 10);
 			assert.ok(first.nextCursor, 'git comes next');
@@ -86,7 +74,7 @@ describe('registry paging waits only for the providers a page reaches', () => {
 
 	it('asks each provider a page crosses for its entries once, and none before the cursor\'s', async () => {
 		const providers = [new GatedProvider('a', 4, false), new GatedProvider('b', 3, false), new GatedProvider('c', 2, false), new GatedProvider('d', 9, false)];
-		await withClient(providers, async client => {
+		await withPagedClient(providers, async client => {
 			const first = await client.listResources();
 			assert.deepEqual(first.resources.map(r => r.uri).slice(-3), ['c://item/0000', 'c://item/0001', 'd://item/0000']);
 			assert.deepEqual(providers.map(p => p.listCalls), [1, 1, 1, 1]);
@@ -98,7 +86,7 @@ describe('registry paging waits only for the providers a page reaches', () => {
 
 	it('waits no longer than a provider\'s readyWaitMs, listing what it has so far', async () => {
 		const slow = new FoundLaterProvider(50);
-		await withClient([slow, new GatedProvider('files', 3, false)], async client => {
+		await withPagedClient([slow, new GatedProvider('files', 3, false)], async client => {
 			const first = await client.listResources();
 			assert.deepEqual(first.resources.map(r => r.uri), ['files://item/0000', 'files://item/0001', 'files://item/0002']);
 		});
