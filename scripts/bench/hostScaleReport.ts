@@ -8,7 +8,7 @@ import { formatCell, medianOf, rangeOf } from './measurement.js';
 /** What a result file holds. */
 export interface HostScaleResults {
 	startedAt: string;
-	params: { files: number; runs: number; inspector: boolean; minWindowMs: number; settings: Record<string, unknown>; switchChanged?: number };
+	params: { files: number; runs: number; inspector: boolean; minWindowMs: number; settings: Record<string, unknown>; switchChanged?: number; showPicker?: boolean };
 	env: { cpus: string; loadAvgAtStart: number[]; loadAvgAtEnd?: number[] };
 	runs: HostRun[];
 }
@@ -38,9 +38,9 @@ const ROWS: [string, (r: HostRun) => number | null | undefined, string][] = [
 
 /** Prints the table (Markdown) and the problems, and where the result file was written. */
 export function printReport(results: HostScaleResults, expected: number, file: string): void {
-	const { files, runs, minWindowMs, settings } = results.params;
+	const { files, runs, minWindowMs, settings, showPicker } = results.params;
 	const ok = results.runs.filter(r => !r.error);
-	console.log(`\nscale in the real extension host (code-server, packaged extension): ${files.toLocaleString('en-US')} files (${expected.toLocaleString('en-US')} served), ${ok.length} of ${runs} cold windows; load average ${results.env.loadAvgAtStart.join(' ')} at start, ${results.env.loadAvgAtEnd?.join(' ')} at end${minWindowMs ? `; indexing windows of at least ${minWindowMs} ms` : ''}${Object.keys(settings).length ? `; user settings ${JSON.stringify(settings)}` : ''}`);
+	console.log(`\nscale in the real extension host (code-server, packaged extension): ${files.toLocaleString('en-US')} files (${expected.toLocaleString('en-US')} served), ${ok.length} of ${runs} cold windows; load average ${results.env.loadAvgAtStart.join(' ')} at start, ${results.env.loadAvgAtEnd?.join(' ')} at end${minWindowMs ? `; indexing windows of at least ${minWindowMs} ms` : ''}${Object.keys(settings).length ? `; user settings ${JSON.stringify(settings)}` : ''}${showPicker ? '; the picker\'s view opened as the server started' : ''}`);
 	console.log('| metric | median | range |\n|---|---:|---|');
 	for (const [label, pick, unit] of ROWS) {
 		const range = rangeOf(ok, pick);

@@ -38,11 +38,13 @@ export interface RunOptions {
 	readonly settings: Record<string, unknown>;
 	/** The git repository the window is opened on, switched there and back after the listing (BENCH_HOST_SWITCH=1). */
 	readonly switchRepo: SwitchRepo | undefined;
+	/** Opens the picker's view as the server starts (BENCH_HOST_PICKER=1). */
+	readonly showPicker: boolean;
 	readonly log: (msg: string) => void;
 }
 
 export async function oneRun(browser: { browser: Browser }, vsix: string, workspace: string, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
-	const { noInspector, profileDir, minWindowMs, settings, switchRepo, log } = options;
+	const { noInspector, profileDir, minWindowMs, settings, switchRepo, showPicker, log } = options;
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
@@ -71,6 +73,11 @@ export async function oneRun(browser: { browser: Browser }, vsix: string, worksp
 		// What the host held before the index was built, for scale: the workbench's own extensions
 		// live in the same process.
 		r.rssAtLockMiB = mib(readProcMemory(hostPid)?.rssKiB);
+		// Clicked while the pings run: the click waits for the workbench, the extension host does not.
+		// (Its picker then also lists everything once indexed, in the phases after this one.)
+		const pickerShown = showPicker
+			? page.locator('.part.activitybar [aria-label^="MCP Resources"]').first().click({ timeout: 60_000 }).then(() => undefined, (err: unknown) => err)
+			: undefined;
 		const client = await connectClient(lock);
 		cleanups.push(() => client.close());
 
@@ -95,6 +102,8 @@ export async function oneRun(browser: { browser: Browser }, vsix: string, worksp
 		r.peakRssAfterIndexMiB = mib(memory?.hwmKiB);
 		r.indexingDelay = indexing;
 		r.pingWhileIndexing = pings.length ? summarize(pings) : null;
+		const clickFailure = await pickerShown;
+		if (clickFailure) throw clickFailure;
 		await waitForWorkbench(page);
 		// A control: the same host doing nothing of ours for 2 s, so the delays above can be told
 		// from what the machine's load and the workbench's other extensions cause anyway.

@@ -11,6 +11,7 @@ export function createClientTransport(target: ConnectionTarget, onStderr: (text:
 	if (target.kind === 'http') {
 		return new StreamableHTTPClientTransport(new URL(target.url), {
 			requestInit: { headers: { ...target.headers } },
+			...(target.fetch ? { fetch: target.fetch } : {}),
 			// The reconnecting client reconnects itself (a restarted server may have a new port and
 			// token): the transport's own retries would only delay noticing.
 			reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },

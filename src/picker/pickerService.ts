@@ -54,6 +54,10 @@ export class PickerService extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	/** Anything shown changed: servers, states, resources, selection. */
 	readonly onDidChange = this.changeEmitter.event;
+	/** Whether the view is on screen (until told, as if it were: hosts without a view). */
+	private viewShown = true;
+	/** QuickPicks and other consumers open now that show listings (see `showing`). */
+	private openConsumers = 0;
 	private readonly updatedEmitter = this._register(new Emitter<{ serverId: string; uri: string }>());
 	/** A subscribed resource changed on its server. */
 	readonly onDidUpdateResource = this.updatedEmitter.event;
@@ -129,6 +133,39 @@ export class PickerService extends Disposable {
 		}
 		if (changed) {
 			this.changeEmitter.fire();
+		}
+	}
+
+	/** The view came on screen or left it: while nothing shows listings, their reloads wait. */
+	setViewShown(shown: boolean): void {
+		this.viewShown = shown;
+		this.applyDeferral();
+	}
+
+	/** Something that shows listings opened (a QuickPick): their reloads follow list_changed until it is disposed. */
+	showing(): IDisposable {
+		this.openConsumers++;
+		this.applyDeferral();
+		let open = true;
+		return {
+			dispose: () => {
+				if (open) {
+					open = false;
+					this.openConsumers--;
+					this.applyDeferral();
+				}
+			},
+		};
+	}
+
+	/** Whether the listings' reloads for list_changed wait now (nothing shows them). */
+	get deferReloads(): boolean {
+		return !this.viewShown && this.openConsumers === 0;
+	}
+
+	private applyDeferral(): void {
+		for (const entry of this.entries.values()) {
+			entry.resources.setDeferred(this.deferReloads);
 		}
 	}
 
@@ -209,6 +246,7 @@ export class PickerService extends Disposable {
 		const store = new DisposableStore();
 		const connection = store.add(new ServerConnection(id, label, source, { log: this.options.log, backoffMs: this.options.backoffMs }));
 		const resources = store.add(new ResourceListing(connection));
+		resources.setDeferred(this.deferReloads);
 		const suggestions = store.add(new Suggestions(connection, resources));
 		store.add(suggestions.onDidChange(() => this.changeEmitter.fire()));
 		store.add(connection.onDidChangeState(() => this.changeEmitter.fire()));

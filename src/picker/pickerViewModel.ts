@@ -99,6 +99,7 @@ export class PickerViewModel extends Disposable {
 	 */
 	setVisible(visible: boolean): void {
 		this.visible = visible;
+		this.service.setViewShown(visible);
 		this.loadShownServers();
 	}
 

@@ -41,7 +41,7 @@ const HTTP_PROBE_MS = 15_000;
  * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
  * as the bearer token on every request) or stdio, negotiating the era itself (2026-07-28 where the
  * server offers it, 2025 otherwise). It connects on first use, reconnects with backoff after a
- * failure and at once when the source changes, and keeps the watched URIs (reference counted) live
+ * failure and at once when the source changes (once something has asked for a connection), and keeps the watched URIs (reference counted) live
  * in either era: one `subscriptions/listen` stream on 2026-07-28 (closed and opened again when the
  * set changes or the stream drops), `resources/subscribe` per URI on 2025. The picker and the
  * bridge both reach servers through it.
@@ -80,7 +80,15 @@ export class ReconnectingClient extends Disposable {
 			},
 		});
 		if (source.onDidChange) {
-			this._register(source.onDidChange(() => void this.reconnect('the server changed')));
+			this._register(source.onDidChange(() => {
+				// Nothing has asked for a connection yet (e.g. the picker's view was never shown):
+				// the first request connects to whatever the source names then. Connecting here
+				// would put a session, and the server's first-request costs, into the window's
+				// start-up, while it indexes, for a view nobody opened.
+				if (this.current.kind !== 'idle') {
+					void this.reconnect('the server changed');
+				}
+			}));
 		}
 		this._register(toDisposable(() => {
 			this.retries.cancel();

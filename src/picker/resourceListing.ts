@@ -56,6 +56,8 @@ export class ResourceListing extends Disposable {
 	private listStale = false;
 	private pacedReload: IDisposable | undefined;
 	private lastReload = { endedAt: -Infinity, ms: 0 };
+	/** Nothing shows this listing now: list_changed only marks it stale (see setDeferred). */
+	private deferred = false;
 
 	constructor(readonly connection: ServerConnection, options: ResourceListingOptions = {}) {
 		super();
@@ -140,12 +142,28 @@ export class ResourceListing extends Disposable {
 		return this.tree.search(query, limit);
 	}
 
-	/** Starts loading (first call) and resolves when every page is in. */
+	/**
+	 * Starts loading (first call) and resolves when every page is in. While reloads are deferred,
+	 * a listing the server said changed is listed again first: whoever asks gets the current list.
+	 */
 	load(): Promise<void> {
 		if (this.current.kind === 'idle' || (this.current.kind === 'error' && !this.loading)) {
 			this.loading = this.run(false);
+		} else if (this.deferred && this.listStale && !this.loading) {
+			return this.requestReload();
 		}
 		return this.loading ?? Promise.resolve();
+	}
+
+	/**
+	 * Defers reloads for list_changed while nothing shows this listing (the view hidden, no
+	 * QuickPick open): a branch switch or a build then costs a hidden picker no listing at all,
+	 * beside the server in the extension host. When they resume, one (paced) reload catches up
+	 * if the list changed meanwhile; `load()` catches up at once for whoever asks before that.
+	 */
+	setDeferred(deferred: boolean): void {
+		this.deferred = deferred;
+		this.reloadWhenPaced();
 	}
 
 	/**
@@ -163,8 +181,8 @@ export class ResourceListing extends Disposable {
 
 	/** Reloads for list_changed now, or once LIST_CHANGED_GAP_FACTOR times the last reload's length has passed since it ended. */
 	private reloadWhenPaced(): void {
-		if (!this.listStale || this.loading || this.pacedReload || this.isDisposed) {
-			return; // a load under way calls this again when it ends
+		if (!this.listStale || this.loading || this.pacedReload || this.isDisposed || this.deferred) {
+			return; // a load under way calls this again when it ends; setDeferred(false) when deferred
 		}
 		const wait = this.lastReload.endedAt + LIST_CHANGED_GAP_FACTOR * this.lastReload.ms - this.now();
 		if (wait <= 0) {

@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { Emitter, Event } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { bearerAuthorization } from '../mcp/authorization';
@@ -23,7 +24,12 @@ export class RunnerSource extends Disposable implements ConnectionSource {
 	/** The running server's info: a new object on every start, so it tells servers apart. */
 	private lastServer: ConnectionInfo | undefined;
 
-	constructor(private readonly runner: RunnerLike) {
+	/**
+	 * `fetch`: what reaches the window's own loopback server, when the host's global `fetch` is
+	 * not the right one (VS Code's goes through its proxy support, which loads every system CA
+	 * certificate on first use, even for a loopback `http:` URL).
+	 */
+	constructor(private readonly runner: RunnerLike, private readonly fetch?: FetchLike) {
 		super();
 		this.lastServer = runner.state.kind === 'running' ? runner.state.info : undefined;
 		this._register(runner.onDidChangeState(state => {
@@ -46,6 +52,6 @@ export class RunnerSource extends Disposable implements ConnectionSource {
 			throw new SourceUnavailable(state.message);
 		}
 		const info = await this.runner.whenRunning();
-		return { kind: 'http', url: info.url, headers: bearerAuthorization(info.token) };
+		return { kind: 'http', url: info.url, headers: bearerAuthorization(info.token), ...(this.fetch ? { fetch: this.fetch } : {}) };
 	}
 }

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowseResources } from './mcpIcons.js';
 import type { LockFile, WindowCheckContext } from './types.js';
-import { closeQuickInput, poll, quickInput, runFromPalette } from './workbench.js';
+import { closeQuickInput, openPicker, poll, quickInput, runFromPalette } from './workbench.js';
 
 /** The workspace file the check opens as `mcp-resource:` and changes. */
 const LIVE_FILE = 'live-edit.txt';
@@ -101,6 +101,10 @@ export async function vscodeClientRestartCheck({ page, mcpHome, workspaceDir, sc
 	assert.ok(hover.startsWith('/file/') && hover.includes(`${workspaceDir}/${LIVE_FILE}`),
 		`the editor is VS Code's mcp-resource: document of ${LIVE_FILE}, not the file (hover: ${hover})`);
 	await page.mouse.move(0, 0);
+	// The picker connects when something needs it (its view, shown once here), not when the
+	// window starts; the sidebar then goes back to the Explorer, as the screenshot shows it.
+	await openPicker(page);
+	await runFromPalette(page, 'View: Show Explorer');
 	await poll(async () => await connectedClients(page) === 2, 'VS Code\'s client and the picker connected', 30_000);
 
 	// A change on disk reaches the open editor.

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import type { PickerService, ServerEntry } from '../../src/picker/pickerService';
 import type { PickerApi } from '../../src/vscode/picker/registerPicker';
+import { unpatchedFetch } from '../../src/vscode/unpatchedFetch';
 import { absPath, closeAllEditors, EXTENSION_ID, ensureServer, resourceUri, restoreFile, vscodeUri, waitFor } from './helpers';
 
 const WORKSPACE = 'workspace';
@@ -72,6 +73,12 @@ describe('picker', () => {
 		const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { views: Record<string, { id: string }[]> } };
 		assert.deepEqual(pkg.contributes.views.mcpResources.map(v => v.id), ['mcpResources.picker']);
 		await vscode.commands.executeCommand('mcpResources.picker.focus');
+	});
+
+	it('has Node\'s own fetch for its own server: the extension host keeps it beside the proxy-patched global one', () => {
+		const original = unpatchedFetch();
+		assert.ok(original, 'globalThis.__vscodeOriginalFetch is there');
+		assert.notEqual(original, globalThis.fetch);
 	});
 
 	it('lists this workspace through MCP as a folder tree, page by page', async () => {

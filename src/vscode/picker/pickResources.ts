@@ -132,7 +132,10 @@ export function pickResources(service: PickerService): Promise<number | undefine
 				resolve(accepted ? service.selection.size : undefined);
 			}),
 		);
+		// Lists a server whose list changed while nothing showed it first (at once, not paced),
+		// then keeps every listing following list_changed while the QuickPick is open.
 		void service.loadAll();
+		disposables.push(service.showing());
 		render();
 		qp.show();
 	});

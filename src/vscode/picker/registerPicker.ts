@@ -4,6 +4,7 @@ import { ServerRunner, ServerState } from '../../mcp/serverRunner';
 import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { PickerViewModel } from '../../picker/pickerViewModel';
 import { RunnerSource } from '../../picker/workspaceSource';
+import { unpatchedFetch } from '../unpatchedFetch';
 import { FolderServerGate } from './folderServerGate';
 import { registerPickerCommands } from './pickerCommands';
 import { PickerView } from './pickerView';
@@ -25,7 +26,7 @@ export class Picker implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
 
 	constructor(context: vscode.ExtensionContext, runner: ServerRunner, log: Logger) {
-		const source = new RunnerSource(runner);
+		const source = new RunnerSource(runner, unpatchedFetch());
 		const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 		const service = new PickerService({ log, workspace: source, cwd });
 		const model = new PickerViewModel(service);

@@ -177,4 +177,37 @@ describe('picker: view model over a real server', () => {
 		model.setFilter('new-file');
 		assert.deepEqual(labels(model.children(serverNode())), ['new-file.txt']);
 	});
+
+	it('lists nothing for list_changed while the view is hidden; showing it again, or a QuickPick opening, lists once', async () => {
+		let listChanged = 0;
+		workspace.connection.onDidChangeList(() => listChanged++);
+		model.setVisible(true);
+		await workspace.resources.load();
+		await workspace.connection.connect();
+		const many = () => model.children(filesGroup()).find((n): n is FolderNode => n.kind === 'folder' && n.name === 'many')!;
+		const hiddenChange = async (name: string) => {
+			const seen = listChanged;
+			const pagesBefore = pages;
+			server.watcher.fire({ kind: 'created', path: fx.write(`many/${name}`, 'new\n') });
+			await until(workspace.connection.onDidChangeList, () => listChanged > seen, 'list_changed');
+			assert.equal(pages, pagesBefore, 'no listing while nothing shows the tree');
+		};
+
+		assert.equal(service.deferReloads, false, 'the view is on screen');
+		model.setVisible(false);
+		assert.equal(service.deferReloads, true, 'nothing shows the listings');
+		await hiddenChange('while-hidden.txt');
+		model.setVisible(true);
+		assert.equal(service.deferReloads, false);
+		await until(model.onDidChange, () => workspace.resources.state.kind === 'complete' && many().count === 26, 'the file added while hidden');
+
+		model.setVisible(false);
+		await hiddenChange('before-quickpick.txt');
+		const quickPick = service.showing();
+		assert.equal(service.deferReloads, false, 'the QuickPick shows them');
+		await until(model.onDidChange, () => workspace.resources.state.kind === 'complete' && many().count === 27, 'the file added before the QuickPick opened');
+		quickPick.dispose();
+		quickPick.dispose();
+		assert.equal(service.deferReloads, true, 'closed (disposing twice counts once)');
+	});
 });

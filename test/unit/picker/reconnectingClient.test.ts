@@ -67,6 +67,15 @@ describe('client layer: 2026-07-28 server (SDK v2 createMcpHandler)', () => {
 		assert.ok(!window.methods.includes('initialize'));
 	});
 
+	it('fetches with the target\'s own fetch when it names one (the picker\'s own server: Node\'s, not the editor\'s)', async () => {
+		const urls: string[] = [];
+		source.target = { kind: 'http', url: window.url, headers: { Authorization: `Bearer ${window.token}` }, fetch: (url, init) => { urls.push(String(url)); return fetch(url, init); } };
+		await client.connect();
+		await client.listPage();
+		assert.ok(urls.length >= 2, `discover and the page went through it (${urls.length})`);
+		assert.ok(urls.every(url => url === window.url));
+	});
+
 	it('sends one request per page: the first page without walking the rest', async () => {
 		const first = await client.listPage();
 		assert.deepEqual(first.resources.map(r => r.uri), ['test://a', 'test://b']);

@@ -113,4 +113,37 @@ describe('picker: reloads for list_changed are paced by the last reload\'s lengt
 		assert.equal(pages, pagesAfterRefresh, 'the Refresh already saw the change');
 		assert.ok(complete());
 	});
+
+	// A hidden picker that listed once would otherwise list a large workspace again on every
+	// list_changed of a branch switch, beside the server, for a view nobody looks at.
+	it('while deferred (nothing shows the listing) list_changed lists nothing; resuming reloads once, paced, and shows the change', async () => {
+		const loadMs = pages * PAGE_MS;
+		const pagesAfterLoad = pages;
+		resources.setDeferred(true);
+		const added = createFile('hidden.txt');
+		await until(connection.onDidChangeList, () => listChanged >= 1, 'list_changed');
+		assert.equal(pages, pagesAfterLoad, 'no listing');
+		assert.equal(deferred.length, 0, 'no reload scheduled');
+
+		resources.setDeferred(false);
+		assert.deepEqual(deferred.map(d => d.ms), [LIST_CHANGED_GAP_FACTOR * loadMs], 'the catch-up reload is paced as any other');
+		clock += deferred[0].ms;
+		deferred[0].fn();
+		await until(resources.onDidChange, () => resources.resource(fileUri(added)) !== undefined && complete(), 'the new file in the tree');
+		assert.equal(pages, 2 * pagesAfterLoad, 'one reload');
+	});
+
+	it('load() while deferred lists a changed listing again at once, so whoever asks (a QuickPick) gets the current list', async () => {
+		const pagesAfterLoad = pages;
+		resources.setDeferred(true);
+		await resources.load();
+		assert.equal(pages, pagesAfterLoad, 'an unchanged listing is not listed again');
+		const added = createFile('asked.txt');
+		await until(connection.onDidChangeList, () => listChanged >= 1, 'list_changed');
+		await resources.load();
+		assert.ok(resources.resource(fileUri(added)), 'the new file in the tree');
+		assert.ok(complete());
+		assert.equal(pages, 2 * pagesAfterLoad, 'one reload');
+		assert.equal(deferred.length, 0, 'nothing paced');
+	});
 });

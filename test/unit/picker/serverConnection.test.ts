@@ -54,6 +54,16 @@ describe('picker: connection to this window\'s server', () => {
 		assert.ok(workspace().resources.resource(fileUri(fx.file('README.md'))), 'lists the workspace');
 	});
 
+	it('does not connect when the server starts until something asks (a view never shown costs the start-up nothing), then connects on the first request', async () => {
+		await runner.start();
+		// The source fires its change synchronously with the start; a reconnect would log at once.
+		assert.ok(!log.infos.some(line => line.startsWith('picker: reconnecting to This workspace')), log.infos.join('\n'));
+		assert.equal(workspace().connection.state.kind, 'idle');
+		await workspace().resources.load();
+		assert.equal(workspace().connection.state.kind, 'connected');
+		assert.ok(workspace().resources.resource(fileUri(fx.file('README.md'))), 'lists the workspace');
+	});
+
 	const restarts: { name: string; restart: () => Promise<void>; sameToken: boolean }[] = [
 		{ name: 'a restart at the same address and token', restart: () => runner.restart(), sameToken: true },
 		{ name: 'Rotate Token, with the new token', restart: () => runner.rotateToken(), sameToken: false },
