@@ -82,6 +82,17 @@ function catchesSigusr1(pid: number): boolean {
 	return m !== null && (BigInt(`0x${m[1]}`) & (1n << 9n)) !== 0n;
 }
 
+/** The debugger URL an inspector on `port` lists, if the port is an inspector's and lists one yet. */
+async function debuggerUrl(port: number): Promise<{ port: number; url: string } | undefined> {
+	try {
+		const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { webSocketDebuggerUrl?: string }[];
+		const url = Array.isArray(targets) ? targets[0]?.webSocketDebuggerUrl : undefined;
+		return url === undefined ? undefined : { port, url };
+	} catch {
+		return undefined;
+	}
+}
+
 /** Opens the inspector of `pid` and connects to it. */
 export async function connectInspector(pid: number, timeoutMs = 15_000): Promise<HostInspector> {
 	if (typeof WebSocket !== 'function') throw new Error('no global WebSocket: run with Node 22+ or node --experimental-websocket');
@@ -92,16 +103,19 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 	}
 	const before = listeningPorts(pid);
 	process.kill(pid, 'SIGUSR1');
-	let port: number | undefined;
-	while (port === undefined) {
-		port = [...listeningPorts(pid)].find(p => !before.has(p));
-		if (port !== undefined) break;
-		if (now() > deadline) throw new Error(`process ${pid} opened no inspector port within ${timeoutMs / 1000} s of SIGUSR1`);
+	// Any port the process opened since is a candidate: the extension's own MCP server can start
+	// listening in the same moment as the inspector (seen in the first window of a run, whose
+	// inspector then "listed no target"). The inspector is the one that lists a debugger target.
+	let found: { port: number; url: string } | undefined;
+	for (;;) {
+		for (const candidate of [...listeningPorts(pid)].filter(p => !before.has(p))) {
+			found ??= await debuggerUrl(candidate);
+		}
+		if (found !== undefined) break;
+		if (now() > deadline) throw new Error(`process ${pid} opened no inspector port that lists a target within ${timeoutMs / 1000} s of SIGUSR1`);
 		await sleep(20);
 	}
-	const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as { webSocketDebuggerUrl?: string }[];
-	const url = targets[0]?.webSocketDebuggerUrl;
-	if (!url) throw new Error(`the inspector on port ${port} lists no target`);
+	const { port, url } = found;
 	const ws = new WebSocket(url);
 	await new Promise<void>((resolve, reject) => {
 		ws.addEventListener('open', () => resolve(), { once: true });

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { formatCell, now, round, sleep } from './measurement.js';
+import { formatCell, now, readThreadCpuMs, round, sleep } from './measurement.js';
 import { ProbedServer } from './probedServer.js';
 import { planScaleTree, SCALE_CACHE_DIR } from './scaleTree.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -34,6 +34,8 @@ export interface SwitchSample {
 	checkoutMs: number;
 	delayP99Ms?: number;
 	delayMaxMs?: number;
+	/** The server's main-thread CPU from the checkout until settled (Linux; what the switch cost it, not the wait). */
+	mainThreadCpuMs?: number | null;
 	listChanged: number;
 	updated: number;
 	lastNotificationMs: number | null;
@@ -104,15 +106,18 @@ export async function measureSwitches({ cli, repo, home }: { cli: string; repo: 
 			await received.settle(() => true); // whatever came before is not this switch's
 			received.reset();
 			await server.probe();
+			const cpuBefore = readThreadCpuMs(server.pid);
 			const t0 = now();
 			await run('git', ['checkout', '-q', to], { cwd: repo.root });
 			const checkoutMs = now() - t0;
 			const settledBy = await received.settle(() => received.updatedAll(uris));
 			const delay = await server.probe();
+			const cpuAfter = readThreadCpuMs(server.pid);
+			const mainThreadCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
 			const lastNotificationMs = received.lastAfter(t0);
 			const listed = (await server.enumerate(120_000)).files.length;
 			samples.push({
-				to, checkoutMs: round(checkoutMs), delayP99Ms: delay.delayP99Ms, delayMaxMs: delay.delayMaxMs,
+				to, checkoutMs: round(checkoutMs), delayP99Ms: delay.delayP99Ms, delayMaxMs: delay.delayMaxMs, mainThreadCpuMs,
 				listChanged: received.listChanged.length, updated: received.updated.size, lastNotificationMs,
 				settledBy, listed, expected: repo.expected[to],
 			});
@@ -179,7 +184,7 @@ export async function runSwitchBench({ builds, reps, files, changed, home, log }
 		for (const [name, cli] of Object.entries(builds)) {
 			const samples = await measureSwitches({ cli, repo, home });
 			byBuild[name].push(...samples);
-			for (const s of samples) log(`  ${name} #${rep + 1} to ${s.to}: checkout ${s.checkoutMs} ms, delay p99 ${s.delayP99Ms} / max ${s.delayMaxMs} ms, ${s.listChanged} list_changed, ${s.updated}/${SUBSCRIBED} updated, last after ${s.lastNotificationMs} ms, listed ${s.listed}/${s.expected}${s.settledBy === 'cap' ? ' (did not settle)' : ''}${s.error ? ` ERROR ${s.error}` : ''}`);
+			for (const s of samples) log(`  ${name} #${rep + 1} to ${s.to}: checkout ${s.checkoutMs} ms, delay p99 ${s.delayP99Ms} / max ${s.delayMaxMs} ms, main-thread CPU ${s.mainThreadCpuMs} ms, ${s.listChanged} list_changed, ${s.updated}/${SUBSCRIBED} updated, last after ${s.lastNotificationMs} ms, listed ${s.listed}/${s.expected}${s.settledBy === 'cap' ? ' (did not settle)' : ''}${s.error ? ` ERROR ${s.error}` : ''}`);
 		}
 	}
 	return { files, changed, subscribed: SUBSCRIBED, byBuild };
@@ -196,6 +201,7 @@ export function switchTable(results: SwitchResults): string {
 		['git checkout (ms)', s => s.checkoutMs],
 		['event-loop delay p99, checkout to settled (ms)', s => s.delayP99Ms, '<= 20'],
 		['event-loop delay max, checkout to settled (ms)', s => s.delayMaxMs, '<= 50'],
+		['server main-thread CPU, checkout to settled (ms)', s => s.mainThreadCpuMs],
 		['list_changed received', s => s.listChanged],
 		[`updated received (of ${results.subscribed} subscribed changed files)`, s => s.updated, `= ${results.subscribed}`],
 		['last notification after checkout start (ms)', s => s.lastNotificationMs],

@@ -4,11 +4,17 @@ import { fileUri } from '../uriGuard';
 import { FileInfo, FileSystemReader } from '../ports';
 import { DirectoryWalk, rootDirectories, walkFolders, WalkTarget } from './directoryWalk';
 import { EventLoopSlices } from './eventLoopSlices';
-import { FileFilter } from './fileFilter';
+import { FileFilter, NameCheck } from './fileFilter';
 import { FileStore } from './fileStore';
 import { completeFiles, storeDifference } from './indexQueries';
 import { OffThreadWalker, WalkReplay } from './walkBatch';
 import { Located, WorkspaceRoots } from './workspaceRoots';
+
+/** A directory of a batch's files: its number in the store, and how its names are checked (none when it is hidden). */
+interface ParentDirectory {
+	readonly dir: number;
+	readonly names: NameCheck | undefined;
+}
 
 export interface IndexDelta {
 	readonly updated: string[];
@@ -155,6 +161,7 @@ export class FileIndex implements WalkTarget {
 	async applyBatch(events: readonly { kind: 'created' | 'changed' | 'deleted'; path: string }[], delta: IndexDelta): Promise<void> {
 		const goneDirectories = new Set<string>();
 		const seen = new Set<string>();
+		const parents = new Map<string, ParentDirectory>();
 		try {
 			for (const event of events) {
 				if (seen.has(event.path)) {
@@ -191,13 +198,15 @@ export class FileIndex implements WalkTarget {
 				if (info.kind === 'directory') {
 					if (!this.filter.isIgnored(located.folder, located.rel, true)) {
 						await new DirectoryWalk(this, (dir, name, stat) => this.upsert(dir, name, stat, delta)).run(this.directoryOf(located));
+						parents.clear(); // the walk may have loaded `.gitignore` files
 					}
 					continue;
 				}
-				const parent = this.parentDirectory(located);
-				const stat = await this.statFor(located, info, false);
+				const parent = this.parentOf(located, parents);
+				const name = located.rel.slice(located.rel.lastIndexOf('/') + 1);
+				const stat = parent.names && !parent.names.isIgnored(name, false) ? await this.linkedStat(located, info) : undefined;
 				if (stat) {
-					this.upsert(parent, path.basename(event.path), stat, delta);
+					this.upsert(parent.dir, name, stat, delta, uri);
 				} else {
 					const slot = this.store.find(uri);
 					if (slot >= 0) {
@@ -223,8 +232,7 @@ export class FileIndex implements WalkTarget {
 	}
 
 	/** Adds or updates a file found while the index is live (a watcher event or a new directory). */
-	private upsert(dir: number, name: string, stat: FileInfo, delta: IndexDelta): void {
-		const uri = fileUri(path.join(this.store.dirs.get(dir).absPath, name));
+	private upsert(dir: number, name: string, stat: FileInfo, delta: IndexDelta, uri = fileUri(path.join(this.store.dirs.get(dir).absPath, name))): void {
 		const slot = this.store.find(uri);
 		if (slot >= 0) {
 			this.store.update(slot, stat.size, stat.mtimeMs);
@@ -247,9 +255,23 @@ export class FileIndex implements WalkTarget {
 		return dir;
 	}
 
-	private parentDirectory(located: Located): number {
+	/**
+	 * The store's directory of a located file and the check for names in it, worked out once per
+	 * directory of a batch: a branch switch changes files dozens to a directory, and checking
+	 * each file's ancestors against the rules again, and interning them, was most of the batch.
+	 */
+	private parentOf(located: Located, parents: Map<string, ParentDirectory>): ParentDirectory {
 		const slash = located.rel.lastIndexOf('/');
-		return this.directoryOf({ folder: located.folder, rel: slash < 0 ? '' : located.rel.slice(0, slash) });
+		const rel = slash < 0 ? '' : located.rel.slice(0, slash);
+		const key = `${located.folder.path}\0${rel}`;
+		let parent = parents.get(key);
+		if (!parent) {
+			// The folder root is served; another directory only when neither it nor an ancestor is hidden.
+			const served = rel === '' || !this.filter.isIgnored(located.folder, rel, true);
+			parent = { dir: this.directoryOf({ folder: located.folder, rel }), names: served ? this.filter.checkerFor(located.folder, rel) : undefined };
+			parents.set(key, parent);
+		}
+		return parent;
 	}
 
 	/**
@@ -261,6 +283,11 @@ export class FileIndex implements WalkTarget {
 		if (this.filter.isIgnored(located.folder, located.rel, false, parentsChecked)) {
 			return undefined;
 		}
+		return this.linkedStat(located, info);
+	}
+
+	/** `statFor` of a file the rules serve by its name. */
+	private async linkedStat(located: Located, info: FileInfo): Promise<FileInfo | undefined> {
 		const absPath = path.join(located.folder.path, located.rel);
 		let stat = info;
 		if (info.kind === 'symlink') {

@@ -79,6 +79,34 @@ export function rank(signals: FileSignals, now: number): Ranked {
 	return { score: round(parts.reduce((sum, p) => sum + p.weight, 0)), reasons: parts.map(p => p.reason) };
 }
 
+/** Distinct time-free signal sets remembered; past it the memo starts again. */
+const MAX_TIMELESS = 256;
+
+/**
+ * `rank` for the signal sets without a time in them (editor state, problems, git), remembered:
+ * in a branch switch thousands of files share the one signal "changed in git", and ranking each
+ * again at every re-ranking was the provider's largest cost. Their result cannot depend on `now`.
+ */
+export class TimelessRanks {
+	private readonly memo = new Map<string, Ranked>();
+
+	rank(s: FileSignals, now: number): Ranked {
+		if (s.edited !== undefined || s.saved !== undefined || s.written !== undefined) {
+			return rank(s, now);
+		}
+		const key = `${s.active ? 'a' : ''}${s.visible ? 'v' : ''}${s.openInTab ? 't' : ''} ${s.errors ?? ''} ${s.warnings ?? ''} ${s.git ?? ''}`;
+		let ranked = this.memo.get(key);
+		if (!ranked) {
+			if (this.memo.size >= MAX_TIMELESS) {
+				this.memo.clear();
+			}
+			ranked = rank(s, now);
+			this.memo.set(key, ranked);
+		}
+		return ranked;
+	}
+}
+
 /**
  * annotations.priority for a score: BASE_PRIORITY with no signal, rising towards 1 with
  * diminishing returns (the active file alone is about 0.7; active, edited and broken about 0.95).

@@ -8,10 +8,10 @@ import { GitSource } from '../git/ports';
 import { JSON_MIME } from '../mime';
 import { Completion, ResourceAnnotator, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
-import { fileUri } from '../uriGuard';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
+import { LocatedPaths, locateFile } from './locatedPaths';
 import { EditorSignals, FileTouch } from './ports';
-import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, rank, strongerGit } from './ranking';
+import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, strongerGit, TimelessRanks } from './ranking';
 import { withPriority } from './withPriority';
 
 /** Files the relevance resource returns. */
@@ -72,6 +72,9 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	private readonly rerank: Throttle;
 	private readonly refreshGit: Throttle;
 	private readonly now: () => number;
+	private readonly timeless = new TimelessRanks();
+	/** Where the paths in `gitChanges` stand in the scope. */
+	private readonly gitLocated: LocatedPaths;
 
 	constructor(private readonly ports: RelevancePorts, options: RelevanceOptions = { throttleMs: 500, gitThrottleMs: 1000 }) {
 		super();
@@ -101,7 +104,15 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (ports.diagnostics) {
 			this._register(ports.diagnostics.onDidChange(changed));
 		}
-		this._register(ports.scope.onDidChange(changed));
+		this.gitLocated = new LocatedPaths(ports.scope);
+		this._register(ports.scope.onDidChange(() => {
+			// Git's files are located afresh by the next ranking until git is read again.
+			this.gitLocated.clear();
+			if (this.gitStarted) {
+				this.refreshGit.trigger();
+			}
+			changed();
+		}));
 		// Until the rule is loaded nothing can be judged served, so nothing ranks: rank again then.
 		ports.scope.ready().then(changed, () => undefined);
 	}
@@ -227,14 +238,16 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		}
 		const ranked: RankedFile[] = [];
 		for (const [p, s] of signals) {
-			// Only what the one rule serves is ranked, named or given a priority.
-			const scoped = this.ports.scope.locate(p);
-			if (!scoped) {
+			// Only what the one rule serves is ranked, named or given a priority. Git's files were
+			// located when git was read (again when the rule changes); the few others now.
+			const known = this.gitLocated.get(p);
+			const located = known !== undefined ? known : locateFile(this.ports.scope, p);
+			if (!located) {
 				continue;
 			}
-			const { score, reasons } = rank(s, now);
+			const { score, reasons } = this.timeless.rank(s, now);
 			if (score > 0) {
-				ranked.push({ uri: fileUri(scoped.absPath), display: scoped.display, score, priority: priorityFor(score), reasons });
+				ranked.push({ uri: located.uri, display: located.scoped.display, score, priority: priorityFor(score), reasons });
 			}
 		}
 		ranked.sort((a, b) => b.score - a.score || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -298,9 +311,12 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 				// A repository that cannot be read adds no signal; the git resources report the error.
 			}
 		}
-		this.gitChanges = changes;
-		this.stale = true;
-		this.rerank.trigger();
+		// Committed with where its files stand, unless a later read (or a rule change) came meanwhile.
+		if (await this.gitLocated.locate([...changes.keys()])) {
+			this.gitChanges = changes;
+			this.stale = true;
+			this.rerank.trigger();
+		}
 	}
 }
 

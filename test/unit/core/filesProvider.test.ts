@@ -185,6 +185,20 @@ describe('files provider through an MCP client', () => {
 		assert.ok(!names.some(n => n.startsWith('newdir/')));
 	});
 
+	it('judges each file of one batch by its own name and every ancestor, many to a directory', async () => {
+		// Served and hidden files side by side in one directory, in hidden directories, and under
+		// a nested .gitignore with a negation: the batch checks each directory once, each name apart.
+		const served = ['src/new.ts', 'src/more.txt', 'pkg/keep2.ts', 'pkg/keep.log', 'pkg/sub/keep.log', 'notes/a.md'];
+		const hidden = ['src/trace.log', 'src/.env.local', 'src/id_rsa', 'pkg/generated/gen2.ts', 'pkg/sub/other.log', 'pkg/generated/deep/g.ts', 'build/new.js', 'build/deep/x.js', 'config/.env.test', '.git/hooks/post'];
+		const written = [...served, ...hidden].map(rel => fx.write(rel, 'x'));
+		const changed = conn.waitForListChanged();
+		server.watcher.fire(...written.map(p => ({ kind: 'created' as const, path: p })));
+		await changed;
+		const names = (await listAll(conn.client)).map(r => r.name);
+		assert.deepEqual(served.filter(rel => !names.includes(rel)), [], 'served files listed');
+		assert.deepEqual(hidden.filter(rel => names.includes(rel)), [], 'hidden files not listed');
+	});
+
 	it('applies exclude and gitignore settings without a restart', async () => {
 		const changed = conn.waitForListChanged();
 		server.settings.set({ exclude: ['src/**'], respectGitignore: false });

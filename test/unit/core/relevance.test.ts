@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { BASE_PRIORITY, priorityFor, rank, WEIGHTS } from '../../../src/core/relevance/ranking';
+import { BASE_PRIORITY, FileSignals, priorityFor, rank, TimelessRanks, WEIGHTS } from '../../../src/core/relevance/ranking';
 import { RELEVANT_URI } from '../../../src/common/wellKnownUris';
 import { RelevanceProvider } from '../../../src/core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
@@ -49,6 +49,21 @@ describe('relevance ranking', () => {
 		assert.ok(priorities.every(p => p > BASE_PRIORITY && p < 1));
 		assert.ok(priorityFor(WEIGHTS.active) > 0.65 && priorityFor(WEIGHTS.active) < 0.75);
 	});
+
+	it('remembers the rankings of time-free signal sets only, each as rank gives it', () => {
+		const memo = new TimelessRanks();
+		const timeless: FileSignals[] = [{ git: 'modified' }, { git: 'untracked' }, { active: true, errors: 2 }, { visible: true, warnings: 1, git: 'staged' }, { openInTab: true }];
+		for (const later of [0, 90 * MIN]) {
+			for (const s of timeless) {
+				assert.deepEqual(memo.rank(s, NOW + later), rank(s, NOW), JSON.stringify(s));
+			}
+		}
+		for (const s of [{ edited: NOW }, { saved: NOW, git: 'modified' as const }, { written: NOW, active: true }]) {
+			assert.deepEqual(memo.rank(s, NOW), rank(s, NOW));
+			assert.deepEqual(memo.rank(s, NOW + 30 * MIN), rank(s, NOW + 30 * MIN), 'a time in the set: ranked at each now');
+			assert.notDeepEqual(rank(s, NOW + 30 * MIN), rank(s, NOW));
+		}
+	});
 });
 
 describe('relevance provider through an MCP client', () => {
@@ -59,6 +74,7 @@ describe('relevance provider through an MCP client', () => {
 	let git: FakeGitSource;
 	let repo: FakeGitRepository;
 	let registry: ProviderRegistry;
+	let relevance: RelevanceProvider;
 	let conn: ConnectedClient;
 	let now: number;
 
@@ -75,7 +91,7 @@ describe('relevance provider through an MCP client', () => {
 		git.open(repo);
 		now = NOW;
 		const scope = new WorkspaceScope(new StaticFolders([fx.root]), server.files, new NodeFileSystem());
-		const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics, git, now: () => now }, { throttleMs: 20, gitThrottleMs: 10 });
+		relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics, git, now: () => now }, { throttleMs: 20, gitThrottleMs: 10 });
 		registry = new ProviderRegistry([relevance, server.files], { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
 		conn = await connectInMemory(registry);
 	});
@@ -145,6 +161,30 @@ describe('relevance provider through an MCP client', () => {
 			['pkg/lib.ts', ['staged (git)']],
 			['many/f03.txt', ['new, untracked (git)']],
 		]);
+	});
+
+	it('drops a file git sees changed from the ranking the moment a setting stops serving it', async () => {
+		repo.statusValue = { staged: [{ path: 'pkg/lib.ts', status: 'modified' }], unstaged: [], untracked: [{ path: 'many/f03.txt', status: 'untracked' }], conflicts: [] };
+		repo.change();
+		await waitUntil(async () => (await relevant()).files.length === 2);
+		const lib = fileUri(fx.file('pkg/lib.ts'));
+		const priorityOfLib = () => {
+			const entries = [{ uri: lib, name: 'lib.ts' }];
+			relevance.annotate(entries);
+			return (entries[0] as { annotations?: { priority?: number } }).annotations?.priority;
+		};
+		assert.equal(priorityOfLib(), priorityFor(WEIGHTS.git.staged));
+		// Git's files were located when git was read: the new rule must decide at once, not at the next read.
+		const atRuleChange = new Promise<number | undefined>(resolve => {
+			const listener = server.files.onDidChangeRules(() => {
+				listener.dispose();
+				resolve(priorityOfLib());
+			});
+		});
+		server.settings.set({ exclude: ['pkg/**'] });
+		assert.equal(await atRuleChange, BASE_PRIORITY);
+		await waitUntil(async () => (await relevant()).files.length === 1);
+		assert.deepEqual((await relevant()).files.map(f => f.file), ['many/f03.txt']);
 	});
 
 	it('never names, ranks or prioritises a file the rule does not serve (secrets, ignored, outside)', async () => {
