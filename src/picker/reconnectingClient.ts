@@ -41,10 +41,10 @@ const HTTP_PROBE_MS = 15_000;
  * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
  * as the bearer token on every request) or stdio, negotiating the era itself (2026-07-28 where the
  * server offers it, 2025 otherwise). It connects on first use, reconnects with backoff after a
- * failure and at once when the source changes (once something has asked for a connection), and keeps the watched URIs (reference counted) live
- * in either era: one `subscriptions/listen` stream on 2026-07-28 (closed and opened again when the
- * set changes or the stream drops), `resources/subscribe` per URI on 2025. The picker and the
- * bridge both reach servers through it.
+ * failure and at once when the source changes (once something has asked for a connection), and
+ * keeps the watched URIs (reference counted) live in either era: one `subscriptions/listen` stream
+ * on 2026-07-28 (closed and opened again when the set changes or the stream drops),
+ * `resources/subscribe` per URI on 2025. The picker and the bridge both reach servers through it.
  */
 export class ReconnectingClient extends Disposable {
 	private client: Client | undefined;
