@@ -79,8 +79,8 @@ export class ProviderRegistry extends Disposable {
 			if (this.isDisposed) {
 				return;
 			}
-			this.build(cursor, pageSize).then(prepared => {
-				if (!this.isDisposed && prepared.reads.every(r => r.version !== undefined) && prepared.annotations.every(a => a !== undefined)) {
+			this.build(cursor, pageSize, true).then(prepared => {
+				if (prepared && !this.isDisposed && prepared.annotations.every(a => a !== undefined)) {
 					this.prepared.put(prepared);
 				}
 			}, () => { /* the request itself will build it again and answer the error */ });
@@ -89,11 +89,18 @@ export class ProviderRegistry extends Disposable {
 
 	/** Whether a prepared page is exactly what building it now would give. */
 	private isCurrent(prepared: PreparedPage): boolean {
-		return prepared.reads.every(r => r.version !== undefined && this.providers[r.section].list() === r.list && r.list.version === r.version)
+		return prepared.reads.every(r => this.providers[r.section].list() === r.list && r.list.version === r.version)
 			&& this.annotators.every((a, i) => a.annotationState?.() === prepared.annotations[i]);
 	}
 
-	private async build(cursor: string | undefined, pageSize: number): Promise<PreparedPage> {
+	/**
+	 * The page for `cursor`, with what it was built from. Built `ahead` of its request, it is
+	 * given up (undefined) at the first list without a version, which could not tell later
+	 * whether the page still holds.
+	 */
+	private build(cursor: string | undefined, pageSize: number): Promise<PreparedPage>;
+	private build(cursor: string | undefined, pageSize: number, ahead: true): Promise<PreparedPage | undefined>;
+	private async build(cursor: string | undefined, pageSize: number, ahead = false): Promise<PreparedPage | undefined> {
 		const start = pageStart(cursor, this.providers.map(p => p.id));
 		const page = new PageBuilder(start, pageSize);
 		const reads: ListRead[] = [];
@@ -102,6 +109,9 @@ export class ProviderRegistry extends Disposable {
 			const provider = this.providers[section];
 			await readyOrBounded(provider);
 			const list = provider.list();
+			if (list.version === undefined && ahead) {
+				return undefined;
+			}
 			reads.push({ section, list, version: list.version });
 			const full = page.add(provider.id, list);
 			if (full) {
