@@ -29,14 +29,34 @@ function listeningPorts(pid: number): Set<number> {
 	return ports;
 }
 
+/** The spike log's timer period, and the lateness it records (ms). */
+const TICK_MS = 5;
+const SPIKE_MS = 20;
+
 const DELAY_SETUP = `(() => {
 	const { monitorEventLoopDelay } = process.getBuiltinModule('node:perf_hooks');
 	globalThis.__mcpwrBenchDelay?.disable();
 	const h = monitorEventLoopDelay({ resolution: 5 });
 	h.enable();
 	globalThis.__mcpwrBenchDelay = h;
+	// Each hold over SPIKE_MS, with when it ended (the clock of the CPU profile), so a profile can
+	// name whose code held the loop then: the histogram alone says how long, never when.
+	clearTimeout(globalThis.__mcpwrBenchSpikes?.timer);
+	const spikes = globalThis.__mcpwrBenchSpikes = { list: [], timer: undefined };
+	let last = process.hrtime.bigint();
+	const tick = () => {
+		const t = process.hrtime.bigint();
+		const lateMs = Number(t - last) / 1e6 - ${TICK_MS};
+		if (lateMs > ${SPIKE_MS} && spikes.list.length < 10000) spikes.list.push([Number(t / 1000n), Math.round(lateMs * 10) / 10]);
+		last = t;
+		spikes.timer = setTimeout(tick, ${TICK_MS});
+		spikes.timer.unref?.();
+	};
+	tick();
 	return process.pid;
 })()`;
+
+const SPIKES_READ = `(() => { const s = globalThis.__mcpwrBenchSpikes; const list = s?.list ?? []; if (s) s.list = []; return list; })()`;
 
 const DELAY_READ = `(() => {
 	const h = globalThis.__mcpwrBenchDelay;
@@ -46,6 +66,9 @@ const DELAY_READ = `(() => {
 	return out;
 })()`;
 
+/** A hold of the event loop: when it ended (the host's clock in µs, its CPU profile's time base) and how long a timer waited (ms). */
+export type DelaySpike = [endUs: number, ms: number];
+
 /** Event-loop delay since the last read (or the start), in ms. */
 export interface LoopDelay { p50Ms: number; p99Ms: number; maxMs: number; samples: number }
 
@@ -54,6 +77,8 @@ export interface HostInspector {
 	startDelayMonitor(): Promise<void>;
 	/** The event-loop delay since the last call or the start. */
 	delay(): Promise<LoopDelay>;
+	/** The holds over 20 ms since the last call or the start. */
+	spikes(): Promise<DelaySpike[]>;
 	/** Starts the V8 CPU profiler in the process (sampling every `intervalUs`). */
 	startProfile(intervalUs?: number): Promise<void>;
 	/** Stops the CPU profiler: the profile, as the DevTools protocol gives it (a .cpuprofile). */
@@ -146,6 +171,7 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 			if (seen !== pid) throw new Error(`the inspector on port ${openPort} belongs to process ${seen}, not ${pid}`);
 		},
 		delay: () => evaluate<LoopDelay>(DELAY_READ),
+		spikes: () => evaluate<DelaySpike[]>(SPIKES_READ),
 		async startProfile(intervalUs = 500) {
 			await send('Profiler.enable');
 			await send('Profiler.setSamplingInterval', { interval: intervalUs });
@@ -156,7 +182,7 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 		memory: () => evaluate(`(() => { const m = process.memoryUsage(); const mib = b => Math.round(b / 2 ** 20 * 10) / 10;
 			return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), externalMiB: mib(m.external) }; })()`),
 		async close() {
-			await evaluate('globalThis.__mcpwrBenchDelay?.disable(), delete globalThis.__mcpwrBenchDelay').catch(() => undefined);
+			await evaluate('globalThis.__mcpwrBenchDelay?.disable(), delete globalThis.__mcpwrBenchDelay, clearTimeout(globalThis.__mcpwrBenchSpikes?.timer), delete globalThis.__mcpwrBenchSpikes').catch(() => undefined);
 			ws.close();
 		},
 	};

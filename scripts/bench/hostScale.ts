@@ -32,6 +32,7 @@
 // '{"http.fetchAdditionalSupport":false}' leaves fetch unpatched, so no system certificates load),
 // BENCH_HOST_SWITCH=1 (open the scale bench's git repository of BENCH_HOST_FILES files instead of
 // the plain tree, and after the listing switch its branch there and back: hostScaleSwitch.ts),
+// BENCH_HOST_SWITCH_ROUNDS (1: switches there and back per window),
 // BENCH_HOST_PICKER=1 (click the picker's view open as soon as the server starts: its connection
 // and first listing then fall in the indexing window, as for a user who keeps the view open).
 // Aims are reported, never asserted.
@@ -63,6 +64,7 @@ const MIN_WINDOW_MS = Number(process.env.BENCH_HOST_MIN_WINDOW_MS ?? 0);
 const SETTINGS = JSON.parse(process.env.BENCH_HOST_SETTINGS ?? '{}') as Record<string, unknown>;
 const SWITCH = process.env.BENCH_HOST_SWITCH === '1';
 const SHOW_PICKER = process.env.BENCH_HOST_PICKER === '1';
+const SWITCH_ROUNDS = Math.max(1, Number(process.env.BENCH_HOST_SWITCH_ROUNDS ?? 1));
 /** Files the switch branch changes, deletes or adds: as the headless scale bench's switch. */
 const SWITCH_CHANGED = 5000;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -76,14 +78,14 @@ const { workspace, expected, leafDir } = switchRepo
 	: (({ tree, expected, leafDir }) => ({ workspace: tree.root, expected, leafDir }))(prepareScaleTree(FILES, log));
 const results: HostScaleResults = {
 	startedAt: new Date().toISOString(),
-	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchChanged: SWITCH ? SWITCH_CHANGED : 0, showPicker: SHOW_PICKER },
+	params: { files: FILES, runs: RUNS, inspector: !NO_INSPECTOR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchChanged: SWITCH ? SWITCH_CHANGED : 0, switchRounds: SWITCH ? SWITCH_ROUNDS : 0, showPicker: SHOW_PICKER },
 	env: { cpus: `${os.cpus().length} x ${os.cpus()[0]?.model ?? '?'}`, loadAvgAtStart: os.loadavg().map(v => round(v, 2)) },
 	runs: [],
 };
 const browser = await launchBrowser();
 try {
 	for (let i = 0; i < RUNS; i++) {
-		const run = await oneRun(browser, vsix, workspace, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchRepo, showPicker: SHOW_PICKER, log });
+		const run = await oneRun(browser, vsix, workspace, expected, leafDir, i, { noInspector: NO_INSPECTOR, profileDir: PROFILE_DIR, minWindowMs: MIN_WINDOW_MS, settings: SETTINGS, switchRepo, switchRounds: SWITCH_ROUNDS, showPicker: SHOW_PICKER, log });
 		run.loadAvg = os.loadavg().map(v => round(v, 2));
 		log(`run ${i + 1}: ${JSON.stringify(run)}`);
 		results.runs.push(run);

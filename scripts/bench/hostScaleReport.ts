@@ -8,7 +8,7 @@ import { formatCell, medianOf, rangeOf } from './measurement.js';
 /** What a result file holds. */
 export interface HostScaleResults {
 	startedAt: string;
-	params: { files: number; runs: number; inspector: boolean; minWindowMs: number; settings: Record<string, unknown>; switchChanged?: number; showPicker?: boolean };
+	params: { files: number; runs: number; inspector: boolean; minWindowMs: number; settings: Record<string, unknown>; switchChanged?: number; switchRounds?: number; showPicker?: boolean };
 	env: { cpus: string; loadAvgAtStart: number[]; loadAvgAtEnd?: number[] };
 	runs: HostRun[];
 }

@@ -20,9 +20,9 @@ import { measureHostSwitches } from './hostScaleSwitch.js';
 import type { SwitchRepo } from './scaleSwitch.js';
 
 /** The inspector's calls, or nothing (BENCH_HOST_NO_INSPECTOR=1). */
-type DelaySource = Pick<HostInspector, 'startDelayMonitor' | 'startProfile' | 'stopProfile' | 'close'> & { clockUs(): Promise<number | null> } & { delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null> };
+type DelaySource = Pick<HostInspector, 'startDelayMonitor' | 'startProfile' | 'stopProfile' | 'close' | 'spikes'> & { clockUs(): Promise<number | null> } & { delay(): Promise<LoopDelay | null>; memory(): Promise<Memory | null> };
 
-const absentInspector: DelaySource = { startDelayMonitor: async () => {}, startProfile: async () => {}, stopProfile: async () => null, clockUs: async () => null, delay: async () => null, memory: async () => null, close: async () => {} };
+const absentInspector: DelaySource = { startDelayMonitor: async () => {}, spikes: async () => [], startProfile: async () => {}, stopProfile: async () => null, clockUs: async () => null, delay: async () => null, memory: async () => null, close: async () => {} };
 
 /** How a window is watched: with the inspector or not, CPU-profiled into a folder or not. */
 export interface RunOptions {
@@ -38,13 +38,15 @@ export interface RunOptions {
 	readonly settings: Record<string, unknown>;
 	/** The git repository the window is opened on, switched there and back after the listing (BENCH_HOST_SWITCH=1). */
 	readonly switchRepo: SwitchRepo | undefined;
+	/** Switches there and back per window (BENCH_HOST_SWITCH_ROUNDS). */
+	readonly switchRounds: number;
 	/** Opens the picker's view as the server starts (BENCH_HOST_PICKER=1). */
 	readonly showPicker: boolean;
 	readonly log: (msg: string) => void;
 }
 
 export async function oneRun(browser: { browser: Browser }, vsix: string, workspace: string, expected: number, leafDir: string, runIndex: number, options: RunOptions): Promise<HostRun> {
-	const { noInspector, profileDir, minWindowMs, settings, switchRepo, showPicker, log } = options;
+	const { noInspector, profileDir, minWindowMs, settings, switchRepo, switchRounds, showPicker, log } = options;
 	const mcpHome = makeMcpHome();
 	const cleanups = cleanupStack();
 	const r: HostRun = {};
@@ -140,7 +142,7 @@ export async function oneRun(browser: { browser: Browser }, vsix: string, worksp
 		r.heapAfterListing = await inspector.memory();
 		r.peakRssMiB = mib(after?.hwmKiB);
 		if (switchRepo) {
-			const phase = await measureHostSwitches(client, switchRepo, { delay: () => inspector.delay(), clockUs: () => inspector.clockUs(), phasesUs: r.phasesUs, hostPid });
+			const phase = await measureHostSwitches(client, switchRepo, { delay: () => inspector.delay(), spikes: () => inspector.spikes(), clockUs: () => inspector.clockUs(), phasesUs: r.phasesUs, hostPid }, switchRounds);
 			r.switches = phase.switches;
 			r.switchControl = phase.control;
 		}

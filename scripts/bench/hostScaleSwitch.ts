@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { LoopDelay } from './hostInspector.js';
+import type { DelaySpike, LoopDelay } from './hostInspector.js';
 import { listAll } from './hostScaleClient.js';
 import { now, readThreadCpuMs, round, sleep } from './measurement.js';
 import { SwitchNotifications, type SwitchRepo } from './scaleSwitch.js';
@@ -26,6 +26,8 @@ export interface HostSwitch {
 	/** Checkout start to settled. */
 	windowMs: number;
 	delay: LoopDelay | null;
+	/** The holds over 20 ms in the window, for longTasks.ts --spikes to name their owners. */
+	spikes: DelaySpike[];
 	mainThreadCpuMs: number | null;
 	listChanged: number;
 	updated: number;
@@ -35,14 +37,18 @@ export interface HostSwitch {
 	/** Files of the branch the listing lacked, and files it held that the branch does not. */
 	missing: number;
 	extra: number;
+	/** A few of the missing and extra URIs, to tell a lost directory from scattered files. */
+	missingSample: string[];
+	extraSample: string[];
 }
 
 /** The same length of window with no checkout. */
-export interface HostSwitchControl { windowMs: number; delay: LoopDelay | null; mainThreadCpuMs: number | null }
+export interface HostSwitchControl { windowMs: number; delay: LoopDelay | null; spikes: DelaySpike[]; mainThreadCpuMs: number | null }
 
 /** What the phase needs of the window: the inspector's reads, and where to stamp the phases. */
 export interface SwitchProbe {
 	delay(): Promise<LoopDelay | null>;
+	spikes(): Promise<DelaySpike[]>;
 	clockUs(): Promise<number | null>;
 	phasesUs: Record<string, number | null>;
 	hostPid: number;
@@ -60,11 +66,13 @@ async function branchUris(root: string): Promise<Set<string>> {
 }
 
 /** One checkout: from its start until the notifications settle, then a full listing. */
-async function oneSwitch(to: HostSwitch['to'], client: Client, repo: SwitchRepo, probe: SwitchProbe, received: SwitchNotifications, uris: readonly string[]): Promise<HostSwitch> {
+async function oneSwitch(to: HostSwitch['to'], roundIndex: number, client: Client, repo: SwitchRepo, probe: SwitchProbe, received: SwitchNotifications, uris: readonly string[]): Promise<HostSwitch> {
 	await received.settle(() => true); // whatever came before is not this switch's
 	received.reset();
 	await probe.delay();
-	probe.phasesUs[`switch-to-${to}`] = await probe.clockUs();
+	await probe.spikes();
+	const phase = `switch-to-${to}${roundIndex > 0 ? `-${roundIndex + 1}` : ''}`;
+	probe.phasesUs[phase] = await probe.clockUs();
 	const cpuBefore = readThreadCpuMs(probe.hostPid);
 	const t0 = now();
 	await run('git', ['checkout', '-q', to], { cwd: repo.root });
@@ -72,27 +80,32 @@ async function oneSwitch(to: HostSwitch['to'], client: Client, repo: SwitchRepo,
 	const settledBy = await received.settle(() => received.updatedAll(uris));
 	const windowMs = now() - t0;
 	const delay = await probe.delay();
+	const spikes = await probe.spikes();
 	const mainThreadCpuMs = cpuSince(probe.hostPid, cpuBefore);
 	const lastNotificationMs = received.lastAfter(t0);
-	probe.phasesUs[`switch-to-${to}-listing`] = await probe.clockUs();
+	probe.phasesUs[`${phase}-listing`] = await probe.clockUs();
 	const listed = await listAll(client, { uris: true });
 	const branch = await branchUris(repo.root);
 	const seen = new Set(listed.uris);
+	const missing = [...branch].filter(uri => !seen.has(uri));
+	const extra = [...seen].filter(uri => !branch.has(uri));
 	return {
-		to, checkoutMs: round(checkoutMs), windowMs: round(windowMs), delay, mainThreadCpuMs,
+		to, checkoutMs: round(checkoutMs), windowMs: round(windowMs), delay, spikes, mainThreadCpuMs,
 		listChanged: received.listChanged.length, updated: received.updated.size, lastNotificationMs, settledBy,
-		listed: listed.files, missing: [...branch].filter(uri => !seen.has(uri)).length, extra: [...seen].filter(uri => !branch.has(uri)).length,
+		listed: listed.files, missing: missing.length, extra: extra.length, missingSample: missing.slice(0, 5), extraSample: extra.slice(0, 5),
 	};
 }
 
-/** `switch` and back to `main`, then the control window. */
-export async function measureHostSwitches(client: Client, repo: SwitchRepo, probe: SwitchProbe): Promise<{ switches: HostSwitch[]; control: HostSwitchControl }> {
+/** `switch` and back to `main`, `rounds` times, then the control window. */
+export async function measureHostSwitches(client: Client, repo: SwitchRepo, probe: SwitchProbe, rounds = 1): Promise<{ switches: HostSwitch[]; control: HostSwitchControl }> {
 	const received = new SwitchNotifications(client);
 	const uris = repo.subscribed.map(file => pathToFileURL(file).href);
 	for (const uri of uris) await client.subscribeResource({ uri });
 	const switches: HostSwitch[] = [];
 	try {
-		for (const to of ['switch', 'main'] as const) switches.push(await oneSwitch(to, client, repo, probe, received, uris));
+		for (let r = 0; r < rounds; r++) {
+			for (const to of ['switch', 'main'] as const) switches.push(await oneSwitch(to, r, client, repo, probe, received, uris));
+		}
 	} finally {
 		// Leave the shared repository on main whatever happened, for the next window.
 		await run('git', ['checkout', '-q', '-f', 'main'], { cwd: repo.root });
@@ -100,10 +113,11 @@ export async function measureHostSwitches(client: Client, repo: SwitchRepo, prob
 	await received.settle(() => true);
 	const windowMs = Math.max(...switches.map(s => s.windowMs));
 	await probe.delay();
+	await probe.spikes();
 	probe.phasesUs['switch-control'] = await probe.clockUs();
 	const cpuBefore = readThreadCpuMs(probe.hostPid);
 	await sleep(windowMs);
-	const control = { windowMs, delay: await probe.delay(), mainThreadCpuMs: cpuSince(probe.hostPid, cpuBefore) };
+	const control = { windowMs, delay: await probe.delay(), spikes: await probe.spikes(), mainThreadCpuMs: cpuSince(probe.hostPid, cpuBefore) };
 	probe.phasesUs['switch-end'] = await probe.clockUs();
 	return { switches, control };
 }

@@ -9,8 +9,11 @@
 // than one turn of the event loop, and on a loaded machine it includes the time the thread waited
 // for a core (its sample count says how much of it ran).
 //
-// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N [--phase NAME]]
-// (--phase: only the stretches that began in that phase, e.g. indexing)
+// node --import ./scripts/bootstrap/registerTypeScript.mjs scripts/bench/longTasks.ts PROFILE [--min 50] [--top 8] [--phases RESULT.json --run N [--phase NAME] [--spikes]]
+// (--phase: only the stretches that began in that phase, e.g. indexing; --spikes: instead of
+// stretches of busy samples, the loop holds the bench's timer measured in the branch switches
+// and their control (hostInspector.ts's spike log): the samples of the hold's own time, so the
+// owner of each delay over 20 ms is named, however many turns a busy stretch spans)
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { sampleOwner } from './profileOwners.js';
@@ -26,10 +29,14 @@ const minMs = Number(flag('--min') ?? 50);
 const top = Number(flag('--top') ?? 8);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 let phases: [string, number][] = [];
+/** The timer's measured holds: when each ended (µs) and how long it was (ms). */
+let spikes: [number, number][] = [];
 const phasesFile = flag('--phases');
 if (phasesFile) {
-	const run = (JSON.parse(readFileSync(phasesFile, 'utf8')) as { runs: { phasesUs?: Record<string, number | null> }[] }).runs[Number(flag('--run') ?? 1) - 1];
+	type Spiked = { spikes?: [number, number][] };
+	const run = (JSON.parse(readFileSync(phasesFile, 'utf8')) as { runs: { phasesUs?: Record<string, number | null>; switches?: Spiked[]; switchControl?: Spiked }[] }).runs[Number(flag('--run') ?? 1) - 1];
 	phases = Object.entries(run?.phasesUs ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number').sort((a, b) => a[1] - b[1]);
+	spikes = [...(run?.switches ?? []), ...(run?.switchControl ? [run.switchControl] : [])].flatMap(s => s.spikes ?? []);
 }
 const phaseAt = (us: number) => phases.filter(([, t]) => t <= us).pop()?.[0] ?? 'start';
 
@@ -79,7 +86,14 @@ for (let i = 0; i < profile.samples.length; i++) {
 	current.samples.push(profile.samples[i]);
 }
 const onlyPhase = flag('--phase');
-const long = tasks.filter(k => (k.end - k.start) / 1000 >= minMs && (onlyPhase === undefined || phaseAt(k.start) === onlyPhase)).sort((a, b) => a.start - b.start);
+/** A measured hold as a task: the samples of its own time (the timer was due `ms` before it ran). */
+const spikeTask = ([endUs, ms]: [number, number]): Task => {
+	const start = endUs - ms * 1000;
+	const samples = profile.samples.filter((id, i) => times[i] >= start && times[i] <= endUs && !isIdle(id));
+	return { start, end: endUs, samples };
+};
+const long = (args.includes('--spikes') ? spikes.map(spikeTask) : tasks)
+	.filter(k => (k.end - k.start) / 1000 >= minMs && (onlyPhase === undefined || phaseAt(k.start) === onlyPhase)).sort((a, b) => a.start - b.start);
 const busyMs = (phase: string) => tasks.filter(k => phaseAt(k.start) === phase).reduce((s, k) => s + (k.end - k.start) / 1000, 0);
 console.log(`${path.basename(file)}: ${tasks.length} tasks, ${long.length} of them ≥ ${minMs} ms; phases: ${phases.map(([p]) => `${p} (busy ${Math.round(busyMs(p))} ms)`).join(', ') || 'none given'}`);
 const count = (keys: string[]) => {
@@ -88,7 +102,7 @@ const count = (keys: string[]) => {
 	return [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
 };
 for (const task of long) {
-	const n = task.samples.length;
+	const n = Math.max(1, task.samples.length);
 	const ms = (task.end - task.start) / 1000;
 	console.log(`\n== ${Math.round(ms)} ms at +${Math.round((task.start - profile.startTime) / 1000)} ms (${phaseAt(task.start)}), ${n} samples`);
 	const stacks = task.samples.map(stackOf);
