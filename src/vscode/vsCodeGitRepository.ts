@@ -14,11 +14,14 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
 	readonly onDidChange = this.changeEmitter.event;
 	readonly root: string;
+	/** The root with a separator after it: what every path under it starts with. */
+	private readonly rootPrefix: string;
 	private headSignature: string;
 
 	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
 		super();
 		this.root = api.rootUri.fsPath;
+		this.rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
 		this.headSignature = this.signature();
 		this._register(api.state.onDidChange(() => {
 			const next = this.signature();
@@ -102,7 +105,11 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 	}
 
 	private rel(uri: vscode.Uri): string {
-		return path.relative(this.root, uri.fsPath).split(path.sep).join('/');
+		const fsPath = uri.fsPath;
+		// Git's changes lie under the root: the prefix is cut instead of asking `path.relative`,
+		// which was most of translating a status of a branch switch's thousands of changes.
+		const relative = fsPath.startsWith(this.rootPrefix) ? fsPath.slice(this.rootPrefix.length) : path.relative(this.root, fsPath);
+		return path.sep === '/' ? relative : relative.split(path.sep).join('/');
 	}
 
 	async diff(staged: boolean, maxBytes: number): Promise<GitText> {

@@ -294,6 +294,10 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	}
 
 	private async readGit(): Promise<void> {
+		// Never inside the repository's change event: the git extension fires it at the end of its
+		// own model update, which during a branch switch is a long hold of the loop already
+		// (reading thousands of changes there made it 58 ms longer in a profiled switch).
+		await new Promise<void>(resolve => setImmediate(resolve));
 		const changes = new Map<string, GitChangeKind>();
 		for (const repo of this.ports.git?.repositories() ?? []) {
 			try {

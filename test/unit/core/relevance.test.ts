@@ -163,6 +163,17 @@ describe('relevance provider through an MCP client', () => {
 		]);
 	});
 
+	it('reads git on a turn of its own, never inside the repository\'s change event (the git extension fires it at the end of a long model update)', async () => {
+		await relevant(); // git is started and read once
+		const before = repo.statusCalls;
+		await new Promise(resolve => setTimeout(resolve, 20)); // the git throttle's interval is over: a change reads at once
+		repo.statusValue = { staged: [], unstaged: [{ path: 'pkg/lib.ts', status: 'modified' }], untracked: [], conflicts: [] };
+		repo.change();
+		assert.equal(repo.statusCalls, before, 'not read while the event is delivered');
+		await waitUntil(async () => (await relevant()).files.length === 1);
+		assert.equal(repo.statusCalls, before + 1);
+	});
+
 	it('drops a file git sees changed from the ranking the moment a setting stops serving it', async () => {
 		repo.statusValue = { staged: [{ path: 'pkg/lib.ts', status: 'modified' }], unstaged: [], untracked: [{ path: 'many/f03.txt', status: 'untracked' }], conflicts: [] };
 		repo.change();
