@@ -40,6 +40,8 @@ export interface HostSwitch {
 	/** A few of the missing and extra URIs, to tell a lost directory from scattered files. */
 	missingSample: string[];
 	extraSample: string[];
+	/** Neighbours in the listing not in strictly increasing URI order. */
+	outOfOrder: number;
 }
 
 /** The same length of window with no checkout. */
@@ -87,12 +89,15 @@ async function oneSwitch(to: HostSwitch['to'], roundIndex: number, client: Clien
 	const listed = await listAll(client, { uris: true });
 	const branch = await branchUris(repo.root);
 	const seen = new Set(listed.uris);
+	// The listing is in URI order; a pair out of order (or a URI twice) would point at the index's
+	// order rather than at lost watcher events.
+	const outOfOrder = listed.uris.filter((uri, i) => i > 0 && !(listed.uris[i - 1] < uri)).length;
 	const missing = [...branch].filter(uri => !seen.has(uri));
 	const extra = [...seen].filter(uri => !branch.has(uri));
 	return {
 		to, checkoutMs: round(checkoutMs), windowMs: round(windowMs), delay, spikes, mainThreadCpuMs,
 		listChanged: received.listChanged.length, updated: received.updated.size, lastNotificationMs, settledBy,
-		listed: listed.files, missing: missing.length, extra: extra.length, missingSample: missing.slice(0, 5), extraSample: extra.slice(0, 5),
+		listed: listed.files, missing: missing.length, extra: extra.length, missingSample: missing.slice(0, 5), extraSample: extra.slice(0, 5), outOfOrder,
 	};
 }
 

@@ -20,6 +20,7 @@ const ROWS: Row[] = [
 	['last notification after checkout start (ms)', s => s.lastNotificationMs, null, ''],
 	["branch's files missing from the listing once settled", s => s.missing, null, '= 0'],
 	['files listed that the branch does not have', s => s.extra, null, '= 0'],
+	['neighbours out of URI order in that listing', s => s.outOfOrder, null, '= 0'],
 ];
 
 const cell = <T>(items: readonly T[], pick: ((item: T) => number | null | undefined) | null) => {
