@@ -1,5 +1,6 @@
 import { Disposable } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
+import { encodeEntriesAhead } from './encodedEntries';
 import { InvalidParams, ResourceNotFound } from './errors';
 import { Page, PageBuilder, pageStart } from './pager';
 import { ListRead, PreparedPage, PreparedPages } from './preparedPages';
@@ -68,8 +69,9 @@ export class ProviderRegistry extends Disposable {
 	}
 
 	/**
-	 * Builds the page for `cursor` once this turn's work (sending the page before) is done,
-	 * and keeps it when everything it was built from can tell later whether it changed.
+	 * Builds the page for `cursor` once this turn's work (sending the page before) is done, with
+	 * its entries encoded ahead (see `encodeEntriesAhead`), and keeps it when everything it was
+	 * built from can tell later whether it changed.
 	 */
 	private prepareLater(cursor: string, pageSize: number): void {
 		if (this.prepared.has(cursor, pageSize)) {
@@ -81,6 +83,9 @@ export class ProviderRegistry extends Disposable {
 			}
 			this.build(cursor, pageSize, true).then(prepared => {
 				if (prepared && !this.isDisposed && prepared.annotations.every(a => a !== undefined)) {
+					// Its JSON too, while the client still reads the page before: the text goes
+					// out only with this very array, and only while it holds these entries.
+					encodeEntriesAhead(prepared.page.resources);
 					this.prepared.put(prepared);
 				}
 			}, () => { /* the request itself will build it again and answer the error */ });
