@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { encodeEntriesAhead } from '../../../src/core/encodedEntries';
 import { ResourceEntry } from '../../../src/core/resource';
-import { messageJson, messageLine } from '../../../src/mcp/messageJson';
+import { messageBytes, messageLine } from '../../../src/mcp/messageBytes';
+
+/** What a transport writes for `message`, as bytes. */
+const bytesOf = (message: JSONRPCMessage, end?: string) => Buffer.from(messageBytes(message, end));
+const plainBytes = (message: JSONRPCMessage, end = '') => Buffer.from(`${JSON.stringify(message)}${end}`, 'utf8');
 
 /** Names JSON has to escape or encode: quotes, backslashes, controls, line separators, lone surrogates, astral and combining characters. */
 const AWKWARD_NAMES = [
@@ -37,13 +41,14 @@ function answers(resources: ResourceEntry[]): JSONRPCMessage[] {
 	];
 }
 
-describe('messageJson: a listed page encoded ahead, spliced into its answer', () => {
+describe('messageBytes: a listed page encoded ahead, spliced into its answer', () => {
 	it('writes exactly what JSON.stringify writes, for every shape of answer and every awkward name', () => {
 		for (const message of answers(entries())) {
-			const plain = JSON.stringify(message);
+			const plain = plainBytes(message);
 			encodeEntriesAhead((message as unknown as { result: { resources: ResourceEntry[] } }).result.resources);
-			assert.equal(messageJson(message), plain);
-			assert.equal(messageLine(message), `${plain}\n`);
+			assert.ok(Buffer.isBuffer(messageBytes(message)), 'spliced');
+			assert.deepEqual(bytesOf(message), plain);
+			assert.deepEqual(Buffer.from(messageLine(message)), Buffer.concat([plain, Buffer.from('\n')]));
 		}
 	});
 
@@ -51,11 +56,11 @@ describe('messageJson: a listed page encoded ahead, spliced into its answer', ()
 		const resources = entries();
 		encodeEntriesAhead(resources);
 		const [message] = answers(resources);
-		const before = JSON.stringify(message);
+		const before = plainBytes(message);
 		// Against the contract (entries are replaced, never changed in place), which is what
 		// shows where the text came from.
 		(resources[0] as { name: string }).name = 'changed in place';
-		assert.equal(messageJson(message), before);
+		assert.deepEqual(bytesOf(message), before);
 	});
 
 	it('stringifies the page again once an entry was replaced, added or taken away', () => {
@@ -68,7 +73,7 @@ describe('messageJson: a listed page encoded ahead, spliced into its answer', ()
 			encodeEntriesAhead(resources);
 			change(resources);
 			for (const message of answers(resources)) {
-				assert.equal(messageJson(message), JSON.stringify(message));
+				assert.deepEqual(bytesOf(message, '\n'), plainBytes(message, '\n'));
 			}
 		}
 	});
@@ -85,7 +90,7 @@ describe('messageJson: a listed page encoded ahead, spliced into its answer', ()
 		];
 		encodeEntriesAhead(resources);
 		for (const message of [...messages, withToJson, memberToJson]) {
-			assert.equal(messageJson(message), JSON.stringify(message));
+			assert.deepEqual(bytesOf(message), plainBytes(message));
 		}
 	});
 });
