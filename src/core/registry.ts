@@ -69,9 +69,9 @@ export class ProviderRegistry extends Disposable {
 	}
 
 	/**
-	 * Builds the page for `cursor` once this turn's work (sending the page before) is done, with
-	 * its entries encoded ahead (see `encodeEntriesAhead`), and keeps it when everything it was
-	 * built from can tell later whether it changed.
+	 * Builds the page for `cursor` once this turn's work (sending the page before) is done, and
+	 * keeps it when everything it was built from can tell later whether it changed; on the turn
+	 * after, encodes its entries ahead (see `encodeEntriesAhead`) if it is still kept.
 	 */
 	private prepareLater(cursor: string, pageSize: number): void {
 		if (this.prepared.has(cursor, pageSize)) {
@@ -83,10 +83,15 @@ export class ProviderRegistry extends Disposable {
 			}
 			this.build(cursor, pageSize, true).then(prepared => {
 				if (prepared && !this.isDisposed && prepared.annotations.every(a => a !== undefined)) {
-					// Its JSON too, while the client still reads the page before: the text goes
-					// out only with this very array, and only while it holds these entries.
-					encodeEntriesAhead(prepared.page.resources);
 					this.prepared.put(prepared);
+					// Its bytes on a turn of their own, so a request that arrives meanwhile waits
+					// for one of the two steps at most (it then gets the page unencoded). They go
+					// out only with this very array, and only while it holds these entries.
+					setImmediate(() => {
+						if (this.prepared.holds(prepared)) {
+							encodeEntriesAhead(prepared.page.resources);
+						}
+					});
 				}
 			}, () => { /* the request itself will build it again and answer the error */ });
 		});

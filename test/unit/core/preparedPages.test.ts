@@ -191,6 +191,7 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 		const first = await registry.list(undefined, 10);
 		const second = await registry.list(first.nextCursor, 10);
 		await untilTrue(() => list.built === 30, 'preparing the third page');
+		await idleTurns(); // its entries are encoded on a turn of their own
 		between();
 		return registry.list(second.nextCursor, 10);
 	}
@@ -204,10 +205,28 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 			const second = await registry.list(first.nextCursor, 10);
 			assert.equal(encodedEntries(second.resources), undefined, 'the second page is built at its request');
 			await untilTrue(() => list.built === 30, 'preparing the third page');
+			await idleTurns();
 			const third = await registry.list(second.nextCursor, 10);
 			assert.equal(encodedEntries(third.resources)?.toString('utf8'), JSON.stringify(third.resources));
 			assert.deepEqual(third.resources.map(r => r.name), Array.from({ length: 10 }, (_, i) => `f${20 + i}`));
 			assert.deepEqual(Object.keys(third.resources), Object.keys([...third.resources]), 'the array shows nothing more than its entries');
+		} finally {
+			registry.dispose();
+		}
+	});
+
+	it('a page asked for between its building and its encoding goes out as built, and is not encoded once taken', async () => {
+		const list = new CountingList(35);
+		const registry = new ProviderRegistry([new ListProvider('files', list)]);
+		try {
+			const first = await registry.list(undefined, 10);
+			const second = await registry.list(first.nextCursor, 10);
+			await untilTrue(() => list.built === 30, 'preparing the third page');
+			const third = await registry.list(second.nextCursor, 10);
+			assert.equal(list.built, 30, 'the prepared page was taken');
+			assert.equal(encodedEntries(third.resources), undefined);
+			await idleTurns();
+			assert.equal(encodedEntries(third.resources), undefined, 'a page no longer kept is not encoded');
 		} finally {
 			registry.dispose();
 		}
