@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { encodedEntries } from '../core/encodedEntries';
+import { encodedBetween, encodedEntries } from '../core/encodedEntries';
 
 /**
  * What our transports write for a message: exactly the UTF-8 of `JSON.stringify(message)` plus
@@ -11,15 +11,10 @@ import { encodedEntries } from '../core/encodedEntries';
 export function messageBytes(message: JSONRPCMessage, end = ''): string | Buffer {
 	const result = (message as { result?: unknown }).result;
 	const resources = isPlainJson(result) ? (result as { resources?: unknown }).resources : undefined;
-	const entries = encodedEntries(resources);
-	const inResult = entries && splitAround(result as object, 'resources', resources);
+	const inResult = encodedEntries(resources) && splitAround(result as object, 'resources', resources);
 	const inMessage = inResult && isPlainJson(message) && splitAround(message, 'result', result);
-	if (!entries || !inResult || !inMessage) {
-		return `${JSON.stringify(message)}${end}`;
-	}
-	const head = Buffer.from(inMessage[0] + inResult[0], 'utf8');
-	const tail = Buffer.from(inResult[1] + inMessage[1] + end, 'utf8');
-	return Buffer.concat([head, entries, tail], head.length + entries.length + tail.length);
+	const bytes = inResult && inMessage && encodedBetween(resources, inMessage[0] + inResult[0], inResult[1] + inMessage[1] + end);
+	return bytes || `${JSON.stringify(message)}${end}`;
 }
 
 /** One message per line, as MCP's stdio transport frames them. */

@@ -63,6 +63,24 @@ describe('messageBytes: a listed page encoded ahead, spliced into its answer', (
 		assert.deepEqual(bytesOf(message), before);
 	});
 
+	it('writes the answer around the page in the room kept for it once; a second answer of the same page leaves the first intact', () => {
+		const resources = entries();
+		encodeEntriesAhead(resources);
+		const [first, second] = answers(resources);
+		const firstBytes = bytesOf(first);
+		const written = messageBytes(first);
+		const secondBytes = messageBytes(second, '\n');
+		assert.deepEqual(Buffer.from(written), firstBytes, 'the first answer is still what it was');
+		assert.deepEqual(Buffer.from(secondBytes), plainBytes(second, '\n'));
+	});
+
+	it('writes an answer longer than the room kept around the page exactly too', () => {
+		const resources = entries();
+		encodeEntriesAhead(resources);
+		const long = { result: { resources, _meta: { note: 'x'.repeat(5000) } }, jsonrpc: '2.0', id: 'i'.repeat(200) } as unknown as JSONRPCMessage;
+		assert.deepEqual(bytesOf(long, '\n'), plainBytes(long, '\n'));
+	});
+
 	it('stringifies the page again once an entry was replaced, added or taken away', () => {
 		for (const change of [
 			(r: ResourceEntry[]) => { r[2] = { ...r[2], name: 'replaced' }; },
