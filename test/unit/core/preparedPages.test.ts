@@ -188,25 +188,25 @@ describe('the next page of a listing is prepared while the client reads the last
 describe('a prepared page comes with its entries encoded ahead', () => {
 	/** Pages 1 and 2 of a 35-entry list in pages of 10, then page 3 once it has been prepared. */
 	async function walkToThird(registry: ProviderRegistry, list: CountingList, between: () => void = () => undefined) {
-		const first = await registry.list(undefined, 10);
-		const second = await registry.list(first.nextCursor, 10);
+		const first = await registry.list(undefined, 10, true);
+		const second = await registry.list(first.nextCursor, 10, true);
 		await untilTrue(() => list.built === 30, 'preparing the third page');
 		await idleTurns(); // its entries are encoded on a turn of their own
 		between();
-		return registry.list(second.nextCursor, 10);
+		return registry.list(second.nextCursor, 10, true);
 	}
 
 	it('a walking client\'s next page carries the JSON of exactly its entries; a page built at its request carries none', async () => {
 		const list = new CountingList(35);
 		const registry = new ProviderRegistry([new ListProvider('files', list)]);
 		try {
-			const first = await registry.list(undefined, 10);
+			const first = await registry.list(undefined, 10, true);
 			assert.equal(encodedEntries(first.resources), undefined, 'the first page is built at its request');
-			const second = await registry.list(first.nextCursor, 10);
+			const second = await registry.list(first.nextCursor, 10, true);
 			assert.equal(encodedEntries(second.resources), undefined, 'the second page is built at its request');
 			await untilTrue(() => list.built === 30, 'preparing the third page');
 			await idleTurns();
-			const third = await registry.list(second.nextCursor, 10);
+			const third = await registry.list(second.nextCursor, 10, true);
 			assert.equal(encodedEntries(third.resources)?.toString('utf8'), JSON.stringify(third.resources));
 			assert.deepEqual(third.resources.map(r => r.name), Array.from({ length: 10 }, (_, i) => `f${20 + i}`));
 			assert.deepEqual(Object.keys(third.resources), Object.keys([...third.resources]), 'the array shows nothing more than its entries');
@@ -219,14 +219,29 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 		const list = new CountingList(35);
 		const registry = new ProviderRegistry([new ListProvider('files', list)]);
 		try {
-			const first = await registry.list(undefined, 10);
-			const second = await registry.list(first.nextCursor, 10);
+			const first = await registry.list(undefined, 10, true);
+			const second = await registry.list(first.nextCursor, 10, true);
 			await untilTrue(() => list.built === 30, 'preparing the third page');
-			const third = await registry.list(second.nextCursor, 10);
+			const third = await registry.list(second.nextCursor, 10, true);
 			assert.equal(list.built, 30, 'the prepared page was taken');
 			assert.equal(encodedEntries(third.resources), undefined);
 			await idleTurns();
 			assert.equal(encodedEntries(third.resources), undefined, 'a page no longer kept is not encoded');
+		} finally {
+			registry.dispose();
+		}
+	});
+
+	it('a page prepared for a caller whose transport writes no encoded pages is not encoded', async () => {
+		const list = new CountingList(35);
+		const registry = new ProviderRegistry([new ListProvider('files', list)]);
+		try {
+			const second = await registry.list((await registry.list(undefined, 10)).nextCursor, 10);
+			await untilTrue(() => list.built === 30, 'preparing the third page');
+			await idleTurns();
+			const third = await registry.list(second.nextCursor, 10);
+			assert.equal(list.built, 30, 'the prepared page was taken');
+			assert.equal(encodedEntries(third.resources), undefined);
 		} finally {
 			registry.dispose();
 		}
