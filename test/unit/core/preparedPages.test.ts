@@ -186,6 +186,17 @@ describe('the next page of a listing is prepared while the client reads the last
 });
 
 describe('a prepared page comes with its entries encoded ahead', () => {
+	/** A registry over a 35-entry list (after `providers`, if any), disposed after `body`. */
+	async function withRegistry(body: (registry: ProviderRegistry, list: CountingList) => Promise<void>, providers: ResourceProvider[] = []): Promise<void> {
+		const list = new CountingList(35);
+		const registry = new ProviderRegistry([...providers, new ListProvider('files', list)]);
+		try {
+			await body(registry, list);
+		} finally {
+			registry.dispose();
+		}
+	}
+
 	/** Pages 1 and 2 of a 35-entry list in pages of 10, then page 3 once it has been prepared. */
 	async function walkToThird(registry: ProviderRegistry, list: CountingList, between: () => void = () => undefined) {
 		const first = await registry.list(undefined, 10, true);
@@ -197,9 +208,7 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 	}
 
 	it('a walking client\'s next page carries the JSON of exactly its entries; a page built at its request carries none', async () => {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const first = await registry.list(undefined, 10, true);
 			assert.equal(encodedEntries(first.resources), undefined, 'the first page is built at its request');
 			const second = await registry.list(first.nextCursor, 10, true);
@@ -210,15 +219,11 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 			assert.equal(encodedEntries(third.resources)?.toString('utf8'), JSON.stringify(third.resources));
 			assert.deepEqual(third.resources.map(r => r.name), Array.from({ length: 10 }, (_, i) => `f${20 + i}`));
 			assert.deepEqual(Object.keys(third.resources), Object.keys([...third.resources]), 'the array shows nothing more than its entries');
-		} finally {
-			registry.dispose();
-		}
+		});
 	});
 
 	it('a page asked for between its building and its encoding goes out as built, and is not encoded once taken', async () => {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const first = await registry.list(undefined, 10, true);
 			const second = await registry.list(first.nextCursor, 10, true);
 			await untilTrue(() => list.built === 30, 'preparing the third page');
@@ -227,55 +232,39 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 			assert.equal(encodedEntries(third.resources), undefined);
 			await idleTurns();
 			assert.equal(encodedEntries(third.resources), undefined, 'a page no longer kept is not encoded');
-		} finally {
-			registry.dispose();
-		}
+		});
 	});
 
 	it('a page prepared for a caller whose transport writes no encoded pages is not encoded', async () => {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const second = await registry.list((await registry.list(undefined, 10)).nextCursor, 10);
 			await untilTrue(() => list.built === 30, 'preparing the third page');
 			await idleTurns();
 			const third = await registry.list(second.nextCursor, 10);
 			assert.equal(list.built, 30, 'the prepared page was taken');
 			assert.equal(encodedEntries(third.resources), undefined);
-		} finally {
-			registry.dispose();
-		}
+		});
 	});
 
 	it('a list changed after preparing gives a page built anew, without the old text', async () => {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const third = await walkToThird(registry, list, () => list.rename(25, 'renamed', true));
 			assert.equal(third.resources[5].name, 'renamed');
 			assert.equal(encodedEntries(third.resources), undefined);
-		} finally {
-			registry.dispose();
-		}
+		});
 	});
 
 	it('changed annotations give a page built anew, without the old text', async () => {
-		const list = new CountingList(35);
 		const ranking = new RankingAnnotator();
-		const registry = new ProviderRegistry([ranking, new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const third = await walkToThird(registry, list, () => { ranking.ranking = { priority: 0.7 }; });
 			assert.deepEqual(third.resources.map(r => r.annotations?.priority), Array(10).fill(0.7));
 			assert.equal(encodedEntries(third.resources), undefined);
-		} finally {
-			registry.dispose();
-		}
+		}, [ranking]);
 	});
 
 	it('the text is given up once the array holds another entry or another number of them', async () => {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([new ListProvider('files', list)]);
-		try {
+		await withRegistry(async (registry, list) => {
 			const third = await walkToThird(registry, list);
 			const { resources } = third;
 			const entry = resources[3];
@@ -286,8 +275,6 @@ describe('a prepared page comes with its entries encoded ahead', () => {
 			assert.equal(encodedEntries(resources)?.toString('utf8'), JSON.stringify(resources), 'the same entries again');
 			resources.push({ ...entry });
 			assert.equal(encodedEntries(resources), undefined);
-		} finally {
-			registry.dispose();
-		}
+		});
 	});
 });
