@@ -1,23 +1,10 @@
 import { ResourceEntry } from './resource';
 
-/** The JSON of a page's entries in UTF-8, and the entries it was made from, in their order. */
+/** The JSON text of a page's entries, and the entries it was made from, in their order. */
 interface EncodedEntries {
 	readonly entries: readonly ResourceEntry[];
-	/** The JSON at [start, end), with room before and after it for the answer around it. */
-	readonly buffer: Buffer;
-	readonly start: number;
-	readonly end: number;
-	/** Whether that room was written: a write may still hold the buffer, so it is used once. */
-	roomUsed: boolean;
+	readonly json: string;
 }
-
-/**
- * Room kept before and after a page's JSON for the rest of its answer, which then goes out
- * without copying the page: `{"result":{"resources":` before, the cursor, cache hints, `_meta`
- * and the envelope after (about 300 bytes in the 2026-07-28 era).
- */
-const HEAD_ROOM = 64;
-const TAIL_ROOM = 1024;
 
 /**
  * Where a page's array keeps its encoding: a symbol-keyed, non-enumerable property, so the
@@ -28,54 +15,24 @@ const TAIL_ROOM = 1024;
 const ENCODED = Symbol('encodedEntries');
 
 /**
- * Encodes a prepared page's entries on the idle turn it is prepared on, to the UTF-8 bytes a
- * transport writes, so that sending the page later costs neither a `JSON.stringify` of its
- * thousand entries nor their conversion to UTF-8 (together a listing's largest cost on the
- * request path). The entries must not change in place afterwards: annotators and the list
- * handler replace an entry in the array rather than write to it (see `ResourceAnnotator`), and
- * a replaced entry makes `encodedEntries` give the encoding up.
+ * Encodes a prepared page's entries on an idle turn, so that sending the page later costs no
+ * `JSON.stringify` of its thousand entries (a listing's largest cost on the request path). Text,
+ * not UTF-8 bytes: a million files' listing allocated 300 MB of page buffers outside the heap,
+ * which held the process's peak RSS near 400 MiB until a full GC (about 220 MiB with text).
+ * The entries must not change in place afterwards: annotators and the list handler replace an
+ * entry in the array rather than write to it (see `ResourceAnnotator`), and a replaced entry
+ * makes `encodedEntries` give the encoding up.
  */
 export function encodeEntriesAhead(entries: ResourceEntry[]): void {
-	const json = JSON.stringify(entries);
-	const length = Buffer.byteLength(json, 'utf8');
-	const buffer = Buffer.allocUnsafe(HEAD_ROOM + length + TAIL_ROOM);
-	buffer.write(json, HEAD_ROOM, 'utf8');
-	const encoded: EncodedEntries = { entries: entries.slice(), buffer, start: HEAD_ROOM, end: HEAD_ROOM + length, roomUsed: false };
+	const encoded: EncodedEntries = { entries: entries.slice(), json: JSON.stringify(entries) };
 	Object.defineProperty(entries, ENCODED, { value: encoded, configurable: true });
 }
 
 /**
- * The UTF-8 bytes of what `JSON.stringify(value)` gives, when `value` is an array encoded ahead
- * that still holds exactly the entries it was encoded from; undefined for anything else.
+ * The text `JSON.stringify(value)` gives, when `value` is an array encoded ahead that still
+ * holds exactly the entries it was encoded from; undefined for anything else.
  */
-export function encodedEntries(value: unknown): Buffer | undefined {
-	const encoded = currentEncoding(value);
-	return encoded && encoded.buffer.subarray(encoded.start, encoded.end);
-}
-
-/**
- * `head`, the bytes of `encodedEntries(value)`, then `tail`, as one buffer (undefined when
- * `value` has no current encoding). The first time they fit the room kept around the entries,
- * they are written into it and nothing is copied.
- */
-export function encodedBetween(value: unknown, head: string, tail: string): Buffer | undefined {
-	const encoded = currentEncoding(value);
-	if (encoded === undefined) {
-		return undefined;
-	}
-	const { buffer, start, end } = encoded;
-	const headLength = Buffer.byteLength(head, 'utf8');
-	const tailLength = Buffer.byteLength(tail, 'utf8');
-	if (encoded.roomUsed || headLength > start || tailLength > buffer.length - end) {
-		return Buffer.concat([Buffer.from(head, 'utf8'), buffer.subarray(start, end), Buffer.from(tail, 'utf8')]);
-	}
-	encoded.roomUsed = true;
-	buffer.write(head, start - headLength, 'utf8');
-	buffer.write(tail, end, 'utf8');
-	return buffer.subarray(start - headLength, end + tailLength);
-}
-
-function currentEncoding(value: unknown): EncodedEntries | undefined {
+export function encodedEntries(value: unknown): string | undefined {
 	if (!Array.isArray(value)) {
 		return undefined;
 	}
@@ -89,5 +46,5 @@ function currentEncoding(value: unknown): EncodedEntries | undefined {
 			return undefined;
 		}
 	}
-	return encoded;
+	return encoded.json;
 }

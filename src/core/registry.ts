@@ -91,8 +91,8 @@ export class ProviderRegistry extends Disposable {
 					if (!encodeAhead) {
 						return;
 					}
-					// Its bytes on a turn of their own, so a request that arrives meanwhile waits
-					// for one of the two steps at most (it then gets the page unencoded). They go
+					// Its JSON on a turn of its own, so a request that arrives meanwhile waits for
+					// one of the two steps at most (it then gets the page unencoded). The JSON goes
 					// out only with this very array, and only while it holds these entries.
 					setImmediate(() => {
 						if (this.prepared.holds(prepared)) {

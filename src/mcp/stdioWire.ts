@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { messageLine } from './messageBytes';
+import { messageLine } from './messageJson';
 
 const NEWLINE = 0x0a;
 
@@ -67,7 +67,7 @@ export class StdioWire implements Transport {
 	}
 
 	/** One write call per message; a full pipe is waited for, and a failed write rejects. */
-	private write(line: string | Buffer): Promise<void> {
+	private write(line: string): Promise<void> {
 		if (this.output.write(line)) {
 			return Promise.resolve();
 		}

@@ -1,25 +1,24 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { encodedBetween, encodedEntries } from '../core/encodedEntries';
+import { encodedEntries } from '../core/encodedEntries';
 
 /**
- * What our transports write for a message: exactly the UTF-8 of `JSON.stringify(message)` plus
- * `end`. A `resources/list` answer whose page was prepared ahead gets its entries' bytes as
- * encoded then (see `encodeEntriesAhead`) instead of stringifying and converting them again on
- * the request path: only the envelope and the result's other members (cursor, cache hints,
- * `_meta`) are stringified here. Anything else is the plain string.
+ * What our transports write for a message: exactly `JSON.stringify(message)` plus `end`. A
+ * `resources/list` answer whose page was prepared ahead gets its entries' text as encoded then
+ * (see `encodeEntriesAhead`) instead of stringifying them again on the request path: only the
+ * envelope and the result's other members (cursor, cache hints, `_meta`) are stringified here.
  */
-export function messageBytes(message: JSONRPCMessage, end = ''): string | Buffer {
+export function messageJson(message: JSONRPCMessage, end = ''): string {
 	const result = (message as { result?: unknown }).result;
 	const resources = isPlainJson(result) ? (result as { resources?: unknown }).resources : undefined;
-	const inResult = encodedEntries(resources) && splitAround(result as object, 'resources', resources);
+	const entries = encodedEntries(resources);
+	const inResult = entries !== undefined && splitAround(result as object, 'resources', resources);
 	const inMessage = inResult && isPlainJson(message) && splitAround(message, 'result', result);
-	const bytes = inResult && inMessage && encodedBetween(resources, inMessage[0] + inResult[0], inResult[1] + inMessage[1] + end);
-	return bytes || `${JSON.stringify(message)}${end}`;
+	return inResult && inMessage ? `${inMessage[0]}${inResult[0]}${entries}${inResult[1]}${inMessage[1]}${end}` : `${JSON.stringify(message)}${end}`;
 }
 
 /** One message per line, as MCP's stdio transport frames them. */
-export function messageLine(message: JSONRPCMessage): string | Buffer {
-	return messageBytes(message, '\n');
+export function messageLine(message: JSONRPCMessage): string {
+	return messageJson(message, '\n');
 }
 
 /**
