@@ -34,6 +34,11 @@ export class PreparedPages {
 		return this.pages.some(p => p.cursor === cursor && p.pageSize === pageSize);
 	}
 
+	/** Whether `prepared` is still kept (not taken, replaced or dropped). */
+	holds(prepared: PreparedPage): boolean {
+		return this.pages.includes(prepared);
+	}
+
 	put(prepared: PreparedPage): void {
 		this.drop(prepared.cursor, prepared.pageSize);
 		this.pages.push(prepared);

@@ -21,8 +21,10 @@ export interface ResourceHandlerHooks {
  * Params are checked against the schemas below (passed to the SDK, which answers a mismatch
  * with -32602 and a short reason; its own spec-schema check would answer -32603 with the
  * validator's dump). Handlers map domain errors so no stack trace or host path leaves.
+ * `encodePagesAhead`: this server's answers are written by a transport of ours, which splices a
+ * page's entries encoded ahead (`messageJson`); the SDK's own transports stringify them anyway.
  */
-export function installResourceHandlers(server: Server, registry: ProviderRegistry, log: Logger, pageSize: number, hooks: ResourceHandlerHooks): void {
+export function installResourceHandlers(server: Server, registry: ProviderRegistry, log: Logger, pageSize: number, hooks: ResourceHandlerHooks, encodePagesAhead = false): void {
 	const guard = async <R>(operation: string, work: () => Promise<R>): Promise<R> => {
 		try {
 			return await work();
@@ -33,7 +35,7 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 
 	server.setRequestHandler('resources/list', { params: LIST_PARAMS }, params => guard('List resources', async () => {
 		const cursor = params.cursor;
-		const page = await registry.list(cursor, pageSize);
+		const page = await registry.list(cursor, pageSize, encodePagesAhead);
 		if (cursor === undefined) {
 			hooks.onFirstPage?.(registry.listVersion);
 		}

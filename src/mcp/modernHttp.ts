@@ -6,6 +6,7 @@ import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
+import { messageJson } from './messageJson';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
 import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
@@ -100,7 +101,7 @@ export class ModernHttpLeg extends Disposable {
 		if (!reply) {
 			return false;
 		}
-		const body = JSON.stringify(reply);
+		const body = messageJson(reply);
 		res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
 		res.end(body);
 		return true;

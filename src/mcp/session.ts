@@ -64,7 +64,9 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 		...era === 'modern' && { cacheHints: CACHE_HINTS },
 	};
 	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
-	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks);
+	// A server built with a shortcut answers through a wire of ours (StdioWire, or the shared
+	// instance's, whose answers modernHttp writes): those splice a page encoded ahead.
+	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks, shortcut !== undefined);
 	return server;
 }
 

@@ -1,14 +1,16 @@
 import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
-import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import { messageLine } from './messageJson';
 
 const NEWLINE = 0x0a;
 
 /**
  * MCP's stdio framing (one JSON-RPC message per line) over stdin and stdout, built from the SDK's
- * own pieces: `parseJSONRPCMessage` checks each line, `serializeMessage` writes each message,
- * and a partial line is capped at the SDK's buffer size. It takes the place of the SDK's
+ * own pieces: `parseJSONRPCMessage` checks each line, a partial line is capped at the SDK's
+ * buffer size, and each message is written as the SDK's `serializeMessage` writes it (with a
+ * listed page's entries encoded ahead spliced in: `messageLine`). It takes the place of the SDK's
  * StdioServerTransport because that one drops a line it cannot parse or validate without
  * answering, while JSON-RPC asks for an error response (-32700 for bad JSON, -32600 for an
  * invalid request, with the request's id when it has a usable one). A line filter in front of the
@@ -44,7 +46,7 @@ export class StdioWire implements Transport {
 		if (this.closed) {
 			return Promise.reject(new Error('stdio is closed'));
 		}
-		return this.write(serializeMessage(message));
+		return this.write(messageLine(message));
 	}
 
 	async close(): Promise<void> {
@@ -138,7 +140,7 @@ export class StdioWire implements Transport {
 		// JSON-RPC answers with id null when the request's id cannot be read; the SDK's type has
 		// undefined there instead, which JSON would drop.
 		const answer = { jsonrpc: '2.0', id: usableId, error: { code, message } } as unknown as JSONRPCErrorResponse;
-		this.write(serializeMessage(answer)).catch(err => this.onerror?.(err as Error));
+		this.write(messageLine(answer)).catch(err => this.onerror?.(err as Error));
 	}
 
 	private readonly onInputError = (error: Error): void => {

@@ -60,6 +60,49 @@ const MODERN_META = {
 	'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
 };
 
+/** The pinned workspace served over a raw stdio pipe, `pageSize` entries a page. */
+class PinnedWorkspace {
+	readonly base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-page-bytes-')));
+	readonly root = path.join(this.base, 'ws');
+	readonly registry: ProviderRegistry;
+	readonly client = new PipeClient();
+	private readonly host: StdioHost;
+
+	constructor(pageSize: number) {
+		FILES.forEach(([rel, text], i) => {
+			const abs = path.join(this.root, rel);
+			mkdirSync(path.dirname(abs), { recursive: true });
+			writeFileSync(abs, text);
+			utimesSync(abs, MTIME_S + i / 4, MTIME_S + i / 4);
+		});
+		({ registry: this.registry } = createHeadlessRegistry({ roots: [this.root], log: new RecordingLogger(), watcher: new FakeWatcher(), trackerOptions: fastTracker }));
+		this.host = serveStdioEras({ registry: this.registry, log: new RecordingLogger(), pageSize }, new StdioWire(this.client.toServer, this.client.fromServer));
+	}
+
+	/**
+	 * The line with the workspace's URI replaced by `ROOT` (in cursors too, which carry it in
+	 * base64url), and inline icon data by `ICON` (the icons test pins those), and the
+	 * build's version by `VERSION`.
+	 */
+	pinned(line: string): string {
+		return line
+			.replace(/"nextCursor":"c1\.([A-Za-z0-9_-]+)"/g, (_, state: string) => `"nextCursor":"c1.<${Buffer.from(state, 'base64url').toString('utf8')}>"`)
+			.split(pathToFileURL(this.root).href).join('ROOT')
+			.replace(/"data:image\/png;base64,[^"]*"/g, '"ICON"')
+			.split(`"version":${JSON.stringify(VERSION)}`).join('"version":"VERSION"');
+	}
+
+	async dispose(): Promise<void> {
+		await this.host.close();
+		this.registry.dispose();
+		rmSync(this.base, { recursive: true, force: true });
+	}
+}
+
+const cursorOf = (line: string) => (JSON.parse(line) as { result: { nextCursor: string } }).result.nextCursor;
+const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
 /**
  * The exact bytes of `resources/list` pages on the wire, in both eras: the listing path is tuned
  * for speed (entries built from the compact index, annotated in place, written in one call), and
@@ -67,46 +110,20 @@ const MODERN_META = {
  * replaced, by `ROOT`.
  */
 describe('resources/list bytes on the wire (stdio, both eras)', () => {
-	let base: string;
-	let root: string;
-	let registry: ProviderRegistry;
-	let host: StdioHost;
+	let workspace: PinnedWorkspace;
 	let client: PipeClient;
+	let pinned: (line: string) => string;
 
-	beforeEach(async () => {
-		base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-page-bytes-')));
-		root = path.join(base, 'ws');
-		FILES.forEach(([rel, text], i) => {
-			const abs = path.join(root, rel);
-			mkdirSync(path.dirname(abs), { recursive: true });
-			writeFileSync(abs, text);
-			utimesSync(abs, MTIME_S + i / 4, MTIME_S + i / 4);
-		});
-		({ registry } = createHeadlessRegistry({ roots: [root], log: new RecordingLogger(), watcher: new FakeWatcher(), trackerOptions: fastTracker }));
-		client = new PipeClient();
-		host = serveStdioEras({ registry, log: new RecordingLogger(), pageSize: 3 }, new StdioWire(client.toServer, client.fromServer));
+	beforeEach(() => {
+		workspace = new PinnedWorkspace(3);
+		client = workspace.client;
+		pinned = line => workspace.pinned(line);
 	});
-	afterEach(async () => {
-		await host.close();
-		registry.dispose();
-		rmSync(base, { recursive: true, force: true });
-	});
-
-	/**
-	 * The line with the workspace's URI replaced by `ROOT` (in cursors too, which carry it in
-	 * base64url), and inline icon data by `ICON` (the icons test pins those), and the
-	 * build's version by `VERSION`.
-	 */
-	const pinned = (line: string) => line
-		.replace(/"nextCursor":"c1\.([A-Za-z0-9_-]+)"/g, (_, state: string) => `"nextCursor":"c1.<${Buffer.from(state, 'base64url').toString('utf8')}>"`)
-		.split(pathToFileURL(root).href).join('ROOT')
-		.replace(/"data:image\/png;base64,[^"]*"/g, '"ICON"')
-		.split(`"version":${JSON.stringify(VERSION)}`).join('"version":"VERSION"');
-	const cursorOf = (line: string) => (JSON.parse(line) as { result: { nextCursor: string } }).result.nextCursor;
+	afterEach(() => workspace.dispose());
 
 	it('2025: every page of a listing, cursors included', async () => {
-		await client.call({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-		client.toServer.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+		await client.call(INITIALIZE);
+		client.toServer.write(`${JSON.stringify(INITIALIZED)}\n`);
 		const first = await client.call({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} });
 		assert.equal(pinned(first), LEGACY_FIRST);
 		const second = await client.call({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { cursor: cursorOf(first) } });
@@ -121,7 +138,66 @@ describe('resources/list bytes on the wire (stdio, both eras)', () => {
 	});
 });
 
+/**
+ * A page prepared ahead goes out with its entries' JSON made on an idle turn, spliced into the
+ * answer (`encodeEntriesAhead`, `messageJson`): the same bytes as the page built at its request.
+ */
+describe('resources/list bytes of a page prepared ahead (stdio, both eras)', () => {
+	let workspace: PinnedWorkspace;
+	beforeEach(() => { workspace = new PinnedWorkspace(2); });
+	afterEach(() => workspace.dispose());
+
+	/** Walks to the third page (prepared while the second was read), then asks for it again (built at the request). */
+	async function thirdPageTwice(params: Record<string, unknown>): Promise<{ prepared: string; built: string; entriesStringified: number }> {
+		const { client } = workspace;
+		const first = await client.call({ jsonrpc: '2.0', id: 1, method: 'resources/list', params });
+		const second = await client.call({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: { ...params, cursor: cursorOf(first) } });
+		for (let turn = 0; turn < 10; turn++) {
+			await new Promise(resolve => setImmediate(resolve)); // the third page is prepared meanwhile
+		}
+		const third = { jsonrpc: '2.0', id: 3, method: 'resources/list', params: { ...params, cursor: cursorOf(second) } };
+		let entriesStringified = 0;
+		const stringify = JSON.stringify;
+		JSON.stringify = function (this: unknown, ...args: Parameters<typeof stringify>) {
+			const value = args[0] as { result?: { resources?: unknown } } | unknown[] | undefined;
+			if (Array.isArray(value) ? value.some(isFileEntry) : Array.isArray(value?.result?.resources)) {
+				entriesStringified++;
+			}
+			return stringify.apply(this, args);
+		} as typeof stringify;
+		let prepared: string;
+		try {
+			prepared = await client.call(third);
+		} finally {
+			JSON.stringify = stringify;
+		}
+		return { prepared, built: await client.call(third), entriesStringified };
+	}
+
+	it('2025: the third page, spliced, is the page built at its request', async () => {
+		await workspace.client.call(INITIALIZE);
+		workspace.client.toServer.write(`${JSON.stringify(INITIALIZED)}\n`);
+		const { prepared, built, entriesStringified } = await thirdPageTwice({});
+		assert.equal(entriesStringified, 0, 'the prepared page\'s entries were not stringified again');
+		assert.equal(prepared, built);
+		assert.equal(workspace.pinned(prepared), LEGACY_THIRD_OF_TWO);
+	});
+
+	it('2026-07-28: the third page, spliced, is the page built at its request', async () => {
+		const { prepared, built, entriesStringified } = await thirdPageTwice({ _meta: MODERN_META });
+		assert.equal(entriesStringified, 0, 'the prepared page\'s entries were not stringified again');
+		assert.equal(prepared, built);
+		assert.equal(workspace.pinned(prepared), MODERN_THIRD_OF_TWO);
+	});
+});
+
+function isFileEntry(value: unknown): boolean {
+	return typeof (value as { uri?: unknown } | null)?.uri === 'string' && (value as { uri: string }).uri.startsWith('file:');
+}
+
 const LEGACY_FIRST = '{"result":{"resources":[{"uri":"context://relevant","name":"relevant now","title":"Relevant now","description":"The 20 files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.","mimeType":"application/json","annotations":{"priority":1,"audience":["assistant","user"]},"icons":[{"src":"ICON","mimeType":"image/png","sizes":["32x32"]}]},{"uri":"ROOT/README.md","name":"README.md","mimeType":"text/markdown","size":9,"annotations":{"lastModified":"2001-09-09T01:46:40.000Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/docs/guide.md","name":"docs/guide.md","mimeType":"text/markdown","size":6,"annotations":{"lastModified":"2001-09-09T01:46:41.000Z","priority":0.2,"audience":["user","assistant"]}}],"nextCursor":"c1.<{"s":"files","a":"ROOT/docs/guide.md"}>"},"jsonrpc":"2.0","id":1}\n';
 const LEGACY_SECOND = '{"result":{"resources":[{"uri":"ROOT/src/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt","name":"src/ünï cödé.txt","mimeType":"text/plain","size":13,"annotations":{"lastModified":"2001-09-09T01:46:40.500Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}]},"jsonrpc":"2.0","id":2}\n';
 const MODERN_FIRST = '{"result":{"resources":[{"uri":"context://relevant","name":"relevant now","title":"Relevant now","description":"The 20 files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.","mimeType":"application/json","annotations":{"priority":1,"audience":["assistant","user"]},"icons":[{"src":"ICON","mimeType":"image/png","sizes":["32x32"]}]},{"uri":"ROOT/README.md","name":"README.md","mimeType":"text/markdown","size":9,"annotations":{"lastModified":"2001-09-09T01:46:40.000Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/docs/guide.md","name":"docs/guide.md","mimeType":"text/markdown","size":6,"annotations":{"lastModified":"2001-09-09T01:46:41.000Z","priority":0.2,"audience":["user","assistant"]}}],"nextCursor":"c1.<{"s":"files","a":"ROOT/docs/guide.md"}>","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":1}\n';
 const MODERN_SECOND = '{"result":{"resources":[{"uri":"ROOT/src/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt","name":"src/ünï cödé.txt","mimeType":"text/plain","size":13,"annotations":{"lastModified":"2001-09-09T01:46:40.500Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":2}\n';
+const LEGACY_THIRD_OF_TWO = '{"result":{"resources":[{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}]},"jsonrpc":"2.0","id":3}\n';
+const MODERN_THIRD_OF_TWO = '{"result":{"resources":[{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2,"audience":["user","assistant"]}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2,"audience":["user","assistant"]}}],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":3}\n';

@@ -169,6 +169,24 @@ describe('the shared 2026-07-28 instance for stateless reads', () => {
 			assert.equal(server.log.errors.length, 0, server.log.errors.join('\n'));
 		});
 
+		it('sends a page prepared ahead with its JSON spliced in: the bytes of the same page built at its request', async () => {
+			await host.stop();
+			host.dispose();
+			host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 2 });
+			({ url, token } = await host.start());
+			const list = (id: number, cursor?: string) => post(url, token, message(id, 'resources/list', cursor === undefined ? {} : { cursor }), standardHeaders('resources/list'));
+			const cursorOf = (body: string) => (JSON.parse(body) as { result: { nextCursor: string } }).result.nextCursor;
+			const second = await list(2, cursorOf((await list(1)).body));
+			for (let turn = 0; turn < 10; turn++) {
+				await new Promise(resolve => setImmediate(resolve)); // the third page is prepared meanwhile
+			}
+			const prepared = await list(3, cursorOf(second.body));
+			const built = await list(3, cursorOf(second.body)); // taken once: this one is built at its request
+			assert.equal(prepared.status, 200);
+			assert.equal(prepared.body, built.body);
+			assert.equal((JSON.parse(prepared.body) as { result: { resources: unknown[] } }).result.resources.length, 2);
+		});
+
 		it('answers a refused read with the in-band -32602 and its URI, as the SDK entry does, and an unknown revision with 400', async () => {
 			const unknown = fileUri(fx.file('nope.txt'));
 			const refused = await post(url, token, message('r', 'resources/read', { uri: unknown }), standardHeaders('resources/read', unknown));
