@@ -18,6 +18,10 @@ export class FakeGitRepository implements GitRepository {
 	patchCalls = 0;
 	/** Times a ref was resolved to a commit (a `git` call in the real hosts). */
 	commitCalls = 0;
+	/** HEAD's commit. */
+	head: string | undefined;
+	/** `from..to` to the paths that differ between the two commits. */
+	readonly changedPaths = new Map<string, readonly string[]>();
 
 	constructor(readonly root: string) {}
 
@@ -51,6 +55,13 @@ export class FakeGitRepository implements GitRepository {
 	async commitPatch(_commit: GitCommit, maxBytes: number): Promise<GitText> {
 		this.patchCalls++;
 		return { text: this.patchText.slice(0, maxBytes), truncated: this.patchText.length > maxBytes };
+	}
+	async headCommit(): Promise<string | undefined> {
+		return this.head;
+	}
+	async pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined> {
+		const paths = this.changedPaths.get(`${from}..${to}`) ?? [];
+		return paths.length > maxPaths ? undefined : paths;
 	}
 }
 

@@ -74,6 +74,13 @@ export interface GitRepository {
 	commit(ref: string): Promise<GitCommit | undefined>;
 	/** The patch a commit introduces (against its first parent). */
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText>;
+	/** HEAD's commit hash, or undefined before the first commit. */
+	headCommit(): Promise<string | undefined>;
+	/**
+	 * The paths (relative to the root, `/` separators) whose content differs between two commits,
+	 * renames as a deletion and an addition; undefined when there are more than `maxPaths`.
+	 */
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined>;
 }
 
 /** The repositories of the workspace; none when git is missing or disabled. */

@@ -20,3 +20,26 @@ export function commitPatch(cli: GitCli, root: string, commit: GitCommit, maxByt
 	const parent = commit.parents[0] ?? EMPTY_TREE;
 	return gitDiff(cli, root, ['-M', parent, commit.hash], maxBytes);
 }
+
+/** Bytes allowed per path of `pathsChangedBetween`'s output: long paths fit, a runaway list is cut. */
+const BYTES_PER_CHANGED_PATH = 256;
+
+/**
+ * The paths that differ between two commits, with `git diff --name-only` in `root`; undefined when
+ * there are more than `maxPaths`. Renames are not detected: the old path of a rename is a change too.
+ */
+export async function pathsChangedBetween(cli: GitCli, root: string, from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined> {
+	for (const commit of [from, to]) {
+		if (!/^[0-9a-f]{40,64}$/.test(commit)) {
+			throw new Error('pathsChangedBetween takes commit hashes');
+		}
+	}
+	const { stdout, truncated } = await cli.run(root, [
+		'diff', '--name-only', '--no-renames', '--no-relative', '--no-ext-diff', '-z', from, to, '--',
+	], maxPaths * BYTES_PER_CHANGED_PATH);
+	if (truncated) {
+		return undefined;
+	}
+	const paths = stdout.split('\0').filter(p => p !== '');
+	return paths.length > maxPaths ? undefined : paths;
+}
