@@ -2,6 +2,8 @@ import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { MAX_COMPLETIONS } from '../completions';
+import { HeadMoveRecheck, PathRecheck } from '../git/headMoveRecheck';
+import { GitSource } from '../git/ports';
 import { ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
@@ -33,7 +35,7 @@ export interface FilesProviderPorts {
  * The workspace's files as resources. Lists from an in-memory index built in the background
  * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
  */
-export class FilesProvider extends Disposable implements ResourceProvider, ServedRule {
+export class FilesProvider extends Disposable implements ResourceProvider, ServedRule, PathRecheck {
 	readonly id = 'files';
 	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
@@ -279,6 +281,30 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			return false; // a folder root itself
 		}
 		return this.index!.filter.isIgnored(located.folder, located.rel, isDirectory ?? false);
+	}
+
+	/**
+	 * Rechecks the paths each HEAD move of these repositories changed (see HeadMoveRecheck). Git
+	 * is asked for its repositories once the first index exists, off the activation path.
+	 */
+	followHeadMoves(source: GitSource): void {
+		this._register(new HeadMoveRecheck(source, this, this.ports.log));
+		void this.ready().then(() => this.isDisposed ? undefined : source.ready());
+	}
+
+	/**
+	 * Checks these paths on disk again, as the watcher's events are: for changes a watcher may
+	 * have dropped (a branch switch rewrites thousands of files at once). A path is taken by its
+	 * spelling inside a folder, else by its real path when a folder is reached through a link.
+	 */
+	recheck(absPaths: readonly string[]): void {
+		const roots = this.index?.roots;
+		const events: FileChangeEvent[] = [];
+		for (const absPath of absPaths) {
+			const located = roots && !roots.locate(absPath) ? roots.locateReal(absPath) : undefined;
+			events.push({ kind: 'changed', path: located ? path.join(located.folder.path, located.rel) : absPath });
+		}
+		this.onFileEvents(events);
 	}
 
 	private onFileEvents(events: readonly FileChangeEvent[]): void {
