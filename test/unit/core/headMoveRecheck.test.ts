@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { HeadMoveRecheck, PathRecheck } from '../../../src/core/git/headMoveRecheck';
 import { fileUri } from '../../../src/core/uriGuard';
 import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
-import { createTestServer, RecordingLogger } from '../../helpers/harness';
+import { createTestServer, listedFileUris, RecordingLogger, TestServer } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 
 const OLD = 'a'.repeat(40);
@@ -94,8 +94,10 @@ describe('HeadMoveRecheck', () => {
 	});
 });
 
-describe('HeadMoveRecheck into the file index (multi-root)', () => {
+describe('HeadMoveRecheck into the file index', () => {
 	let parent: string;
+	let server: TestServer | undefined;
+	let recheck: HeadMoveRecheck | undefined;
 	beforeEach(() => {
 		parent = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpwr-recheck-')));
 		for (const rel of ['a/old.txt', 'b/stays.txt', 'b/.env.local', 'outside.txt']) {
@@ -103,65 +105,49 @@ describe('HeadMoveRecheck into the file index (multi-root)', () => {
 			writeFileSync(path.join(parent, rel), 'x\n');
 		}
 	});
-	afterEach(() => rmSync(parent, { recursive: true, force: true }));
+	afterEach(() => {
+		recheck?.dispose();
+		server?.dispose();
+		rmSync(parent, { recursive: true, force: true });
+	});
 
-	it('maps paths to the folder that holds them and ignores those outside every folder', async () => {
-		const server = createTestServer([path.join(parent, 'a'), path.join(parent, 'b')]);
+	/**
+	 * Indexes `roots`, moves the HEAD of a repository at `parent` after `switchOnDisk` changed the
+	 * files (with no watcher event), git naming `changed`; resolves when the listing is `expected`.
+	 */
+	async function switchUnreported(roots: string[], switchOnDisk: () => void, changed: string[], expected: string[]): Promise<void> {
+		server = createTestServer(roots.map(r => path.join(parent, r)));
 		const source = new FakeGitSource();
 		const repo = new FakeGitRepository(parent);
-		const recheck = new HeadMoveRecheck(source, server.files, server.log);
-		try {
-			await server.files.ready();
-			repo.head = OLD;
-			source.open(repo);
-			await recheck.settled();
-			// The switch happens on disk; the watcher reports none of it.
+		recheck = new HeadMoveRecheck(source, server.files, server.log);
+		await server.files.ready();
+		repo.head = OLD;
+		source.open(repo);
+		await recheck.settled();
+		switchOnDisk();
+		repo.changedPaths.set(`${OLD}..${NEW}`, changed);
+		repo.head = NEW;
+		repo.change(true);
+		const files = server.files;
+		const want = JSON.stringify(expected.map(rel => fileUri(path.join(parent, rel))).sort());
+		await until(files.onDidChange, () => JSON.stringify(listedFileUris(files)) === want, 'the switched listing', 5000,
+			() => JSON.stringify(listedFileUris(files)));
+	}
+
+	it('maps paths to the folder that holds them (multi-root) and ignores secrets and paths outside every folder', async () => {
+		await switchUnreported(['a', 'b'], () => {
 			unlinkSync(path.join(parent, 'a/old.txt'));
 			writeFileSync(path.join(parent, 'a/new.txt'), 'new\n');
 			mkdirSync(path.join(parent, 'b/deep'));
 			writeFileSync(path.join(parent, 'b/deep/added.txt'), 'new\n');
 			writeFileSync(path.join(parent, 'b/.env.production'), 'SECRET=1\n');
 			writeFileSync(path.join(parent, 'outside-new.txt'), 'new\n');
-			repo.changedPaths.set(`${OLD}..${NEW}`, ['a/old.txt', 'a/new.txt', 'b/deep/added.txt', 'b/.env.production', 'outside-new.txt']);
-			repo.head = NEW;
-			repo.change(true);
-			const listed = () => {
-				const list = server.files.list();
-				return Array.from({ length: list.length }, (_, i) => list.at(i)!.uri).sort();
-			};
-			const expected = ['a/new.txt', 'b/deep/added.txt', 'b/stays.txt'].map(rel => fileUri(path.join(parent, rel))).sort();
-			await until(server.files.onDidChange, () => JSON.stringify(listed()) === JSON.stringify(expected), 'the switched listing', 5000,
-				() => JSON.stringify(listed()));
-		} finally {
-			recheck.dispose();
-			server.dispose();
-		}
+		}, ['a/old.txt', 'a/new.txt', 'b/deep/added.txt', 'b/.env.production', 'outside-new.txt'], ['a/new.txt', 'b/deep/added.txt', 'b/stays.txt']);
 	});
 
-	it('takes git\'s real paths into a folder opened through a symbolic link', async () => {
+	it("takes git's real paths into a folder opened through a symbolic link", async () => {
 		symlinkSync(path.join(parent, 'a'), path.join(parent, 'link-to-a'));
-		const server = createTestServer([path.join(parent, 'link-to-a')]);
-		const source = new FakeGitSource();
-		const repo = new FakeGitRepository(parent);
-		const recheck = new HeadMoveRecheck(source, server.files, server.log);
-		try {
-			await server.files.ready();
-			repo.head = OLD;
-			source.open(repo);
-			await recheck.settled();
-			writeFileSync(path.join(parent, 'a/new.txt'), 'new\n');
-			repo.changedPaths.set(`${OLD}..${NEW}`, ['a/new.txt']);
-			repo.head = NEW;
-			repo.change(true);
-			const added = fileUri(path.join(parent, 'link-to-a/new.txt'));
-			const listed = () => {
-				const list = server.files.list();
-				return Array.from({ length: list.length }, (_, i) => list.at(i)!.uri);
-			};
-			await until(server.files.onDidChange, () => listed().includes(added), 'the new file under the link\'s name', 5000, () => JSON.stringify(listed()));
-		} finally {
-			recheck.dispose();
-			server.dispose();
-		}
+		await switchUnreported(['link-to-a'], () => writeFileSync(path.join(parent, 'a/new.txt'), 'new\n'), ['a/new.txt'],
+			['link-to-a/old.txt', 'link-to-a/new.txt']);
 	});
 });

@@ -5,7 +5,7 @@ import { fileUri } from '../../../src/core/uriGuard';
 import { GitCliSource } from '../../../src/node/git/gitCliSource';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { TestRepo } from '../../helpers/gitRepo';
-import { createTestServer, TestServer } from '../../helpers/harness';
+import { createTestServer, listedFileUris, TestServer } from '../../helpers/harness';
 import { until } from '../../helpers/until';
 
 /**
@@ -55,10 +55,7 @@ describe('files after a HEAD move the watcher did not report (real git)', () => 
 		repo.dispose();
 	});
 
-	function listed(): string[] {
-		const list = server.files.list();
-		return Array.from({ length: list.length }, (_, i) => list.at(i)!.uri).sort();
-	}
+	const listed = () => listedFileUris(server.files);
 
 	/** What the branch checked out tracks, less what the rules hide (secrets, `.gitignore`). */
 	function trackedAndServed(): string[] {
