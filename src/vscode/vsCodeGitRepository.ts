@@ -176,7 +176,7 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 		return this.api.state.HEAD?.commit;
 	}
 
-	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined> {
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
 		// The API's diffBetween builds a Uri and a status per change; only the names are needed.
 		return pathsChangedBetween(this.cli, this.root, from, to, maxPaths);
 	}

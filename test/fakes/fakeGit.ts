@@ -1,5 +1,5 @@
 import { Emitter } from '../../src/common/event';
-import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText } from '../../src/core/git/ports';
+import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText } from '../../src/core/git/ports';
 
 /** A repository with canned answers; `change` fires as a state change would. */
 export class FakeGitRepository implements GitRepository {
@@ -21,7 +21,7 @@ export class FakeGitRepository implements GitRepository {
 	/** HEAD's commit. */
 	head: string | undefined;
 	/** `from..to` to the paths that differ between the two commits. */
-	readonly changedPaths = new Map<string, readonly string[]>();
+	readonly changedPaths = new Map<string, readonly GitFileChange[]>();
 
 	constructor(readonly root: string) {}
 
@@ -59,9 +59,9 @@ export class FakeGitRepository implements GitRepository {
 	async headCommit(): Promise<string | undefined> {
 		return this.head;
 	}
-	async pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined> {
-		const paths = this.changedPaths.get(`${from}..${to}`) ?? [];
-		return paths.length > maxPaths ? undefined : paths;
+	async pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
+		const changes = this.changedPaths.get(`${from}..${to}`) ?? [];
+		return changes.length > maxPaths ? undefined : changes;
 	}
 }
 

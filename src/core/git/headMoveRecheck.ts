@@ -9,9 +9,15 @@ import { GitRepository, GitSource } from './ports';
  */
 export const MAX_RECHECKED_PATHS = 100_000;
 
+/** A path a HEAD move changed, and whether the new commit has it. */
+export interface MovedPath {
+	readonly absPath: string;
+	readonly deleted: boolean;
+}
+
 /** Takes paths to check on disk again, as if a file watcher had reported them changed. */
 export interface PathRecheck {
-	recheck(absPaths: readonly string[]): void;
+	recheck(paths: readonly MovedPath[]): void;
 }
 
 interface FollowedRepository {
@@ -105,7 +111,7 @@ export class HeadMoveRecheck extends Disposable {
 			return;
 		}
 		if (paths.length > 0) {
-			this.target.recheck(paths.map(p => path.join(repo.root, p)));
+			this.target.recheck(paths.map(change => ({ absPath: path.join(repo.root, change.path), deleted: change.status === 'deleted' })));
 		}
 	}
 }

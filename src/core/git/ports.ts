@@ -77,10 +77,11 @@ export interface GitRepository {
 	/** HEAD's commit hash, or undefined before the first commit. */
 	headCommit(): Promise<string | undefined>;
 	/**
-	 * The paths (relative to the root, `/` separators) whose content differs between two commits,
-	 * renames as a deletion and an addition; undefined when there are more than `maxPaths`.
+	 * The paths whose content differs between two commits ('added', 'deleted', 'modified' or
+	 * 'typeChanged' in `to`), a rename as a deletion and an addition; undefined when there are
+	 * more than `maxPaths`.
 	 */
-	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined>;
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined>;
 }
 
 /** The repositories of the workspace; none when git is missing or disabled. */

@@ -1,7 +1,7 @@
 import { Event } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
+import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
 import { commitPatch, gitDiff, pathsChangedBetween } from './gitDiff';
 import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
@@ -97,7 +97,7 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		}
 	}
 
-	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly string[] | undefined> {
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
 		return pathsChangedBetween(this.cli, this.root, from, to, maxPaths);
 	}
 

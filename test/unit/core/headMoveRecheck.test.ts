@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HeadMoveRecheck, PathRecheck } from '../../../src/core/git/headMoveRecheck';
+import { HeadMoveRecheck, MovedPath, PathRecheck } from '../../../src/core/git/headMoveRecheck';
+import { GitFileChange } from '../../../src/core/git/ports';
 import { fileUri } from '../../../src/core/uriGuard';
 import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
 import { createTestServer, listedFileUris, RecordingLogger, TestServer } from '../../helpers/harness';
@@ -12,10 +13,16 @@ const OLD = 'a'.repeat(40);
 const NEW = 'b'.repeat(40);
 
 class RecordingRecheck implements PathRecheck {
-	readonly calls: (readonly string[])[] = [];
-	recheck(absPaths: readonly string[]): void {
-		this.calls.push(absPaths);
+	readonly calls: (readonly MovedPath[])[] = [];
+	recheck(paths: readonly MovedPath[]): void {
+		this.calls.push(paths);
 	}
+}
+
+/** Changes as git names them: `-path` deleted, `+path` added, else modified. */
+function changes(...names: string[]): GitFileChange[] {
+	return names.map(name => name.startsWith('-') ? { path: name.slice(1), status: 'deleted' }
+		: name.startsWith('+') ? { path: name.slice(1), status: 'added' } : { path: name, status: 'modified' });
 }
 
 describe('HeadMoveRecheck', () => {
@@ -29,7 +36,7 @@ describe('HeadMoveRecheck', () => {
 		source = new FakeGitSource();
 		repo = new FakeGitRepository('/ws/repo');
 		repo.head = OLD;
-		repo.changedPaths.set(`${OLD}..${NEW}`, ['a.txt', 'dir/b.txt']);
+		repo.changedPaths.set(`${OLD}..${NEW}`, changes('a.txt', '-dir/b.txt'));
 		target = new RecordingRecheck();
 		log = new RecordingLogger();
 		recheck = new HeadMoveRecheck(source, target, log, 3);
@@ -47,7 +54,7 @@ describe('HeadMoveRecheck', () => {
 		repo.head = NEW;
 		repo.change(true);
 		await recheck.settled();
-		assert.deepEqual(target.calls, [[path.join('/ws/repo', 'a.txt'), path.join('/ws/repo', 'dir/b.txt')]]);
+		assert.deepEqual(target.calls, [[{ absPath: path.join('/ws/repo', 'a.txt'), deleted: false }, { absPath: path.join('/ws/repo', 'dir/b.txt'), deleted: true }]]);
 	});
 
 	it('does nothing for changes that leave HEAD where it was', async () => {
@@ -59,7 +66,7 @@ describe('HeadMoveRecheck', () => {
 	});
 
 	it('leaves a move across more paths than the cap to the watcher, and says so', async () => {
-		repo.changedPaths.set(`${OLD}..${NEW}`, ['1', '2', '3', '4']);
+		repo.changedPaths.set(`${OLD}..${NEW}`, changes('1', '2', '3', '4'));
 		await openAndRemember();
 		repo.head = NEW;
 		repo.change(true);
@@ -77,11 +84,11 @@ describe('HeadMoveRecheck', () => {
 		await recheck.settled();
 		assert.deepEqual(log.warnings, ['git: could not list the paths HEAD\'s move changed in repo: bad object']);
 		repo.pathsChangedBetween = failing;
-		repo.changedPaths.set(`${NEW}..${OLD}`, ['back.txt']);
+		repo.changedPaths.set(`${NEW}..${OLD}`, changes('+back.txt'));
 		repo.head = OLD;
 		repo.change(true);
 		await recheck.settled();
-		assert.deepEqual(target.calls, [[path.join('/ws/repo', 'back.txt')]]);
+		assert.deepEqual(target.calls, [[{ absPath: path.join('/ws/repo', 'back.txt'), deleted: false }]]);
 	});
 
 	it('stops following a closed repository', async () => {
@@ -115,10 +122,12 @@ describe('HeadMoveRecheck into the file index', () => {
 	 * Indexes `roots`, moves the HEAD of a repository at `parent` after `switchOnDisk` changed the
 	 * files (with no watcher event), git naming `changed`; resolves when the listing is `expected`.
 	 */
-	async function switchUnreported(roots: string[], switchOnDisk: () => void, changed: string[], expected: string[]): Promise<void> {
+	let repo: FakeGitRepository;
+
+	async function switchUnreported(roots: string[], switchOnDisk: () => void, changed: GitFileChange[], expected: string[]): Promise<void> {
 		server = createTestServer(roots.map(r => path.join(parent, r)));
 		const source = new FakeGitSource();
-		const repo = new FakeGitRepository(parent);
+		repo = new FakeGitRepository(parent);
 		recheck = new HeadMoveRecheck(source, server.files, server.log);
 		await server.files.ready();
 		repo.head = OLD;
@@ -142,12 +151,36 @@ describe('HeadMoveRecheck into the file index', () => {
 			writeFileSync(path.join(parent, 'b/deep/added.txt'), 'new\n');
 			writeFileSync(path.join(parent, 'b/.env.production'), 'SECRET=1\n');
 			writeFileSync(path.join(parent, 'outside-new.txt'), 'new\n');
-		}, ['a/old.txt', 'a/new.txt', 'b/deep/added.txt', 'b/.env.production', 'outside-new.txt'], ['a/new.txt', 'b/deep/added.txt', 'b/stays.txt']);
+		}, changes('-a/old.txt', '+a/new.txt', '+b/deep/added.txt', '+b/.env.production', '+outside-new.txt'), ['a/new.txt', 'b/deep/added.txt', 'b/stays.txt']);
 	});
 
 	it("takes git's real paths into a folder opened through a symbolic link", async () => {
 		symlinkSync(path.join(parent, 'a'), path.join(parent, 'link-to-a'));
-		await switchUnreported(['link-to-a'], () => writeFileSync(path.join(parent, 'a/new.txt'), 'new\n'), ['a/new.txt'],
+		await switchUnreported(['link-to-a'], () => writeFileSync(path.join(parent, 'a/new.txt'), 'new\n'), changes('+a/new.txt'),
 			['link-to-a/old.txt', 'link-to-a/new.txt']);
+	});
+
+	it('leaves alone the paths the index already shows as the new commit has them', async () => {
+		// A first move: a/old.txt deleted, b/stays.txt rewritten (listed all along), a secret added.
+		await switchUnreported(['a', 'b'], () => unlinkSync(path.join(parent, 'a/old.txt')), changes('-a/old.txt', 'b/stays.txt', '+b/.env.local'), ['b/stays.txt']);
+		const files = server!.files;
+		const updated: string[] = [];
+		const sub = files.onDidChange(change => updated.push(...change.updated));
+		try {
+			repo.changedPaths.set(`${NEW}..${OLD}`, changes('+a/old.txt', 'b/stays.txt'));
+			// HEAD goes back while the disk stays: the index agrees with `b/stays.txt` only.
+			writeFileSync(path.join(parent, 'a/old.txt'), 'x\n');
+			repo.head = OLD;
+			repo.change(true);
+			await recheck!.settled();
+			await until(files.onDidChange, () => updated.includes(fileUri(path.join(parent, 'a/old.txt'))), 'a/old.txt rechecked');
+			// A watcher batch queued after the recheck: once it is applied, the recheck's is too.
+			writeFileSync(path.join(parent, 'b/new-by-watcher.txt'), 'x\n');
+			server!.watcher.fire({ kind: 'changed', path: path.join(parent, 'b/new-by-watcher.txt') });
+			await until(files.onDidChange, () => updated.includes(fileUri(path.join(parent, 'b/new-by-watcher.txt'))), 'the watcher batch');
+			assert.deepEqual(updated.filter(u => u.includes('/b/stays.txt')), [], 'a listed file the index agrees on is not checked again');
+		} finally {
+			sub.dispose();
+		}
 	});
 });

@@ -84,7 +84,11 @@ describe('git CLI adapter (real repositories)', () => {
 		repo.git('rm', '-q', 'dir/c d.txt');
 		const second = repo.commitAll('second');
 		assert.equal(await git.headCommit(), second);
-		assert.deepEqual([...(await git.pathsChangedBetween(first, second, 10)) ?? []].sort(), ['a.txt', 'b.txt', 'dir/c d.txt', 'moved.txt']);
+		const changed = [...(await git.pathsChangedBetween(first, second, 10)) ?? []].sort((x, y) => x.path < y.path ? -1 : 1);
+		assert.deepEqual(changed, [
+			{ path: 'a.txt', status: 'modified' }, { path: 'b.txt', status: 'deleted' },
+			{ path: 'dir/c d.txt', status: 'deleted' }, { path: 'moved.txt', status: 'added' },
+		]);
 		assert.equal(await git.pathsChangedBetween(first, second, 3), undefined, 'more than the cap');
 		await assert.rejects(git.pathsChangedBetween('--output=x', second, 10), /commit hashes/);
 	});
