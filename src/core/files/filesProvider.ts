@@ -309,6 +309,11 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			}
 			const events: FileChangeEvent[] = [];
 			for (const { absPath, deleted } of paths) {
+				// Thousands of lookups: the loop lets the event loop turn as the batches do.
+				const wait = index.pause();
+				if (wait) {
+					await wait;
+				}
 				const located = index.roots.locate(absPath) ? undefined : index.roots.locateReal(absPath);
 				const spelled = located ? path.join(located.folder.path, located.rel) : absPath;
 				// A `.gitignore` changes the rules, whatever the index lists.
