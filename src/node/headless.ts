@@ -49,6 +49,8 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	// One scope (the files provider's rule) for every family; the git provider owns it.
 	const scope = new WorkspaceScope(folders, files, reader);
 	const gitSource = new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange });
+	// Files a branch switch changed are checked again even when the watcher missed their events.
+	files.followHeadMoves(gitSource);
 	const git = new GitProvider({
 		source: gitSource,
 		scope,

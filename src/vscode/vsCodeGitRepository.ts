@@ -5,7 +5,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import {
 	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText,
 } from '../core/git/ports';
-import { commitPatch } from '../node/git/gitDiff';
+import { commitPatch, pathsChangedBetween } from '../node/git/gitDiff';
 import { GitCli } from '../node/git/gitProcess';
 import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
 
@@ -170,6 +170,15 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
 		// API 1 has no call for a commit's whole patch; the extension's own git binary does it.
 		return commitPatch(this.cli, this.root, commit, maxBytes);
+	}
+
+	async headCommit(): Promise<string | undefined> {
+		return this.api.state.HEAD?.commit;
+	}
+
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
+		// The API's diffBetween builds a Uri and a status per change; only the names are needed.
+		return pathsChangedBetween(this.cli, this.root, from, to, maxPaths);
 	}
 }
 

@@ -2,7 +2,7 @@ import { Logger } from '../common/logger';
 import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
 import { EditorProvider } from '../core/editor/editorProvider';
 import { GitProvider } from '../core/git/gitProvider';
-import { FILE_TEMPLATE } from '../core/files/filesProvider';
+import { FILE_TEMPLATE, FilesProvider } from '../core/files/filesProvider';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
@@ -19,7 +19,8 @@ import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
- * build: the git extension is first touched when a client lists or reads.
+ * build: the git extension is first touched when a client lists or reads, or once the file
+ * index is built (to remember each repository's HEAD).
  */
 export function createWorkspaceStateProviders(ports: {
 	folders: WorkspaceFoldersSource;
@@ -27,14 +28,18 @@ export function createWorkspaceStateProviders(ports: {
 	reader: FileSystemReader;
 	/** The files provider's rule, so every family serves exactly what files does. */
 	rule: ServedRule;
-	/** The files provider's reads, which line ranges and symbols are cut from. */
-	files: FileReads;
+	/**
+	 * The files provider's reads, which line ranges and symbols are cut from; it also rechecks
+	 * the files each HEAD move changed, which VS Code's watcher may not all report.
+	 */
+	files: FileReads & Pick<FilesProvider, 'followHeadMoves'>;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
 	const problems = new VsCodeDiagnostics();
 	const diagnostics = new DiagnosticsProvider(problems, scope);
 	const gitSource = new VsCodeGit(ports.log);
+	ports.files.followHeadMoves(gitSource);
 	const git = new GitProvider({ source: gitSource, scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
 	const outlineSource = new VsCodeOutline();

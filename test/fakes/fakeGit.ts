@@ -1,5 +1,5 @@
 import { Emitter } from '../../src/common/event';
-import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText } from '../../src/core/git/ports';
+import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitSource, GitStatus, GitText } from '../../src/core/git/ports';
 
 /** A repository with canned answers; `change` fires as a state change would. */
 export class FakeGitRepository implements GitRepository {
@@ -18,6 +18,10 @@ export class FakeGitRepository implements GitRepository {
 	patchCalls = 0;
 	/** Times a ref was resolved to a commit (a `git` call in the real hosts). */
 	commitCalls = 0;
+	/** HEAD's commit. */
+	head: string | undefined;
+	/** `from..to` to the paths that differ between the two commits. */
+	readonly changedPaths = new Map<string, readonly GitFileChange[]>();
 
 	constructor(readonly root: string) {}
 
@@ -51,6 +55,13 @@ export class FakeGitRepository implements GitRepository {
 	async commitPatch(_commit: GitCommit, maxBytes: number): Promise<GitText> {
 		this.patchCalls++;
 		return { text: this.patchText.slice(0, maxBytes), truncated: this.patchText.length > maxBytes };
+	}
+	async headCommit(): Promise<string | undefined> {
+		return this.head;
+	}
+	async pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
+		const changes = this.changedPaths.get(`${from}..${to}`) ?? [];
+		return changes.length > maxPaths ? undefined : changes;
 	}
 }
 

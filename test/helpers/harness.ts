@@ -70,6 +70,12 @@ export function createTestServer(roots: string[], options: {
 	return { registry, files, watcher, settings, log, dispose: () => registry.dispose() };
 }
 
+/** The URIs the files provider lists now, sorted. */
+export function listedFileUris(files: FilesProvider): string[] {
+	const list = files.list();
+	return Array.from({ length: list.length }, (_, i) => list.at(i)!.uri).sort();
+}
+
 export interface ConnectedClient {
 	readonly client: Client;
 	readonly updates: string[];

@@ -2,6 +2,8 @@ import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { MAX_COMPLETIONS } from '../completions';
+import { HeadMoveRecheck, MovedPath, PathRecheck } from '../git/headMoveRecheck';
+import { GitSource } from '../git/ports';
 import { ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
@@ -33,7 +35,7 @@ export interface FilesProviderPorts {
  * The workspace's files as resources. Lists from an in-memory index built in the background
  * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
  */
-export class FilesProvider extends Disposable implements ResourceProvider, ServedRule {
+export class FilesProvider extends Disposable implements ResourceProvider, ServedRule, PathRecheck {
 	readonly id = 'files';
 	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
@@ -279,6 +281,50 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			return false; // a folder root itself
 		}
 		return this.index!.filter.isIgnored(located.folder, located.rel, isDirectory ?? false);
+	}
+
+	/**
+	 * Rechecks the paths each HEAD move of these repositories changed (see HeadMoveRecheck). Git
+	 * is asked for its repositories once the first index exists, off the activation path.
+	 */
+	followHeadMoves(source: GitSource): void {
+		this._register(new HeadMoveRecheck(source, this, this.ports.log));
+		void this.ready().then(() => this.isDisposed ? undefined : source.ready());
+	}
+
+	/**
+	 * Checks on disk again, as the watcher's events are, the paths a HEAD move changed that the
+	 * index does not show as the new commit has them: a watcher may drop a few events of a branch
+	 * switch. Paths the index already agrees on (listed, or gone when deleted) are left alone:
+	 * checking a switch's 5,000 paths again cost the editor's host 270-330 ms of CPU. A path is
+	 * taken by its spelling inside a folder, else by its real path when a folder is a link.
+	 */
+	recheck(paths: readonly MovedPath[]): void {
+		// After the watcher's batches already queued, so that what they applied counts.
+		this.applying = this.applying.then(async () => {
+			await this.building;
+			const index = this.index;
+			if (!index || this.isDisposed) {
+				return;
+			}
+			const events: FileChangeEvent[] = [];
+			for (const { absPath, deleted } of paths) {
+				// Thousands of lookups: the loop lets the event loop turn as the batches do.
+				const wait = index.pause();
+				if (wait) {
+					await wait;
+				}
+				const located = index.roots.locate(absPath) ? undefined : index.roots.locateReal(absPath);
+				const spelled = located ? path.join(located.folder.path, located.rel) : absPath;
+				// A `.gitignore` changes the rules, whatever the index lists.
+				if (index.store.find(fileUri(spelled)) < 0 !== deleted || path.basename(spelled) === '.gitignore') {
+					events.push({ kind: 'changed', path: spelled });
+				}
+			}
+			if (events.length > 0) {
+				this.onFileEvents(events);
+			}
+		});
 	}
 
 	private onFileEvents(events: readonly FileChangeEvent[]): void {

@@ -74,6 +74,14 @@ export interface GitRepository {
 	commit(ref: string): Promise<GitCommit | undefined>;
 	/** The patch a commit introduces (against its first parent). */
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText>;
+	/** HEAD's commit hash, or undefined before the first commit. */
+	headCommit(): Promise<string | undefined>;
+	/**
+	 * The paths whose content differs between two commits ('added', 'deleted', 'modified' or
+	 * 'typeChanged' in `to`), a rename as a deletion and an addition; undefined when there are
+	 * more than `maxPaths`.
+	 */
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined>;
 }
 
 /** The repositories of the workspace; none when git is missing or disabled. */

@@ -1,8 +1,8 @@
 import { Event } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { GitCommit, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
-import { commitPatch, gitDiff } from './gitDiff';
+import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
+import { commitPatch, gitDiff, pathsChangedBetween } from './gitDiff';
 import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
 import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
@@ -89,12 +89,19 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		return commitPatch(this.cli, this.root, commit, maxBytes);
 	}
 
-	private async hasHead(): Promise<boolean> {
+	async headCommit(): Promise<string | undefined> {
 		try {
-			await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-			return true;
+			return (await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).stdout.trim();
 		} catch {
-			return false;
+			return undefined; // no commit yet
 		}
+	}
+
+	pathsChangedBetween(from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
+		return pathsChangedBetween(this.cli, this.root, from, to, maxPaths);
+	}
+
+	private async hasHead(): Promise<boolean> {
+		return (await this.headCommit()) !== undefined;
 	}
 }

@@ -1,4 +1,4 @@
-import { GitCommit, GitText } from '../../core/git/ports';
+import { GitCommit, GitFileChange, GitText } from '../../core/git/ports';
 import { GitCli } from './gitProcess';
 
 /** What `git diff` compares a root commit with. */
@@ -20,3 +20,33 @@ export function commitPatch(cli: GitCli, root: string, commit: GitCommit, maxByt
 	const parent = commit.parents[0] ?? EMPTY_TREE;
 	return gitDiff(cli, root, ['-M', parent, commit.hash], maxBytes);
 }
+
+/** Bytes allowed per path of `pathsChangedBetween`'s output: long paths fit, a runaway list is cut. */
+const BYTES_PER_CHANGED_PATH = 256;
+
+/**
+ * The paths that differ between two commits, with `git diff --name-status` in `root`; undefined
+ * when there are more than `maxPaths`. Renames are not detected: a rename's old path is deleted.
+ */
+export async function pathsChangedBetween(cli: GitCli, root: string, from: string, to: string, maxPaths: number): Promise<readonly GitFileChange[] | undefined> {
+	for (const commit of [from, to]) {
+		if (!/^[0-9a-f]{40,64}$/.test(commit)) {
+			throw new Error('pathsChangedBetween takes commit hashes');
+		}
+	}
+	const { stdout, truncated } = await cli.run(root, [
+		'diff', '--name-status', '--no-renames', '--no-relative', '--no-ext-diff', '-z', from, to, '--',
+	], maxPaths * BYTES_PER_CHANGED_PATH);
+	if (truncated) {
+		return undefined;
+	}
+	// `-z` output: a status letter, then the path, each ended by NUL.
+	const fields = stdout.split('\0');
+	const changes: GitFileChange[] = [];
+	for (let i = 0; i + 1 < fields.length && changes.length <= maxPaths; i += 2) {
+		changes.push({ path: fields[i + 1], status: NAME_STATUS[fields[i]] ?? 'modified' });
+	}
+	return changes.length > maxPaths ? undefined : changes;
+}
+
+const NAME_STATUS: Record<string, GitFileChange['status'] | undefined> = { A: 'added', D: 'deleted', M: 'modified', T: 'typeChanged' };

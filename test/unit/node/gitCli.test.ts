@@ -33,6 +33,7 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.deepEqual(await git.log(50), []);
 		assert.equal((await git.diff(true, 1000)).text, '');
 		assert.equal(await git.commit('HEAD'), undefined);
+		assert.equal(await git.headCommit(), undefined);
 	});
 
 	it('reports modified, staged, renamed, deleted and untracked paths', async () => {
@@ -71,6 +72,25 @@ describe('git CLI adapter (real repositories)', () => {
 		const result = await git.diff(false, 1000);
 		assert.equal(result.truncated, true);
 		assert.ok(Buffer.byteLength(result.text) <= 1000);
+	});
+
+	it('names the paths two commits differ in, a rename as both its names, within a cap', async () => {
+		repo.write('a.txt', 'one\n');
+		repo.write('b.txt', 'bee\n');
+		repo.write('dir/c d.txt', 'sea\n');
+		const first = repo.commitAll('first');
+		repo.write('a.txt', 'one changed\n');
+		repo.git('mv', 'b.txt', 'moved.txt');
+		repo.git('rm', '-q', 'dir/c d.txt');
+		const second = repo.commitAll('second');
+		assert.equal(await git.headCommit(), second);
+		const changed = [...(await git.pathsChangedBetween(first, second, 10)) ?? []].sort((x, y) => x.path < y.path ? -1 : 1);
+		assert.deepEqual(changed, [
+			{ path: 'a.txt', status: 'modified' }, { path: 'b.txt', status: 'deleted' },
+			{ path: 'dir/c d.txt', status: 'deleted' }, { path: 'moved.txt', status: 'added' },
+		]);
+		assert.equal(await git.pathsChangedBetween(first, second, 3), undefined, 'more than the cap');
+		await assert.rejects(git.pathsChangedBetween('--output=x', second, 10), /commit hashes/);
 	});
 
 	it('reads the log, refs, a commit by name and its patch', async () => {
