@@ -22,7 +22,7 @@ export interface ResourceHandlerHooks {
  * with -32602 and a short reason; its own spec-schema check would answer -32603 with the
  * validator's dump). Handlers map domain errors so no stack trace or host path leaves.
  * `encodePagesAhead`: this server's answers are written by a transport of ours, which splices a
- * page's entries encoded ahead (`messageJson`); the SDK's own transports stringify them anyway.
+ * page's entries encoded ahead (`messageParts`); the SDK's own transports stringify them anyway.
  */
 export function installResourceHandlers(server: Server, registry: ProviderRegistry, log: Logger, pageSize: number, hooks: ResourceHandlerHooks, encodePagesAhead = false): void {
 	const guard = async <R>(operation: string, work: () => Promise<R>): Promise<R> => {

@@ -2,23 +2,25 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { encodedEntries } from '../core/encodedEntries';
 
 /**
- * What our transports write for a message: exactly `JSON.stringify(message)` plus `end`. A
- * `resources/list` answer whose page was prepared ahead gets its entries' text as encoded then
- * (see `encodeEntriesAhead`) instead of stringifying them again on the request path: only the
- * envelope and the result's other members (cursor, cache hints, `_meta`) are stringified here.
+ * What our transports write for a message, in parts written one after the other: together
+ * exactly `JSON.stringify(message)` plus `end`. A `resources/list` answer whose page was prepared
+ * ahead gets its entries' text as encoded then (see `encodeEntriesAhead`) instead of stringifying
+ * them again on the request path: only the envelope and the result's other members (cursor,
+ * cache hints, `_meta`) are stringified here. That text stays a part of its own: joined to the
+ * answer around it, V8 would copy its ~290 KiB once more (a string is flattened to be written).
  */
-export function messageJson(message: JSONRPCMessage, end = ''): string {
+export function messageParts(message: JSONRPCMessage, end = ''): readonly string[] {
 	const result = (message as { result?: unknown }).result;
 	const resources = isPlainJson(result) ? (result as { resources?: unknown }).resources : undefined;
 	const entries = encodedEntries(resources);
 	const inResult = entries !== undefined && splitAround(result as object, 'resources', resources);
 	const inMessage = inResult && isPlainJson(message) && splitAround(message, 'result', result);
-	return inResult && inMessage ? `${inMessage[0]}${inResult[0]}${entries}${inResult[1]}${inMessage[1]}${end}` : `${JSON.stringify(message)}${end}`;
+	return inResult && inMessage ? [inMessage[0] + inResult[0], entries, inResult[1] + inMessage[1] + end] : [`${JSON.stringify(message)}${end}`];
 }
 
-/** One message per line, as MCP's stdio transport frames them. */
-export function messageLine(message: JSONRPCMessage): string {
-	return messageJson(message, '\n');
+/** One message per line, as MCP's stdio transport frames them, in the parts to write. */
+export function messageLine(message: JSONRPCMessage): readonly string[] {
+	return messageParts(message, '\n');
 }
 
 /**

@@ -6,7 +6,7 @@ import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
-import { messageJson } from './messageJson';
+import { messageParts } from './messageJson';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
 import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
@@ -101,9 +101,12 @@ export class ModernHttpLeg extends Disposable {
 		if (!reply) {
 			return false;
 		}
-		const body = messageJson(reply);
-		res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-		res.end(body);
+		const body = messageParts(reply);
+		res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.reduce((sum, part) => sum + Buffer.byteLength(part), 0) });
+		for (const part of body) {
+			res.write(part);
+		}
+		res.end();
 		return true;
 	}
 

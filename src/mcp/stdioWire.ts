@@ -66,9 +66,16 @@ export class StdioWire implements Transport {
 		this.onclose?.();
 	}
 
-	/** One write call per message; a full pipe is waited for, and a failed write rejects. */
-	private write(line: string): Promise<void> {
-		if (this.output.write(line)) {
+	/**
+	 * A message's parts written in one go, in order (nothing else runs between them); a full
+	 * pipe is waited for, and a failed write rejects.
+	 */
+	private write(parts: readonly string[]): Promise<void> {
+		let flowing = true;
+		for (const part of parts) {
+			flowing = this.output.write(part);
+		}
+		if (flowing) {
 			return Promise.resolve();
 		}
 		return once(this.output, 'drain').then(() => undefined);

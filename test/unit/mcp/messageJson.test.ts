@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { encodeEntriesAhead } from '../../../src/core/encodedEntries';
+import { encodedEntries, encodeEntriesAhead } from '../../../src/core/encodedEntries';
 import { ResourceEntry } from '../../../src/core/resource';
-import { messageJson, messageLine } from '../../../src/mcp/messageJson';
+import { messageLine, messageParts } from '../../../src/mcp/messageJson';
 
 /** What a transport writes for `message`, as bytes. */
-const bytesOf = (message: JSONRPCMessage, end?: string) => Buffer.from(messageJson(message, end));
+const bytesOf = (message: JSONRPCMessage, end?: string) => Buffer.from(messageParts(message, end).join(''));
 const plainBytes = (message: JSONRPCMessage, end = '') => Buffer.from(`${JSON.stringify(message)}${end}`, 'utf8');
 
 /** Names JSON has to escape or encode: quotes, backslashes, controls, line separators, lone surrogates, astral and combining characters. */
@@ -47,7 +47,7 @@ describe('messageJson: a listed page encoded ahead, spliced into its answer', ()
 			const plain = plainBytes(message);
 			encodeEntriesAhead((message as unknown as { result: { resources: ResourceEntry[] } }).result.resources);
 			assert.deepEqual(bytesOf(message), plain);
-			assert.deepEqual(Buffer.from(messageLine(message)), Buffer.concat([plain, Buffer.from('\n')]));
+			assert.deepEqual(Buffer.from(messageLine(message).join('')), Buffer.concat([plain, Buffer.from('\n')]));
 		}
 	});
 
@@ -60,6 +60,11 @@ describe('messageJson: a listed page encoded ahead, spliced into its answer', ()
 		// shows where the text came from.
 		(resources[0] as { name: string }).name = 'changed in place';
 		assert.deepEqual(bytesOf(message), before);
+		// The text goes out as a part of its own, the very string encoded ahead: joined to the
+		// answer around it, it would be copied once more on the request path.
+		const parts = messageParts(message);
+		assert.equal(parts.length, 3);
+		assert.equal(parts[1], encodedEntries(resources));
 	});
 
 	it('stringifies the page again once an entry was replaced, added or taken away', () => {

@@ -140,7 +140,7 @@ describe('resources/list bytes on the wire (stdio, both eras)', () => {
 
 /**
  * A page prepared ahead goes out with its entries' JSON made on an idle turn, spliced into the
- * answer (`encodeEntriesAhead`, `messageJson`): the same bytes as the page built at its request.
+ * answer (`encodeEntriesAhead`, `messageParts`): the same bytes as the page built at its request.
  */
 describe('resources/list bytes of a page prepared ahead (stdio, both eras)', () => {
 	let workspace: PinnedWorkspace;
