@@ -6,7 +6,7 @@ import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
-import { messageParts } from './messageJson';
+import { messageParts } from './messageParts';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
 import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { messageLine } from './messageJson';
+import { messageLine } from './messageParts';
 
 const NEWLINE = 0x0a;
 

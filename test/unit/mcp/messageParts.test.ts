@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { encodedEntries, encodeEntriesAhead } from '../../../src/core/encodedEntries';
 import { ResourceEntry } from '../../../src/core/resource';
-import { messageLine, messageParts } from '../../../src/mcp/messageJson';
+import { messageLine, messageParts } from '../../../src/mcp/messageParts';
 
 /** What a transport writes for `message`, as bytes. */
 const bytesOf = (message: JSONRPCMessage, end?: string) => Buffer.from(messageParts(message, end).join(''));
@@ -41,7 +41,7 @@ function answers(resources: ResourceEntry[]): JSONRPCMessage[] {
 	];
 }
 
-describe('messageJson: a listed page encoded ahead, spliced into its answer', () => {
+describe('messageParts: a listed page encoded ahead, spliced into its answer', () => {
 	it('writes exactly what JSON.stringify writes, for every shape of answer and every awkward name', () => {
 		for (const message of answers(entries())) {
 			const plain = plainBytes(message);
