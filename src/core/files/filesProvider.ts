@@ -14,6 +14,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEn
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
+import { eventsForHeadMove } from './headMoveEvents';
 import { OffThreadWalker } from './walkBatch';
 import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
@@ -294,10 +295,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	/**
 	 * Checks on disk again, as the watcher's events are, the paths a HEAD move changed that the
-	 * index does not show as the new commit has them: a watcher may drop a few events of a branch
-	 * switch. Paths the index already agrees on (listed, or gone when deleted) are left alone:
-	 * checking a switch's 5,000 paths again cost the editor's host 270-330 ms of CPU. A path is
-	 * taken by its spelling inside a folder, else by its real path when a folder is a link.
+	 * index does not show as the disk has them (`eventsForHeadMove`): a watcher may drop a few
+	 * events of a branch switch.
 	 */
 	recheck(paths: readonly MovedPath[]): void {
 		// After the watcher's batches already queued, so that what they applied counts.
@@ -307,20 +306,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			if (!index || this.isDisposed) {
 				return;
 			}
-			const events: FileChangeEvent[] = [];
-			for (const { absPath, deleted } of paths) {
-				// Thousands of lookups: the loop lets the event loop turn as the batches do.
-				const wait = index.pause();
-				if (wait) {
-					await wait;
-				}
-				const located = index.roots.locate(absPath) ? undefined : index.roots.locateReal(absPath);
-				const spelled = located ? path.join(located.folder.path, located.rel) : absPath;
-				// A `.gitignore` changes the rules, whatever the index lists.
-				if (index.store.find(fileUri(spelled)) < 0 !== deleted || path.basename(spelled) === '.gitignore') {
-					events.push({ kind: 'changed', path: spelled });
-				}
-			}
+			const events = await eventsForHeadMove(index, paths);
 			if (events.length > 0) {
 				this.onFileEvents(events);
 			}
