@@ -1,25 +1,14 @@
-import { Client, ListResourcesResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, ListResourcesResult } from '@modelcontextprotocol/client';
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable, toDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
-import { VERSION } from '../version';
 import { describeFailure, isConnectionLoss, isTransportFailure } from './clientErrors';
-import { createClientTransport } from './clientTransport';
 import { waitForConnection } from './connectionWait';
+import { connectClient, endConnection } from './connectedClient';
 import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './connectionSource';
+import { ConnectionState, ProtocolEra } from './connectionState';
 import { LiveWatches, WatchOutcome } from './liveWatches';
 import { RetrySchedule } from './retrySchedule';
-
-export type ConnectionState =
-	| { readonly kind: 'idle' }
-	| { readonly kind: 'connecting' }
-	| { readonly kind: 'connected' }
-	/** No server to reach (e.g. this window's server is stopped); waits for the source to change. */
-	| { readonly kind: 'unavailable'; readonly message: string }
-	| { readonly kind: 'error'; readonly message: string; readonly retryAt?: number };
-
-/** The protocol era a connection landed on: 2026-07-28 (`modern`) or 2025 (`legacy`). */
-export type ProtocolEra = 'modern' | 'legacy';
 
 export interface ReconnectingClientOptions {
 	readonly log: Logger;
@@ -34,8 +23,6 @@ export interface ReconnectingClientOptions {
 }
 
 const DEFAULT_BACKOFF = [500, 1000, 2000, 5000, 10_000, 30_000];
-const STDIO_PROBE_MS = 5_000;
-const HTTP_PROBE_MS = 15_000;
 
 /**
  * One MCP client connection that stays up: an SDK v2 `Client` over Streamable HTTP (headers such
@@ -217,34 +204,30 @@ export class ReconnectingClient extends Disposable {
 		if (generation !== this.generation || this.isDisposed) {
 			throw new Error('superseded');
 		}
-		const client = new Client(
-			{ name: this.options.clientName, version: VERSION },
-			// The probe's wait: on stdio a silent server is a 2025 one (the SDK then falls back), so
-			// don't make the user wait the SDK's default minute for it; on HTTP silence is an outage.
-			{ capabilities: {}, versionNegotiation: { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? STDIO_PROBE_MS : HTTP_PROBE_MS } } },
-		);
-		client.setNotificationHandler('notifications/resources/list_changed', () => this.listChangedEmitter.fire());
-		client.setNotificationHandler('notifications/resources/updated', n => {
-			if (this.watches.has(n.params.uri)) {
-				this.updatedEmitter.fire(n.params.uri);
-			}
-		});
-		client.onerror = err => {
-			this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${err.message}`);
-			// On 2025 HTTP the standalone SSE stream carries notifications; when it ends the server is gone or restarting.
-			if (this.client === client && isConnectionLoss(err)) {
-				this.fail(err, client);
-			}
-		};
+		if (target.kind === 'stdio') {
+			this.stderrTail = '';
+		}
+		let client: Client;
 		try {
-			if (target.kind === 'stdio') {
-				this.stderrTail = '';
-			}
-			await client.connect(createClientTransport(target, text => {
-				this.stderrTail = (this.stderrTail + text).slice(-2000);
-			}));
+			client = await connectClient(target, this.options.clientName, {
+				listChanged: () => this.listChangedEmitter.fire(),
+				updated: uri => {
+					if (this.watches.has(uri)) {
+						this.updatedEmitter.fire(uri);
+					}
+				},
+				error: (err, erring) => {
+					this.options.log.debug(`${this.options.logPrefix}: ${this.options.label}: ${err.message}`);
+					// On 2025 HTTP the standalone SSE stream carries notifications; when it ends the server is gone or restarting.
+					if (this.client === erring && isConnectionLoss(err)) {
+						this.fail(err, erring);
+					}
+				},
+				stderr: text => {
+					this.stderrTail = (this.stderrTail + text).slice(-2000);
+				},
+			});
 		} catch (err) {
-			await client.close().catch(() => undefined);
 			throw this.failOpen(err, generation);
 		}
 		if (generation !== this.generation || this.isDisposed) {
@@ -313,11 +296,7 @@ export class ReconnectingClient extends Disposable {
 			client.onclose = undefined;
 			client.onerror = undefined;
 			this.watches.disconnected();
-			const transport = client.transport;
-			if (transport instanceof StreamableHTTPClientTransport) {
-				await transport.terminateSession().catch(() => undefined);
-			}
-			await client.close().catch(() => undefined);
+			await endConnection(client);
 		}
 	}
 

@@ -7,7 +7,8 @@ import { ListedResource, ListedTemplate, toListedResource, toListedTemplate } fr
 import { ListingGuard, TEMPLATE_LIMITS } from './listingGuard';
 import { isRemoteError } from './clientErrors';
 import { ConnectionSource } from './connectionSource';
-import { ConnectionState, ReconnectingClient } from './reconnectingClient';
+import { ConnectionState } from './connectionState';
+import { ReconnectingClient } from './reconnectingClient';
 import { formatSize } from './tokenEstimate';
 
 // pickerService.ts still takes these from here; their home is connectionSource.ts.

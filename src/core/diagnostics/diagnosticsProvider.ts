@@ -7,6 +7,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { fileUri } from '../uriGuard';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
+import { addCounts, countProblems, describeCounts, emptyCounts, plural, ProblemCounts } from './problemSummary';
 
 export const DIAGNOSTICS_WORKSPACE_URI = 'diagnostics://workspace';
 export const DIAGNOSTICS_FILE_TEMPLATE = 'diagnostics://file/{+path}';
@@ -15,13 +16,6 @@ const FILE_PREFIX = 'diagnostics://file/';
 export const MAX_WORKSPACE_PROBLEMS = 1000;
 
 const SEVERITY_ORDER: Record<ProblemSeverity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
-
-export interface ProblemCounts {
-	errors: number;
-	warnings: number;
-	information: number;
-	hints: number;
-}
 
 interface FileProblems {
 	readonly scoped: ScopedPath;
@@ -231,46 +225,6 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	}
 }
 
-function emptyCounts(): ProblemCounts {
-	return { errors: 0, warnings: 0, information: 0, hints: 0 };
-}
-
-function addCounts(into: ProblemCounts, from: ProblemCounts): void {
-	into.errors += from.errors;
-	into.warnings += from.warnings;
-	into.information += from.information;
-	into.hints += from.hints;
-}
-
-export function countProblems(problems: readonly Problem[]): ProblemCounts {
-	const counts = emptyCounts();
-	for (const p of problems) {
-		switch (p.severity) {
-			case 'error': counts.errors++; break;
-			case 'warning': counts.warnings++; break;
-			case 'information': counts.information++; break;
-			default: counts.hints++;
-		}
-	}
-	return counts;
-}
-
-function plural(n: number, word: string): string {
-	return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** "2 errors, 1 warning" (information and hints only when there are some). */
-export function describeCounts(c: ProblemCounts): string {
-	const parts = [plural(c.errors, 'error'), plural(c.warnings, 'warning')];
-	if (c.information > 0) {
-		parts.push(`${c.information} info`);
-	}
-	if (c.hints > 0) {
-		parts.push(plural(c.hints, 'hint'));
-	}
-	return parts.join(', ');
-}
-
 function byPosition(a: Problem, b: Problem): number {
 	return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character
 		|| SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
@@ -285,20 +239,4 @@ function toJson(display: string, p: Problem): Record<string, unknown> {
 		out.code = p.code;
 	}
 	return out;
-}
-
-/**
- * A short Markdown rendering of a problems resource's JSON (for a picker or chat attachment;
- * reads return JSON only, one content item, so clients do not attach the same problems twice).
- */
-export function renderProblemsMarkdown(body: { summary: ProblemCounts & { files?: number }; problems: (Problem & { file: string })[] }, title = 'Problems'): string {
-	const files = body.summary.files !== undefined ? ` in ${plural(body.summary.files, 'file')}` : '';
-	return [`**${title}**: ${describeCounts(body.summary)}${files}`, ...body.problems.map(p => markdownLine(p.file, p))].join('\n') + '\n';
-}
-
-function markdownLine(display: string, p: Problem): string {
-	const where = `${display}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
-	const origin = [p.source, p.code].filter(x => x !== undefined && x !== '').join(' ');
-	const message = p.message.replace(/\s*\n\s*/g, ' ');
-	return `- **${p.severity}** \`${where}\` ${message}${origin ? ` (${origin})` : ''}`;
 }

@@ -14,6 +14,8 @@ import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEn
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
+import { eventsForHeadMove } from './headMoveEvents';
+import { ServedPaths } from './servedPaths';
 import { OffThreadWalker } from './walkBatch';
 import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
@@ -49,9 +51,11 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	private rebuildRequested = false;
 	/** Watcher events are applied one batch at a time, in order. */
 	private applying: Promise<void> = Promise.resolve();
+	private readonly served: ServedPaths;
 
 	constructor(private readonly ports: FilesProviderPorts) {
 		super();
+		this.served = new ServedPaths(ports.reader, () => this.index, () => this.ready());
 		this._register(ports.folders.onDidChange(() => this.rebuild('workspace folders changed')));
 		this._register(ports.settings.onDidChange(() => this.rebuild('settings changed')));
 		this._register(ports.watcher.onDidChange(events => this.onFileEvents(events)));
@@ -102,18 +106,19 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	}
 
 	async read(uri: string): Promise<ResourceContent[]> {
-		const { absPath, index } = await this.locateServed(uri);
+		const located = await this.served.locate(uri);
+		const { absPath, index } = located;
 		const mimeType = mimeTypeForName(path.basename(absPath));
 		const dirty = this.ports.documents.dirtyText(absPath);
 		if (dirty !== undefined) {
 			// The editor's buffer, not the disk: nothing is opened, so the name is checked.
-			await this.checkTarget(uri, absPath, index);
+			await this.served.checkTarget(uri, located);
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 		}
 		const settings = this.ports.settings.get();
 		// The file is opened first and what was opened is checked: a link renamed over the
 		// file after a check by name would otherwise be followed by the read.
-		const accept = (realPath: string) => realPath === absPath || this.isServedTarget(realPath, index);
+		const accept = (realPath: string) => realPath === absPath || this.served.isServedTarget(realPath, index);
 		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
 			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
 				throw new ResourceNotFound(uri);
@@ -134,27 +139,17 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
 	}
 
-	/**
-	 * The rule by name, from the current index's loaded `.gitignore` files (every directory the
-	 * index walked): what problems, editor state and the like show synchronously.
-	 */
 	isServedNow(absPath: string): boolean {
-		const index = this.index;
-		const located = index?.roots.locate(absPath);
-		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+		return this.served.isServedNow(absPath);
 	}
 
-	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
-	async isServed(absPath: string): Promise<boolean> {
-		const index = await this.servedByName(absPath);
-		// A path that is gone (a deleted file git still shows) is judged by its name alone.
-		return !!index && await this.leadsToServed(absPath, index, true);
+	isServed(absPath: string): Promise<boolean> {
+		return this.served.isServed(absPath);
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
 		// A subscription serves no content, so checking the name is enough here.
-		const { absPath, index } = await this.locateServed(uri);
-		await this.checkTarget(uri, absPath, index);
+		await this.served.checkTarget(uri, await this.served.locate(uri));
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
@@ -178,47 +173,6 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		const { slots, total } = await index.complete(prefixUri, query.toLowerCase(), MAX_COMPLETIONS);
 		const values = slots.map(slot => fileUriToPath(index.uriOf(slot)).slice(1));
 		return { values, total, hasMore: total > MAX_COMPLETIONS };
-	}
-
-	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
-	private async locateServed(uri: string): Promise<{ absPath: string; index: FileIndex }> {
-		const absPath = fileUriToPath(uri);
-		const index = await this.servedByName(absPath);
-		if (!index) {
-			throw new ResourceNotFound(uri);
-		}
-		return { absPath, index };
-	}
-
-	/** The index that judged `absPath` served by its spelling (`.gitignore` files loaded), if it did. */
-	private async servedByName(absPath: string): Promise<FileIndex | undefined> {
-		await this.ready();
-		const index = this.index;
-		const located = index?.roots.locate(absPath);
-		return index && located && await index.filter.isServed(located.folder, located.rel, false) ? index : undefined;
-	}
-
-	/** Refuses a path whose real path (symlinks resolved) leaves the workspace or is not served. */
-	private async checkTarget(uri: string, absPath: string, index: FileIndex): Promise<void> {
-		if (!(await this.leadsToServed(absPath, index, false))) {
-			throw new ResourceNotFound(uri);
-		}
-	}
-
-	/** Whether `absPath`, links resolved, is itself or lands on a served file; `ifGone` when it does not exist. */
-	private async leadsToServed(absPath: string, index: FileIndex, ifGone: boolean): Promise<boolean> {
-		let realPath: string;
-		try {
-			realPath = await this.ports.reader.realpath(absPath);
-		} catch {
-			return ifGone;
-		}
-		return realPath === absPath || this.isServedTarget(realPath, index);
-	}
-
-	private async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {
-		const target = index.roots.locateReal(realPath);
-		return !!target && await index.filter.isServed(target.folder, target.rel, false);
 	}
 
 	private rebuild(reason: string): void {
@@ -294,10 +248,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	/**
 	 * Checks on disk again, as the watcher's events are, the paths a HEAD move changed that the
-	 * index does not show as the new commit has them: a watcher may drop a few events of a branch
-	 * switch. Paths the index already agrees on (listed, or gone when deleted) are left alone:
-	 * checking a switch's 5,000 paths again cost the editor's host 270-330 ms of CPU. A path is
-	 * taken by its spelling inside a folder, else by its real path when a folder is a link.
+	 * index does not show as the disk has them (`eventsForHeadMove`): a watcher may drop a few
+	 * events of a branch switch.
 	 */
 	recheck(paths: readonly MovedPath[]): void {
 		// After the watcher's batches already queued, so that what they applied counts.
@@ -307,20 +259,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			if (!index || this.isDisposed) {
 				return;
 			}
-			const events: FileChangeEvent[] = [];
-			for (const { absPath, deleted } of paths) {
-				// Thousands of lookups: the loop lets the event loop turn as the batches do.
-				const wait = index.pause();
-				if (wait) {
-					await wait;
-				}
-				const located = index.roots.locate(absPath) ? undefined : index.roots.locateReal(absPath);
-				const spelled = located ? path.join(located.folder.path, located.rel) : absPath;
-				// A `.gitignore` changes the rules, whatever the index lists.
-				if (index.store.find(fileUri(spelled)) < 0 !== deleted || path.basename(spelled) === '.gitignore') {
-					events.push({ kind: 'changed', path: spelled });
-				}
-			}
+			const events = await eventsForHeadMove(index, paths);
 			if (events.length > 0) {
 				this.onFileEvents(events);
 			}

@@ -18,6 +18,9 @@ export interface FileSignals {
 
 export type GitChangeKind = 'conflicted' | 'staged' | 'modified' | 'untracked';
 
+/** Files ranked at most (problems or git changes can name thousands): the rest keep the base priority. */
+export const MAX_CANDIDATES = 5_000;
+
 /**
  * How much each signal adds to a file's score. Editor state says what the user looks at now;
  * recent edits what they work on (decaying with a half-life); problems and git what is unfinished.

@@ -1,6 +1,5 @@
-import * as path from 'node:path';
 import { Emitter, Event } from '../../common/event';
-import { Disposable, DisposableStore } from '../../common/lifecycle';
+import { Disposable } from '../../common/lifecycle';
 import { RELEVANT_URI } from '../../common/wellKnownUris';
 import { DiagnosticsSource } from '../diagnostics/ports';
 import { ResourceNotFound } from '../errors';
@@ -9,17 +8,16 @@ import { JSON_MIME } from '../mime';
 import { Completion, ResourceAnnotator, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
-import { LocatedPaths, locateFile } from './locatedPaths';
+import { GitChangeSignals } from './gitChangeSignals';
+import { locateFile } from './locatedPaths';
 import { EditorSignals, FileTouch } from './ports';
-import { BASE_PRIORITY, countProblems, FileSignals, gitChangeKind, GitChangeKind, priorityFor, strongerGit, TimelessRanks } from './ranking';
+import { BASE_PRIORITY, countProblems, FileSignals, MAX_CANDIDATES, priorityFor, TimelessRanks } from './ranking';
 import { withPriority } from './withPriority';
 
 /** Files the relevance resource returns. */
 export const RELEVANT_TOP = 20;
 /** Recently touched files remembered; older ones are forgotten first. */
 const MAX_TOUCHED = 200;
-/** Files ranked at most (problems or git changes can name thousands): the rest keep the base priority. */
-const MAX_CANDIDATES = 5_000;
 
 export interface RelevancePorts {
 	readonly scope: WorkspaceScope;
@@ -60,31 +58,26 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly touched = new Map<string, { edited?: number; saved?: number; written?: number }>();
-	private gitChanges = new Map<string, GitChangeKind>();
 	private ranked: readonly RankedFile[] = [];
 	private priorities = new Map<string, number>();
 	/** The lengths of the URIs in `priorities`: a URI of another length has the base priority. */
 	private rankedUriLengths = new Set<number>();
 	private stale = true;
 	private lastTop = '';
-	private gitStarted = false;
-	private readonly gitListeners = this._register(new DisposableStore());
 	private readonly rerank: Throttle;
-	private readonly refreshGit: Throttle;
+	private readonly git: GitChangeSignals;
 	private readonly now: () => number;
 	private readonly timeless = new TimelessRanks();
-	/** Where the paths in `gitChanges` stand in the scope. */
-	private readonly gitLocated: LocatedPaths;
 
 	constructor(private readonly ports: RelevancePorts, options: RelevanceOptions = { throttleMs: 500, gitThrottleMs: 1000 }) {
 		super();
 		this.now = ports.now ?? Date.now;
 		this.rerank = this._register(new Throttle(options.throttleMs, () => this.rerankAndNotify()));
-		this.refreshGit = this._register(new Throttle(options.gitThrottleMs, () => void this.readGit()));
 		const changed = () => {
 			this.stale = true;
 			this.rerank.trigger();
 		};
+		this.git = this._register(new GitChangeSignals(ports.git, ports.scope, options.gitThrottleMs, changed));
 		this._register(ports.touches(touches => {
 			const at = this.now();
 			for (const touch of touches) {
@@ -104,13 +97,8 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (ports.diagnostics) {
 			this._register(ports.diagnostics.onDidChange(changed));
 		}
-		this.gitLocated = new LocatedPaths(ports.scope);
 		this._register(ports.scope.onDidChange(() => {
-			// Git's files are located afresh by the next ranking until git is read again.
-			this.gitLocated.clear();
-			if (this.gitStarted) {
-				this.refreshGit.trigger();
-			}
+			this.git.scopeChanged();
 			changed();
 		}));
 		// Until the rule is loaded nothing can be judged served, so nothing ranks: rank again then.
@@ -126,7 +114,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	}
 
 	list(): readonly ResourceEntry[] {
-		this.startGit();
+		this.git.start();
 		return [{
 			uri: RELEVANT_URI, name: 'relevant now', title: 'Relevant now',
 			description: `The ${RELEVANT_TOP} files that matter most right now (active and visible editors, recent edits, problems, git changes), ranked, each with its reasons. Subscribe to hear when the ranking changes.`,
@@ -142,7 +130,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (uri !== RELEVANT_URI) {
 			throw new ResourceNotFound(uri);
 		}
-		await Promise.all([this.ports.scope.ready(), this.startGitAndWait()]);
+		await Promise.all([this.ports.scope.ready(), this.git.startAndWait()]);
 		const top = this.current().slice(0, RELEVANT_TOP);
 		const body = {
 			files: top.map(f => ({ file: f.display, uri: f.uri, priority: f.priority, score: f.score, reasons: f.reasons })),
@@ -155,7 +143,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (uri !== RELEVANT_URI) {
 			throw new ResourceNotFound(uri);
 		}
-		this.startGit();
+		this.git.start();
 	}
 
 	async complete(): Promise<Completion | undefined> {
@@ -168,7 +156,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	 * fresh URIs cost about a seventh of building the page, for the few files that are ranked.
 	 */
 	annotate(entries: ResourceEntry[]): void {
-		this.startGit();
+		this.git.start();
 		if (this.stale) {
 			this.current();
 		}
@@ -230,7 +218,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 				}
 			}
 		}
-		for (const [p, kind] of this.gitChanges) {
+		for (const [p, kind] of this.git.changes) {
 			const s = at(p);
 			if (s) {
 				s.git = kind;
@@ -240,7 +228,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		for (const [p, s] of signals) {
 			// Only what the one rule serves is ranked, named or given a priority. Git's files were
 			// located when git was read (again when the rule changes); the few others now.
-			const known = this.gitLocated.get(p);
+			const known = this.git.located.get(p);
 			const located = known !== undefined ? known : locateFile(this.ports.scope, p);
 			if (!located) {
 				continue;
@@ -262,64 +250,6 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		if (key !== this.lastTop) {
 			this.lastTop = key;
 			this.changeEmitter.fire({ updated: [RELEVANT_URI], listChanged: false });
-		}
-	}
-
-	/** Git is first asked when a client lists or reads (as the git provider does), never on activation. */
-	private startGit(): void {
-		if (this.gitStarted || !this.ports.git) {
-			return;
-		}
-		this.gitStarted = true;
-		const git = this.ports.git;
-		const watchRepos = () => {
-			this.gitListeners.clear();
-			for (const repo of git.repositories()) {
-				this.gitListeners.add(repo.onDidChange(() => this.refreshGit.trigger()));
-			}
-			this.refreshGit.trigger();
-		};
-		this._register(git.onDidChangeRepositories(watchRepos));
-		this.gitReady = git.ready().then(() => {
-			watchRepos();
-			return this.readGit();
-		}, () => undefined);
-	}
-
-	private gitReady: Promise<void> | undefined;
-
-	private async startGitAndWait(): Promise<void> {
-		this.startGit();
-		await this.gitReady;
-	}
-
-	private async readGit(): Promise<void> {
-		// Never inside the repository's change event: the git extension fires it at the end of its
-		// own model update, which during a branch switch is a long hold of the loop already
-		// (reading thousands of changes there made it 58 ms longer in a profiled switch).
-		await new Promise<void>(resolve => setImmediate(resolve));
-		const changes = new Map<string, GitChangeKind>();
-		for (const repo of this.ports.git?.repositories() ?? []) {
-			try {
-				const status = await repo.status();
-				for (const area of ['conflicts', 'staged', 'unstaged', 'untracked'] as const) {
-					for (const change of status[area]) {
-						const abs = path.join(repo.root, ...change.path.split('/'));
-						changes.set(abs, strongerGit(changes.get(abs), gitChangeKind(area, change.status)));
-						if (changes.size >= MAX_CANDIDATES) {
-							break;
-						}
-					}
-				}
-			} catch {
-				// A repository that cannot be read adds no signal; the git resources report the error.
-			}
-		}
-		// Committed with where its files stand, unless a later read (or a rule change) came meanwhile.
-		if (await this.gitLocated.locate([...changes.keys()])) {
-			this.gitChanges = changes;
-			this.stale = true;
-			this.rerank.trigger();
 		}
 	}
 }

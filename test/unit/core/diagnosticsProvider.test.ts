@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { DiagnosticsProvider, renderProblemsMarkdown } from '../../../src/core/diagnostics/diagnosticsProvider';
+import { DiagnosticsProvider } from '../../../src/core/diagnostics/diagnosticsProvider';
+import { renderProblemsMarkdown } from '../../../src/core/diagnostics/problemSummary';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HeadMoveRecheck, MovedPath, PathRecheck } from '../../../src/core/git/headMoveRecheck';
 import { GitFileChange } from '../../../src/core/git/ports';
+import { ResourceChange } from '../../../src/core/resource';
 import { fileUri } from '../../../src/core/uriGuard';
 import { FakeGitRepository, FakeGitSource } from '../../fakes/fakeGit';
 import { createTestServer, listedFileUris, RecordingLogger, TestServer } from '../../helpers/harness';
@@ -179,6 +180,28 @@ describe('HeadMoveRecheck into the file index', () => {
 			server!.watcher.fire({ kind: 'changed', path: path.join(parent, 'b/new-by-watcher.txt') });
 			await until(files.onDidChange, () => updated.includes(fileUri(path.join(parent, 'b/new-by-watcher.txt'))), 'the watcher batch');
 			assert.deepEqual(updated.filter(u => u.includes('/b/stays.txt')), [], 'a listed file the index agrees on is not checked again');
+		} finally {
+			sub.dispose();
+		}
+	});
+
+	it('tells of a listed file the move rewrote, its event dropped, what its change event tells: an update alone', async () => {
+		await switchUnreported(['a', 'b'], () => undefined, [], ['a/old.txt', 'b/stays.txt']);
+		const files = server!.files;
+		const stays = path.join(parent, 'b/stays.txt');
+		const heard: ResourceChange[] = [];
+		const sub = files.onDidChange(change => heard.push(change));
+		try {
+			writeFileSync(stays, 'rewritten by the move\n');
+			writeFileSync(path.join(parent, 'b/.env.local'), 'SECRET=2\n');
+			repo.changedPaths.set(`${NEW}..${OLD}`, changes('b/stays.txt', 'b/.env.local'));
+			repo.head = OLD;
+			repo.change(true);
+			await until(files.onDidChange, () => heard.length === 1, 'the rewritten file');
+			writeFileSync(stays, 'rewritten again, with its event\n');
+			server!.watcher.fire({ kind: 'changed', path: stays });
+			await until(files.onDidChange, () => heard.length === 2, 'the watcher event');
+			assert.deepEqual(heard, [{ updated: [fileUri(stays)], listChanged: false }, { updated: [fileUri(stays)], listChanged: false }]);
 		} finally {
 			sub.dispose();
 		}

@@ -1,0 +1,84 @@
+import { ResourceNotFound } from '../errors';
+import { FileSystemReader } from '../ports';
+import { fileUriToPath } from '../uriGuard';
+import { FileIndex } from './fileIndex';
+
+/** A client's file URI as a path the rules serve by its spelling, and the index that judged it. */
+export interface LocatedFile {
+	readonly absPath: string;
+	readonly index: FileIndex;
+}
+
+/**
+ * The one served-or-not rule for workspace files, as the current index applies it: by name
+ * (settings, `.gitignore` files, secrets), then by where links lead for a path that exists.
+ * The files' reads and subscriptions use it, and every other family through `ServedRule`.
+ */
+export class ServedPaths {
+	constructor(
+		private readonly reader: FileSystemReader,
+		/** The index now, if one is built. */
+		private readonly current: () => FileIndex | undefined,
+		/** Resolves once the first index is built (or failed). */
+		private readonly ready: () => Promise<void>,
+	) {}
+
+	/**
+	 * The rule by name, from the current index's loaded `.gitignore` files (every directory the
+	 * index walked): what problems, editor state and the like show synchronously.
+	 */
+	isServedNow(absPath: string): boolean {
+		const index = this.current();
+		const located = index?.roots.locate(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+	}
+
+	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
+	async isServed(absPath: string): Promise<boolean> {
+		const index = await this.servedByName(absPath);
+		// A path that is gone (a deleted file git still shows) is judged by its name alone.
+		return !!index && await this.leadsToServed(absPath, index, true);
+	}
+
+	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
+	async locate(uri: string): Promise<LocatedFile> {
+		const absPath = fileUriToPath(uri);
+		const index = await this.servedByName(absPath);
+		if (!index) {
+			throw new ResourceNotFound(uri);
+		}
+		return { absPath, index };
+	}
+
+	/** Refuses a path whose real path (symlinks resolved) leaves the workspace or is not served. */
+	async checkTarget(uri: string, { absPath, index }: LocatedFile): Promise<void> {
+		if (!(await this.leadsToServed(absPath, index, false))) {
+			throw new ResourceNotFound(uri);
+		}
+	}
+
+	/** Whether a real path (links resolved) is a file the rules serve. */
+	async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {
+		const target = index.roots.locateReal(realPath);
+		return !!target && await index.filter.isServed(target.folder, target.rel, false);
+	}
+
+	/** The index that judged `absPath` served by its spelling (`.gitignore` files loaded), if it did. */
+	private async servedByName(absPath: string): Promise<FileIndex | undefined> {
+		await this.ready();
+		const index = this.current();
+		const located = index?.roots.locate(absPath);
+		return index && located && await index.filter.isServed(located.folder, located.rel, false) ? index : undefined;
+	}
+
+	/** Whether `absPath`, links resolved, is itself or lands on a served file; `ifGone` when it does not exist. */
+	private async leadsToServed(absPath: string, index: FileIndex, ifGone: boolean): Promise<boolean> {
+		let realPath: string;
+		try {
+			realPath = await this.reader.realpath(absPath);
+		} catch {
+			return ifGone;
+		}
+		return realPath === absPath || this.isServedTarget(realPath, index);
+	}
+}
