@@ -21,8 +21,8 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { OursHttp, OursStdio, PeerFilesystem, floor, runReads, type OursOptions, type ReadRun, type ReadStats } from './contenders.js';
 import {
-	OursModernHttp, OursModernStdio, cpuPerReadUs, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, renderEras,
-	resolvePreviousCli, serverCpuMs, type EraRow, type HttpOverStdio, type UpdatedLatencyListen,
+	OursModernHttp, OursModernStdio, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, readCpuPerRead, readCpuStart, renderEras,
+	resolvePreviousCli, type EraRow, type HttpOverStdio, type UpdatedLatencyListen,
 } from './eras.js';
 import { measureBurst, measureUpdatedLatency, type NotifyContender, type UpdatedLatency } from './notify.js';
 import {
@@ -165,6 +165,10 @@ interface ContenderResult {
 	ping?: LatencySummary;
 	readSeq?: ReadSummary;
 	serverCpuPerReadUs?: number | null;
+	/** The bench process's own CPU per read (the SDK client, its transport, fetch/undici or the pipe). */
+	clientCpuPerReadUs?: number | null;
+	serverCpuPerRead8Us?: number | null;
+	clientCpuPerRead8Us?: number | null;
 	read8?: ReadSummary;
 	read8Sessions?: ReadSummary;
 	readBinary?: ReadSummary | null;
@@ -499,10 +503,14 @@ async function runOurs(ctx: BenchContext, kind: 'stdio' | 'http', variant: OursV
 			r.ping = await measurePing(contender);
 		}
 		phase = 'reads';
-		const cpuBefore = serverCpuMs(contender.pid);
+		// Reads counted with their warm-up (measureTextReads does up to 100 first).
+		const reads = ctx.sample.length + Math.min(100, ctx.sample.length);
+		let cpu = readCpuStart(contender.pid);
 		r.readSeq = await measureTextReads('reads 1 at a time', ctx.sample, 1, p => contender.read(p), ctx.expected);
-		r.serverCpuPerReadUs = cpuPerReadUs(cpuBefore, serverCpuMs(contender.pid), ctx.sample.length + Math.min(100, ctx.sample.length));
+		({ serverUs: r.serverCpuPerReadUs, clientUs: r.clientCpuPerReadUs } = readCpuPerRead(cpu, contender.pid, reads));
+		cpu = readCpuStart(contender.pid);
 		r.read8 = await measureTextReads('reads 8 at a time (1 session)', ctx.sample, 8, p => contender.read(p), ctx.expected);
+		({ serverUs: r.serverCpuPerRead8Us, clientUs: r.clientCpuPerRead8Us } = readCpuPerRead(cpu, contender.pid, reads));
 		if (contender instanceof OursHttp) {
 			phase = 'reads (8 sessions)';
 			const sessions = await contender.openSessions(8);

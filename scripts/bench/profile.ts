@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorText } from '../lib/errorText.js';
 import { OursHttp, OursStdio, runReads } from './contenders.js';
-import { OursModernHttp, OursModernStdio, cpuPerReadUs, serverCpuMs } from './eras.js';
+import { OursModernHttp, OursModernStdio, readCpuPerRead, readCpuStart } from './eras.js';
 import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
@@ -154,15 +154,13 @@ function contenderClass(era: string, transport: string): ContenderClass {
 }
 
 async function timedPhase(phase: string, count: number, pid: number | undefined, work: () => Promise<void>): Promise<Omit<PhaseProfile, keyof SelfTimes>> {
-	const cpuBefore = serverCpuMs(pid);
 	// The bench client's own CPU (the SDK client: fetch, parsing) shares the 2 cores with the server.
-	const clientBefore = process.cpuUsage();
+	const cpu = readCpuStart(pid);
 	const fromUs = monoUs();
 	await work();
 	const toUs = monoUs();
-	const clientCpu = process.cpuUsage(clientBefore);
-	const clientCpuPerItem = Math.round((clientCpu.user + clientCpu.system) / count);
-	return { phase, count, perSec: (count * 1e6) / (toUs - fromUs), cpuPerItem: cpuPerReadUs(cpuBefore, serverCpuMs(pid), count), clientCpuPerItem, fromUs, toUs };
+	const { serverUs, clientUs } = readCpuPerRead(cpu, pid, count);
+	return { phase, count, perSec: (count * 1e6) / (toUs - fromUs), cpuPerItem: serverUs, clientCpuPerItem: clientUs ?? 0, fromUs, toUs };
 }
 
 async function profileEra(era: string, ctx: EraContext): Promise<PhaseProfile[]> {

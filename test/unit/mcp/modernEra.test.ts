@@ -212,6 +212,10 @@ describe('both protocol eras on one HTTP endpoint', () => {
 			let heard: () => void = () => undefined;
 			const listChanged = new Promise<void>(resolve => { heard = resolve; });
 			clients[0].setNotificationHandler('notifications/resources/list_changed', () => heard());
+			// Nothing in this test lists, so under load the first index could still be building: a
+			// file written before its walk reaches the folder is in the first listing, not a change,
+			// and no list_changed would ever come.
+			await server.files.ready();
 			server.watcher.fire({ kind: 'created', path: fx.write('new-file.txt', 'new\n') });
 			await listChanged;
 			await first.close();

@@ -94,6 +94,11 @@ describe('the shared 2026-07-28 instance for stateless reads', () => {
 				['another revision in the header', { ...standardHeaders('resources/read', readme), 'mcp-protocol-version': '2025-11-25' }, read],
 				['Mcp-Method naming another method', standardHeaders('resources/list', readme), read],
 				['no envelope', standardHeaders('resources/read', readme), { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: readme } }],
+				// The instance itself would serve these two: only the SDK's classifier refuses them.
+				['an envelope naming another revision than the header', standardHeaders('resources/read', readme), { ...read, params: { uri: readme, _meta: { ...envelope('raw'), 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } }],
+				['a request that also carries a result', standardHeaders('resources/read', readme), { ...read, result: {} }],
+				['not JSON-RPC 2.0', standardHeaders('resources/read', readme), { ...read, jsonrpc: '1.0' }],
+				['a null id', standardHeaders('resources/read', readme), { ...read, id: null }],
 				['a notification', standardHeaders('resources/list'), { jsonrpc: '2.0', method: 'resources/list', params: { _meta: envelope('raw') } }],
 				['a batch', standardHeaders('resources/list'), [message(1, 'resources/list', {})]],
 				['server/discover', standardHeaders('server/discover'), message(1, 'server/discover', {})],
@@ -185,6 +190,19 @@ describe('the shared 2026-07-28 instance for stateless reads', () => {
 			assert.equal(prepared.status, 200);
 			assert.equal(prepared.body, built.body);
 			assert.equal((JSON.parse(prepared.body) as { result: { resources: unknown[] } }).result.resources.length, 2);
+		});
+
+		it('refuses with 400 and -32020 a read whose envelope names another revision than its header', async () => {
+			const readme = fileUri(fx.file('README.md'));
+			// A read served first: the shared instance is open (and pinned) when the mismatch comes.
+			assert.equal((await post(url, token, message(2, 'resources/read', { uri: readme }), standardHeaders('resources/read', readme))).status, 200);
+			const older = { ...envelope('raw'), 'io.modelcontextprotocol/protocolVersion': '2025-11-25' };
+			const reply = await post(url, token, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: readme, _meta: older } }, standardHeaders('resources/read', readme));
+			assert.equal(reply.status, 400);
+			const body = JSON.parse(reply.body) as { id: unknown; error: { code: number; message: string }; result?: unknown };
+			assert.equal(body.error.code, -32020);
+			assert.match(body.error.message, /2025-11-25/);
+			assert.equal(body.result, undefined, 'the file was not served');
 		});
 
 		it('answers a refused read with the in-band -32602 and its URI, as the SDK entry does, and an unknown revision with 400', async () => {

@@ -50,6 +50,18 @@ describe('scripts: the bench eras table', () => {
 		assert.deepEqual(firstPage.map(r => r.aim), [{ text: '<= 20 ms', met: false }, null]);
 	});
 
+	it('shows each side\'s CPU per read; the bench client\'s is compared with the previous build but is no aim of the server\'s', () => {
+		const cpu = {
+			oursModernHttp: { serverCpuPerReadUs: 400, clientCpuPerReadUs: 900, serverCpuPerRead8Us: 300, clientCpuPerRead8Us: 600 },
+			prevHttp: { serverCpuPerReadUs: 800, clientCpuPerReadUs: 450, serverCpuPerRead8Us: 600, clientCpuPerRead8Us: 300 },
+		};
+		const rows = eras.eraRows({ contenders: cpu });
+		const of = (metric: string) => rows.filter(r => r.metric === metric).map(r => [r.contender, r.value, r.vsPrevious, r.aim?.met ?? null]);
+		assert.deepEqual(of('server CPU per read, 8 in flight'), [['modern http', 300, 2, true], ['previous http', 600, null, null]]);
+		assert.deepEqual(of('bench client CPU per read, 1 at a time'), [['modern http', 900, 0.5, null], ['previous http', 450, null, null]]);
+		assert.deepEqual(of('bench client CPU per read, 8 in flight'), [['modern http', 600, 0.5, null], ['previous http', 300, null, null]]);
+	});
+
 	it('renders the table with the HTTP/stdio line, and nothing without contenders', () => {
 		const text = eras.renderEras({ contenders });
 		assert.match(text, /^both eras \(legacy: SDK v1 client/);
