@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { messageLine } from './messageParts';
+import { messageLine, messageWritten } from './messageParts';
 
 const NEWLINE = 0x0a;
 
@@ -51,7 +51,9 @@ export class StdioWire implements Transport {
 		if (this.closed) {
 			return Promise.reject(new Error('stdio is closed'));
 		}
-		return this.write(messageLine(message));
+		const written = this.write(messageLine(message));
+		messageWritten(message);
+		return written;
 	}
 
 	async close(): Promise<void> {
