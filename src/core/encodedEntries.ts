@@ -48,3 +48,15 @@ export function encodedEntries(value: unknown): string | undefined {
 	}
 	return encoded.json;
 }
+
+/**
+ * Lets go of the text an array was encoded to, once it is written: whatever still holds the
+ * answer (a transport waiting for its pipe to drain) no longer holds the ~300 KB text, which a
+ * young-generation collection meanwhile would move to the old generation, there to stay until
+ * the next full collection. Nothing for an array not encoded ahead.
+ */
+export function releaseEncodedEntries(value: unknown): void {
+	if (Array.isArray(value) && (value as { [ENCODED]?: EncodedEntries })[ENCODED] !== undefined) {
+		Object.defineProperty(value, ENCODED, { value: undefined });
+	}
+}

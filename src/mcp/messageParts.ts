@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { encodedEntries } from '../core/encodedEntries';
+import { encodedEntries, releaseEncodedEntries } from '../core/encodedEntries';
 
 /**
  * What our transports write for a message, in parts written one after the other: together
@@ -10,12 +10,22 @@ import { encodedEntries } from '../core/encodedEntries';
  * answer around it, V8 would copy its ~290 KiB once more (a string is flattened to be written).
  */
 export function messageParts(message: JSONRPCMessage, end = ''): readonly string[] {
-	const result = (message as { result?: unknown }).result;
-	const resources = isPlainJson(result) ? (result as { resources?: unknown }).resources : undefined;
+	const { result, resources } = pageOf(message);
 	const entries = encodedEntries(resources);
 	const inResult = entries !== undefined && splitAround(result as object, 'resources', resources);
 	const inMessage = inResult && isPlainJson(message) && splitAround(message, 'result', result);
 	return inResult && inMessage ? [inMessage[0] + inResult[0], entries, inResult[1] + inMessage[1] + end] : [`${JSON.stringify(message)}${end}`];
+}
+
+/** Called once a message's parts are written: its page's text encoded ahead is let go (see `releaseEncodedEntries`). */
+export function messageWritten(message: JSONRPCMessage): void {
+	releaseEncodedEntries(pageOf(message).resources);
+}
+
+/** A message's result, and the result's `resources` when it is an object JSON writes member by member. */
+function pageOf(message: JSONRPCMessage): { result: unknown; resources: unknown } {
+	const result = (message as { result?: unknown }).result;
+	return { result, resources: isPlainJson(result) ? (result as { resources?: unknown }).resources : undefined };
 }
 
 /** One message per line, as MCP's stdio transport frames them, in the parts to write. */

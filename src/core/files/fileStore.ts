@@ -1,10 +1,23 @@
 import { isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
+import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry, SortedEntries } from '../resource';
 import { compare, DirectoryTable } from './directoryTable';
 import { GrowArray } from './growArray';
 import { NameBuffer } from './nameBuffer';
 import { ArrivalOrder, treeOrder } from './treeOrder';
+
+/** A file's entry as the index builds it (see `plainConstructor` for why not a literal). */
+const FileEntry = plainConstructor<[string, string, string | undefined, number, ResourceEntry['annotations']], ResourceEntry>(function (uri, name, mimeType, size, annotations) {
+	this.uri = uri;
+	this.name = name;
+	this.mimeType = mimeType;
+	this.size = size;
+	this.annotations = annotations;
+});
+const FileTimes = plainConstructor<[string], NonNullable<ResourceEntry['annotations']>>(function (lastModified) {
+	this.lastModified = lastModified;
+});
 
 /** A slot that holds no file (freed, or never used). */
 const FREE = 0xffffffff;
@@ -139,13 +152,7 @@ export class FileStore {
 		const name = this.nameOf(slot);
 		// No `title`: it would only repeat the last segment of `name`, and clients show `name`
 		// when there is no title.
-		return {
-			uri: this.dirs.fileUri(dir, name),
-			name: dir.namePrefix + name,
-			mimeType: mimeTypeForName(name),
-			size: this.sizes.get(slot),
-			annotations: { lastModified: isoDate(this.mtimes.get(slot)) },
-		};
+		return new FileEntry(this.dirs.fileUri(dir, name), dir.namePrefix + name, mimeTypeForName(name), this.sizes.get(slot), new FileTimes(isoDate(this.mtimes.get(slot))));
 	}
 
 	/** The name a client sees for a file (`name` of its entry), without building the entry. */

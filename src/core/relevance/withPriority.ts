@@ -1,27 +1,42 @@
+import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry } from '../resource';
 
 /** The keys of a file entry as the index builds it (`FileStore.entryOf`), in its order. */
 const FILE_ENTRY_KEYS = ['uri', 'name', 'mimeType', 'size', 'annotations'];
 const FILE_ANNOTATION_KEYS = ['lastModified'];
+const AUDIENCE: readonly ('user' | 'assistant')[] = ['user', 'assistant'];
+
+type Annotations = NonNullable<ResourceEntry['annotations']>;
+
+/** A file entry of the index's shape with its annotations replaced (see `plainConstructor` for why not a literal). */
+const AnnotatedFileEntry = plainConstructor<[ResourceEntry, Annotations], ResourceEntry>(function (entry, annotations) {
+	this.uri = entry.uri;
+	this.name = entry.name;
+	this.mimeType = entry.mimeType;
+	this.size = entry.size;
+	this.annotations = annotations;
+});
+
+/** A file's annotations with its priority and audience; the audience a copy of its own (`slice` has no allocation site either). */
+const FileAnnotations = plainConstructor<[string | undefined, number], Annotations>(function (lastModified, priority) {
+	this.lastModified = lastModified;
+	this.priority = priority;
+	this.audience = AUDIENCE.slice();
+});
 
 /**
  * A listed entry with its priority and audience added after its own annotations: a new object,
  * the same keys in the same order as `Object.assign` copies would give.
  *
- * A listing annotates every file of every page. An entry of exactly the index's shape is written
- * as one literal: V8 builds and encodes that far faster than the generic copy (about a tenth of
- * a large listing's server time), which every other entry still takes.
+ * A listing annotates every file of every page. An entry of exactly the index's shape is built
+ * by constructors with a fixed order of fields: V8 builds and encodes that far faster than the
+ * generic copy (about a tenth of a large listing's server time), which every other entry still
+ * takes.
  */
 export function withPriority(entry: ResourceEntry, priority: number): ResourceEntry {
 	const { annotations } = entry;
 	if (annotations !== undefined && hasKeys(entry, FILE_ENTRY_KEYS) && hasKeys(annotations, FILE_ANNOTATION_KEYS)) {
-		return {
-			uri: entry.uri,
-			name: entry.name,
-			mimeType: entry.mimeType,
-			size: entry.size,
-			annotations: { lastModified: annotations.lastModified, priority, audience: ['user', 'assistant'] },
-		};
+		return new AnnotatedFileEntry(entry, new FileAnnotations(annotations.lastModified, priority));
 	}
 	// Object.assign, not spread: V8 copies a spread with extra properties through a slow
 	// runtime path.

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { encodedEntries, encodeEntriesAhead } from '../../../src/core/encodedEntries';
+import { ResourceEntry } from '../../../src/core/resource';
 import { StdioWire } from '../../../src/mcp/stdioWire';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, cliEnv } from '../../helpers/headlessHost';
@@ -126,6 +128,59 @@ describe('StdioWire', () => {
 		release();
 		await sending;
 		assert.deepEqual(chunks, [`${JSON.stringify({ jsonrpc: '2.0', id: 7, result: { big: 'y'.repeat(32) } })}\n`]);
+	});
+
+	it('reads no more requests while its answers are not taken, and then delivers every answer, in order', async () => {
+		// A reader that takes one chunk when the test says so: a client busy elsewhere.
+		const taken: string[] = [];
+		const waiting: (() => void)[] = [];
+		const slow = new Writable({
+			highWaterMark: 1024,
+			write(chunk: Buffer, _encoding, callback) {
+				taken.push(chunk.toString());
+				waiting.push(callback);
+			},
+		});
+		const w = wire(slow);
+		const answer = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { pad: 'z'.repeat(4000) } });
+		const delivered: number[] = [];
+		w.wire.onmessage = message => {
+			const { id } = message as { id: number };
+			delivered.push(id);
+			void w.wire.send(answer(id)); // answered at once, as a prepared page is
+		};
+		await w.wire.start();
+		const requests = Array.from({ length: 50 }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"ping"}\n`);
+		w.input.write(requests.slice(0, 25).join(''));
+		w.input.write(requests.slice(25).join(''));
+		await new Promise(resolve => setImmediate(resolve));
+		// One answer fills the output: nothing more is delivered, so nothing more is buffered.
+		assert.deepEqual(delivered, [0]);
+		assert.ok(slow.writableLength <= 5000, `buffered ${slow.writableLength} bytes while the reader took nothing`);
+		while (taken.join('').split('\n').length <= 50) {
+			const next = waiting.shift();
+			assert.ok(next, `the wire stalled after ${delivered.length} requests`);
+			next();
+			await new Promise(resolve => setImmediate(resolve));
+			assert.ok(slow.writableLength <= 5000, `buffered ${slow.writableLength} bytes`);
+		}
+		assert.deepEqual(delivered, Array.from({ length: 50 }, (_, i) => i));
+		assert.equal(taken.join(''), Array.from({ length: 50 }, (_, i) => `${JSON.stringify(answer(i))}\n`).join(''));
+	});
+
+	it('writes a page encoded ahead as encoded, then lets go of the text: the answer may be held until the pipe drains', async () => {
+		const output = new PassThrough();
+		const w = wire(output);
+		await w.wire.start();
+		const resources: ResourceEntry[] = [{ uri: 'file:///ws/a.txt', name: 'a.txt', mimeType: 'text/plain', size: 1 }];
+		encodeEntriesAhead(resources);
+		const text = encodedEntries(resources);
+		assert.ok(text);
+		const message: JSONRPCMessage = { jsonrpc: '2.0', id: 3, result: { resources } };
+		await w.wire.send(message);
+		assert.equal(String(output.read()), `${JSON.stringify(message)}\n`);
+		assert.equal(encodedEntries(resources), undefined);
+		assert.equal(resources.length, 1, 'the page itself is left as it was');
 	});
 
 	it('closes when stdin ends', async () => {
