@@ -6,7 +6,7 @@ import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
-import { messageParts } from './messageParts';
+import { messageParts, messageWritten } from './messageParts';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
 import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
@@ -107,6 +107,7 @@ export class ModernHttpLeg extends Disposable {
 			res.write(part);
 		}
 		res.end();
+		messageWritten(reply);
 		return true;
 	}
 
