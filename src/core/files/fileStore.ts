@@ -155,6 +155,14 @@ export class FileStore {
 		return new FileEntry(this.dirs.fileUri(dir, name), dir.namePrefix + name, mimeTypeForName(name), this.sizes.get(slot), new FileTimes(isoDate(this.mtimes.get(slot))));
 	}
 
+	/**
+	 * Whether the slot's entry shows this size and modification time, without building the
+	 * entry: the time as listed, to the millisecond (`isoDate` truncates as `Date` does).
+	 */
+	listsSizeAndTime(slot: number, size: number, mtimeMs: number): boolean {
+		return this.sizes.get(slot) === size && Math.trunc(this.mtimes.get(slot)) === Math.trunc(mtimeMs);
+	}
+
 	/** The name a client sees for a file (`name` of its entry), without building the entry. */
 	displayName(slot: number): string {
 		return this.dirs.get(this.dirOf.get(slot)).namePrefix + this.nameOf(slot);

@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import { MovedPath } from '../git/headMoveRecheck';
-import { isoDate } from '../isoDate';
-import { FileChangeEvent, FileInfo } from '../ports';
-import { ResourceEntry } from '../resource';
+import { FileChangeEvent } from '../ports';
 import { fileUri } from '../uriGuard';
 import { FileIndex } from './fileIndex';
 
@@ -64,16 +62,9 @@ async function addStale(index: FileIndex, kept: readonly ListedPath[], events: F
 	}
 	const infos = await index.reader.statMany(kept.map(file => file.path));
 	kept.forEach((file, i) => {
-		if (!listedAsOnDisk(index.store.entryOf(file.slot), infos[i])) {
+		const info = infos[i];
+		if (!info || info.kind !== 'file' || !index.store.listsSizeAndTime(file.slot, info.size, info.mtimeMs)) {
 			events.push({ kind: 'changed', path: file.path });
 		}
 	});
-}
-
-/**
- * Whether a listed entry shows what the disk has (links followed, as the index lists them). The
- * date is compared as listed, to the millisecond: what a client could see differ.
- */
-function listedAsOnDisk(entry: ResourceEntry, info: FileInfo | undefined): boolean {
-	return !!info && info.kind === 'file' && info.size === entry.size && isoDate(info.mtimeMs) === entry.annotations?.lastModified;
 }
