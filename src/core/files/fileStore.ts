@@ -3,18 +3,12 @@ import { mimeTypeForName } from '../mime';
 import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry, SortedEntries } from '../resource';
 import { compare, DirectoryTable } from './directoryTable';
+import { FileEntry } from './fileEntry';
 import { GrowArray } from './growArray';
 import { NameBuffer } from './nameBuffer';
 import { ArrivalOrder, treeOrder } from './treeOrder';
 
-/** A file's entry as the index builds it (see `plainConstructor` for why not a literal). */
-const FileEntry = plainConstructor<[string, string, string | undefined, number, ResourceEntry['annotations']], ResourceEntry>(function (uri, name, mimeType, size, annotations) {
-	this.uri = uri;
-	this.name = name;
-	this.mimeType = mimeType;
-	this.size = size;
-	this.annotations = annotations;
-});
+/** A file entry's annotations as the index builds them (see `plainConstructor` for why not a literal). */
 const FileTimes = plainConstructor<[string], NonNullable<ResourceEntry['annotations']>>(function (lastModified) {
 	this.lastModified = lastModified;
 });

@@ -1,21 +1,11 @@
+import { FILE_ENTRY_KEYS, FileEntry } from '../files/fileEntry';
 import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry } from '../resource';
 
-/** The keys of a file entry as the index builds it (`FileStore.entryOf`), in its order. */
-const FILE_ENTRY_KEYS = ['uri', 'name', 'mimeType', 'size', 'annotations'];
 const FILE_ANNOTATION_KEYS = ['lastModified'];
 const AUDIENCE: readonly ('user' | 'assistant')[] = ['user', 'assistant'];
 
 type Annotations = NonNullable<ResourceEntry['annotations']>;
-
-/** A file entry of the index's shape with its annotations replaced (see `plainConstructor` for why not a literal). */
-const AnnotatedFileEntry = plainConstructor<[ResourceEntry, Annotations], ResourceEntry>(function (entry, annotations) {
-	this.uri = entry.uri;
-	this.name = entry.name;
-	this.mimeType = entry.mimeType;
-	this.size = entry.size;
-	this.annotations = annotations;
-});
 
 /** A file's annotations with its priority and audience; the audience a copy of its own (`slice` has no allocation site either). */
 const FileAnnotations = plainConstructor<[string | undefined, number], Annotations>(function (lastModified, priority) {
@@ -36,7 +26,7 @@ const FileAnnotations = plainConstructor<[string | undefined, number], Annotatio
 export function withPriority(entry: ResourceEntry, priority: number): ResourceEntry {
 	const { annotations } = entry;
 	if (annotations !== undefined && hasKeys(entry, FILE_ENTRY_KEYS) && hasKeys(annotations, FILE_ANNOTATION_KEYS)) {
-		return new AnnotatedFileEntry(entry, new FileAnnotations(annotations.lastModified, priority));
+		return new FileEntry(entry.uri, entry.name, entry.mimeType, entry.size, new FileAnnotations(annotations.lastModified, priority));
 	}
 	// Object.assign, not spread: V8 copies a spread with extra properties through a slow
 	// runtime path.
