@@ -217,12 +217,17 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		}, repoPath => this.isServed(entry, repoPath));
 	}
 
-	/** A repository path may be mentioned when the files provider would serve it. */
+	/**
+	 * A repository path may be mentioned when the files provider would serve it. Git names a new
+	 * untracked directory as one `dir/` entry: that is judged as a directory, so `.ssh/` and a
+	 * user's `vault/` pattern hide it as they hide what is in it.
+	 */
 	private isServed(entry: RepoEntry, repoPath: string): Promise<boolean> {
 		if (repoPath.includes('\0') || repoPath.split('/').some(s => s === '..')) {
 			return Promise.resolve(false);
 		}
-		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')));
+		const isDirectory = repoPath.endsWith('/');
+		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')), isDirectory);
 	}
 
 	private watch(uri: string): void {

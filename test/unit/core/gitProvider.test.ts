@@ -18,6 +18,7 @@ describe('git provider through an MCP client (real repositories)', () => {
 	let registry: ProviderRegistry;
 	let conn: ConnectedClient;
 	let source: GitCliSource;
+	let settings: FakeSettings;
 
 	beforeEach(async () => {
 		repo = new TestRepo('proj');
@@ -26,7 +27,7 @@ describe('git provider through an MCP client (real repositories)', () => {
 		repo.write('.env', 'SECRET=committed-by-mistake\n');
 		repo.commitAll('initial');
 		const folders = new StaticFolders([repo.root]);
-		const settings = new FakeSettings();
+		settings = new FakeSettings();
 		source = new GitCliSource({ folders, log: nullLogger });
 		const provider = new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger });
 		registry = new ProviderRegistry([provider], fastTracker);
@@ -73,6 +74,16 @@ describe('git provider through an MCP client (real repositories)', () => {
 		const staged = text(await conn.client.readResource({ uri: 'git://proj/diff/staged' }));
 		assert.ok(!staged.includes('SECRET'), 'no secret hunk');
 		assert.match(staged, /1 file not shown/);
+	});
+
+	it('names no secret directory among the untracked paths (git lists a new directory as one `dir/` entry)', async () => {
+		repo.write('.ssh/config', 'Host *\n');
+		repo.write('vault/key.txt', 'the user calls this secret\n');
+		repo.write('notes/todo.txt', 'served\n');
+		settings.set({ secrets: ['vault/'] });
+		const status = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/status' })));
+		assert.deepEqual(status.untracked, [{ path: 'notes/', status: 'untracked' }]);
+		assert.equal(status.hidden, 2);
 	});
 
 	it('serves per-path diffs and refuses secret, outside and traversal paths', async () => {
