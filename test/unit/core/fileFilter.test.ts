@@ -14,6 +14,8 @@ describe('FileFilter secrets', () => {
 		'.env', 'a/b/.env', '.env.local', 'deploy/prod.env', 'keys/server.pem', 'x/id_rsa', 'x/id_ed25519.pub',
 		'.npmrc', 'pkg/.npmrc', 'home/.ssh/config', '.ssh/known_hosts', 'a/.aws/credentials', 'x/.docker/config.json',
 		'.docker/config.json', 'k/.kube/config', 'infra/terraform.tfstate', '.git/config', 'sub/.git/HEAD', 'a/credentials.json',
+		// `.env*` as documented: not only `.env` and `.env.<name>`
+		'.env-local', 'app/.env_production', '.env~', '.envrc.local', 'Api/.ENV-Staging',
 	];
 	for (const rel of refused) {
 		it(`refuses ${rel} (file check with ancestors)`, () => {
