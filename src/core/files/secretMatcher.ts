@@ -12,7 +12,9 @@ export const BUILT_IN_SECRETS: readonly string[] = [
 	'.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass', '.htpasswd',
 	'.git-credentials', '.dockercfg', '**/.docker/config.json', 'credentials.json',
 	'.ssh/', '.aws/', '.gnupg/', '**/.kube/config', '.terraform/', '*.tfstate', '*.tfstate.*',
-	'.git/', '.hg/', '.svn/',
+	// `.git` without a slash: a worktree's or submodule's `.git` is a file naming its real
+	// (absolute, often outside) git directory.
+	'.git', '.hg/', '.svn/',
 ];
 
 /**
