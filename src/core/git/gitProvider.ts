@@ -230,6 +230,20 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')), isDirectory);
 	}
 
+	/**
+	 * Whether a watched per-path diff still names a file the rule serves (as loaded): one whose
+	 * file became ignored or secret since it was read or subscribed is not notified again.
+	 */
+	private namesServedFile(entry: RepoEntry, uri: string): boolean {
+		const parts = splitGitUri(uri);
+		try {
+			const route = parts && gitRoute(uri, parts.rest);
+			return route?.kind === 'diffPath' && this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
+		} catch {
+			return false;
+		}
+	}
+
 	private watch(uri: string): void {
 		this.watched.delete(uri);
 		this.watched.add(uri);
@@ -274,7 +288,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			updated.push(`${prefix}log`, `${prefix}branches`);
 		}
 		for (const uri of this.watched) {
-			if (uri.startsWith(`${prefix}diff/`) || (history && uri.startsWith(`${prefix}show/`))) {
+			if (uri.startsWith(`${prefix}diff/`) ? this.namesServedFile(entry, uri) : history && uri.startsWith(`${prefix}show/`)) {
 				updated.push(uri);
 			}
 		}
