@@ -111,8 +111,11 @@ export interface ServedRule {
 	 * until the rules are loaded, so nothing is shown before it can be judged.
 	 */
 	isServedNow(absPath: string): boolean;
-	/** The full decision: reads what is not loaded yet and resolves links. */
-	isServed(absPath: string): Promise<boolean>;
+	/**
+	 * The full decision: reads what is not loaded yet and resolves links. `isDirectory` when the
+	 * path names a directory (git lists a new one as `dir/`): directory patterns (`.ssh/`) apply.
+	 */
+	isServed(absPath: string, isDirectory?: boolean): Promise<boolean>;
 	/** The rules changed (settings, folders, a `.gitignore`): decisions may differ. */
 	readonly onDidChangeRules: Event<void>;
 }

@@ -58,11 +58,14 @@ export class WorkspaceScope extends Disposable {
 		return found && this.rule.isServedNow(found.absPath) ? found : undefined;
 	}
 
-	/** Like `locate`, with the full decision (`.gitignore` files not loaded yet, links resolved). */
-	async locateServed(absPath: string): Promise<ScopedPath | undefined> {
+	/**
+	 * Like `locate`, with the full decision (`.gitignore` files not loaded yet, links resolved);
+	 * `isDirectory` when the path names a directory, so directory patterns (`.ssh/`) apply.
+	 */
+	async locateServed(absPath: string, isDirectory = false): Promise<ScopedPath | undefined> {
 		await this.loadRealFolders();
 		const found = this.inFolder(absPath);
-		return found && await this.rule.isServed(found.absPath) ? found : undefined;
+		return found && await this.rule.isServed(found.absPath, isDirectory) ? found : undefined;
 	}
 
 	/** The scoped path a client names by its display path, or undefined if out of scope. */
@@ -87,8 +90,8 @@ export class WorkspaceScope extends Disposable {
 	}
 
 	/** The full check the files provider makes, .gitignore files and links included. */
-	async isServed(absPath: string): Promise<boolean> {
-		return (await this.locateServed(absPath)) !== undefined;
+	async isServed(absPath: string, isDirectory = false): Promise<boolean> {
+		return (await this.locateServed(absPath, isDirectory)) !== undefined;
 	}
 
 	/** Resolves the folders' real paths, so paths git reports (always real) can be located. */

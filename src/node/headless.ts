@@ -59,9 +59,12 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	});
 	// Line ranges (no outlines headless: no language services, and no parser fits the bundle).
 	const ranges = new RangesProvider({ files, scope, reader });
-	// Headless relevance: git changes and files written on disk (there is no editor).
+	// Headless relevance: git changes and files written on disk (there is no editor). The
+	// directory watcher reports a file written (new or not) as 'changed' and a new directory as
+	// 'created': only files are ranked, as a directory is nothing to read and judged as a file a
+	// new `.aws/` would pass the secrets' directory patterns.
 	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events =>
-		listener(events.filter(e => e.kind !== 'deleted').map(e => ({ path: e.path, kind: 'written' }))));
+		listener(events.filter(e => e.kind === 'changed').map(e => ({ path: e.path, kind: 'written' }))));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
 	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
 	files.start();

@@ -63,11 +63,12 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 
 	tabs(): readonly EditorTab[] {
 		return vscode.window.tabGroups.all.flatMap(group => group.tabs.map(tab => {
-			const { kind, uri } = describeInput(tab.input);
+			const { kind, uri, shown } = describeInput(tab.input);
 			return {
 				label: tab.label,
 				kind,
 				...(uri?.scheme === 'file' ? { path: uri.fsPath } : {}),
+				labelPaths: shown.flatMap(labelPath),
 				group: group.viewColumn,
 				isActive: tab.isActive && group.isActive,
 				isDirty: tab.isDirty,
@@ -84,27 +85,51 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 	}
 }
 
-function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri } {
+/** The tab's kind, its (modified) document, and every document its label may name. */
+function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; shown: vscode.Uri[] } {
 	if (input instanceof vscode.TabInputText) {
-		return { kind: 'text', uri: input.uri };
+		return { kind: 'text', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputTextDiff) {
-		return { kind: 'diff', uri: input.modified };
+		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
 	}
 	if (input instanceof vscode.TabInputNotebook) {
-		return { kind: 'notebook', uri: input.uri };
+		return { kind: 'notebook', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputNotebookDiff) {
-		return { kind: 'diff', uri: input.modified };
+		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
 	}
 	if (input instanceof vscode.TabInputCustom) {
-		return { kind: 'custom', uri: input.uri };
+		return { kind: 'custom', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputWebview) {
-		return { kind: 'webview' };
+		return { kind: 'webview', shown: [] };
 	}
 	if (input instanceof vscode.TabInputTerminal) {
-		return { kind: 'terminal' };
+		return { kind: 'terminal', shown: [] };
 	}
-	return { kind: 'other' };
+	return { kind: 'other', shown: [] };
+}
+
+/**
+ * The file a document shown in a tab stands for, for the label check: a file's path; for the
+ * git extension's `git:` documents (a file at a revision) the path its query names; nothing for
+ * an untitled buffer (no file); `null` for any other scheme (no rule can judge what it names).
+ */
+function labelPath(uri: vscode.Uri): (string | null)[] {
+	if (uri.scheme === 'file') {
+		return [uri.fsPath];
+	}
+	if (uri.scheme === 'untitled') {
+		return [];
+	}
+	if (uri.scheme === 'git') {
+		try {
+			const { path } = JSON.parse(uri.query) as { path?: unknown };
+			return [typeof path === 'string' ? path : null];
+		} catch {
+			return [null];
+		}
+	}
+	return [null];
 }

@@ -124,6 +124,25 @@ describe('one served-or-not rule for problems and editor state', () => {
 		assert.deepEqual(body.tabs.slice(HIDDEN.length).map((t: { file: string }) => t.file), SERVED);
 	});
 
+	it('names no hidden file on either side of a diff tab, behind a revision, or in a document of another scheme', async () => {
+		const base = { group: 1, isActive: false, isDirty: false, isPinned: false, isPreview: false };
+		editor.setTabs([
+			// "Compare Selected" on .env and a served file: the label names both, the modified side is served.
+			{ ...base, label: '.env ↔ index.ts', kind: 'diff', path: fx.file('src/index.ts'), labelPaths: [fx.file('.env'), fx.file('src/index.ts')] },
+			// A staged change (git: documents on both sides): no file path of its own.
+			{ ...base, label: 'debug.log (Index)', kind: 'diff', labelPaths: [fx.file('debug.log'), fx.file('debug.log')] },
+			{ ...base, label: 'secret-of-another-scheme.txt', kind: 'text', labelPaths: [null] },
+			{ ...base, label: 'index.ts (Working Tree)', kind: 'diff', path: fx.file('src/index.ts'), labelPaths: [fx.file('src/index.ts'), fx.file('src/index.ts')] },
+		]);
+		const body = await readJson(conn, 'editor://tabs');
+		assert.deepEqual(body.tabs.map((t: { label: string; file: string | null }) => [t.label, t.file]), [
+			[NOT_SERVED_LABEL, 'src/index.ts'],
+			[NOT_SERVED_LABEL, null],
+			[NOT_SERVED_LABEL, null],
+			['index.ts (Working Tree)', 'src/index.ts'],
+		]);
+	});
+
 	it('follows the rule when it changes: ignored files\' problems appear once .gitignore is not respected', async () => {
 		const problemUris = async () => (await listAll(conn.client)).map(r => r.uri).filter(u => u.startsWith('diagnostics://file/')).sort();
 		assert.ok(!(await problemUris()).includes('diagnostics://file/debug.log'));

@@ -52,6 +52,21 @@ describe('served-or-not rules in a real VS Code', () => {
 		assert.ok(listed.has(resourceUri('notes/private.txt')), 'files the rules serve are still listed');
 	});
 
+	it('a diff tab with a secret on one side: the tab is listed, the secret is not named', async () => {
+		await closeAllEditors();
+		await vscode.commands.executeCommand('vscode.diff', vscodeUri(SECRET), vscodeUri('notes/private.txt'));
+		const label = await waitFor(() => {
+			const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+			return tab?.input instanceof vscode.TabInputTextDiff ? tab.label : undefined;
+		}, 'the diff tab is open');
+		assert.ok(label.includes(SECRET), `VS Code's own label names both files: ${label}`);
+		const text = await client.readText('editor://tabs');
+		assert.ok(!text.includes(SECRET), text);
+		const tabs = (JSON.parse(text) as { tabs: { kind: string; file: string | null }[] }).tabs;
+		assert.ok(tabs.some(t => t.kind === 'diff' && t.file === 'notes/private.txt'), text);
+		await closeAllEditors();
+	});
+
 	it('an open ignored file: neither its text nor its name nor its problems are served', async function () {
 		this.timeout(240_000);
 		await section().update('respectGitignore', undefined, vscode.ConfigurationTarget.Workspace);

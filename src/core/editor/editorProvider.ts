@@ -6,7 +6,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
-import { EditorStateSource } from './ports';
+import { EditorStateSource, EditorTab } from './ports';
 
 export const EDITOR_ACTIVE_URI = 'editor://active';
 export const EDITOR_SELECTION_URI = 'editor://selection';
@@ -143,12 +143,13 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 	private async tabs(): Promise<Record<string, unknown>> {
 		const tabs = this.source.tabs();
 		const served = await Promise.all(tabs.map(tab => (tab.path ? this.scope.locateServed(tab.path) : undefined)));
+		const labelServed = await Promise.all(tabs.map(tab => this.servesLabel(tab)));
 		return {
 			tabs: tabs.map((tab, i) => {
 				const scoped = served[i];
 				return {
-					// A file tab's label is its file name: a secret or ignored file is not named.
-					label: tab.path && !scoped ? NOT_SERVED_LABEL : tab.label,
+					// A file tab's label is its file name (a diff's names both): a secret or ignored file is not named.
+					label: labelServed[i] ? tab.label : NOT_SERVED_LABEL,
 					kind: tab.kind,
 					file: scoped?.display ?? null,
 					...(scoped ? { uri: fileUri(scoped.absPath) } : {}),
@@ -160,5 +161,12 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 				};
 			}),
 		};
+	}
+
+	/** Whether the rule serves every file the tab's label may name. */
+	private async servesLabel(tab: EditorTab): Promise<boolean> {
+		const named = tab.labelPaths ?? (tab.path ? [tab.path] : []);
+		const verdicts = await Promise.all(named.map(p => (p === null ? undefined : this.scope.locateServed(p))));
+		return verdicts.every(scoped => scoped !== undefined);
 	}
 }

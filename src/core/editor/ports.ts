@@ -30,6 +30,12 @@ export interface EditorTab {
 	readonly kind: EditorTabKind;
 	/** Absolute path of the (modified side of the) file the tab shows, when it is a file. */
 	readonly path?: string;
+	/**
+	 * Every file the label may name, when more than `path`: both sides of a diff, the file behind
+	 * a revision (a `git:` document). `null` is a document of a scheme no rule can judge. The label
+	 * is served only when the rule serves each of them, as a diff's label names both files.
+	 */
+	readonly labelPaths?: readonly (string | null)[];
 	/** The editor group's view column (1-based). */
 	readonly group: number;
 	readonly isActive: boolean;

@@ -143,8 +143,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		return this.served.isServedNow(absPath);
 	}
 
-	isServed(absPath: string): Promise<boolean> {
-		return this.served.isServed(absPath);
+	isServed(absPath: string, isDirectory = false): Promise<boolean> {
+		return this.served.isServed(absPath, isDirectory);
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {

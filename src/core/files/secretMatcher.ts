@@ -6,13 +6,15 @@ import { NameGlobs } from './nameGlobs';
  * of version control. `.gitignore` syntax, so a bare name matches at any depth.
  */
 export const BUILT_IN_SECRETS: readonly string[] = [
-	'.env', '.env.*', '*.env', '.envrc',
+	'.env*', '*.env',
 	'*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx', '*.gpg', '*.asc',
 	'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '*.ppk',
 	'.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass', '.htpasswd',
 	'.git-credentials', '.dockercfg', '**/.docker/config.json', 'credentials.json',
 	'.ssh/', '.aws/', '.gnupg/', '**/.kube/config', '.terraform/', '*.tfstate', '*.tfstate.*',
-	'.git/', '.hg/', '.svn/',
+	// `.git` without a slash: a worktree's or submodule's `.git` is a file naming its real
+	// (absolute, often outside) git directory.
+	'.git', '.hg/', '.svn/',
 ];
 
 /**

@@ -34,10 +34,10 @@ export class ServedPaths {
 	}
 
 	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
-	async isServed(absPath: string): Promise<boolean> {
-		const index = await this.servedByName(absPath);
+	async isServed(absPath: string, isDirectory = false): Promise<boolean> {
+		const index = await this.servedByName(absPath, isDirectory);
 		// A path that is gone (a deleted file git still shows) is judged by its name alone.
-		return !!index && await this.leadsToServed(absPath, index, true);
+		return !!index && await this.leadsToServed(absPath, index, true, isDirectory);
 	}
 
 	/** A client's URI as a path inside a workspace folder that the rules serve, by its spelling. */
@@ -57,28 +57,28 @@ export class ServedPaths {
 		}
 	}
 
-	/** Whether a real path (links resolved) is a file the rules serve. */
-	async isServedTarget(realPath: string, index: FileIndex): Promise<boolean> {
+	/** Whether a real path (links resolved) is a file (or a directory) the rules serve. */
+	async isServedTarget(realPath: string, index: FileIndex, isDirectory = false): Promise<boolean> {
 		const target = index.roots.locateReal(realPath);
-		return !!target && await index.filter.isServed(target.folder, target.rel, false);
+		return !!target && await index.filter.isServed(target.folder, target.rel, isDirectory);
 	}
 
 	/** The index that judged `absPath` served by its spelling (`.gitignore` files loaded), if it did. */
-	private async servedByName(absPath: string): Promise<FileIndex | undefined> {
+	private async servedByName(absPath: string, isDirectory = false): Promise<FileIndex | undefined> {
 		await this.ready();
 		const index = this.current();
 		const located = index?.roots.locate(absPath);
-		return index && located && await index.filter.isServed(located.folder, located.rel, false) ? index : undefined;
+		return index && located && await index.filter.isServed(located.folder, located.rel, isDirectory) ? index : undefined;
 	}
 
 	/** Whether `absPath`, links resolved, is itself or lands on a served file; `ifGone` when it does not exist. */
-	private async leadsToServed(absPath: string, index: FileIndex, ifGone: boolean): Promise<boolean> {
+	private async leadsToServed(absPath: string, index: FileIndex, ifGone: boolean, isDirectory = false): Promise<boolean> {
 		let realPath: string;
 		try {
 			realPath = await this.reader.realpath(absPath);
 		} catch {
 			return ifGone;
 		}
-		return realPath === absPath || this.isServedTarget(realPath, index);
+		return realPath === absPath || this.isServedTarget(realPath, index, isDirectory);
 	}
 }

@@ -217,12 +217,31 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		}, repoPath => this.isServed(entry, repoPath));
 	}
 
-	/** A repository path may be mentioned when the files provider would serve it. */
+	/**
+	 * A repository path may be mentioned when the files provider would serve it. Git names a new
+	 * untracked directory as one `dir/` entry: that is judged as a directory, so `.ssh/` and a
+	 * user's `vault/` pattern hide it as they hide what is in it.
+	 */
 	private isServed(entry: RepoEntry, repoPath: string): Promise<boolean> {
 		if (repoPath.includes('\0') || repoPath.split('/').some(s => s === '..')) {
 			return Promise.resolve(false);
 		}
-		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')));
+		const isDirectory = repoPath.endsWith('/');
+		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')), isDirectory);
+	}
+
+	/**
+	 * Whether a watched per-path diff still names a file the rule serves (as loaded): one whose
+	 * file became ignored or secret since it was read or subscribed is not notified again.
+	 */
+	private namesServedFile(entry: RepoEntry, uri: string): boolean {
+		const parts = splitGitUri(uri);
+		try {
+			const route = parts && gitRoute(uri, parts.rest);
+			return route?.kind === 'diffPath' && this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
+		} catch {
+			return false;
+		}
 	}
 
 	private watch(uri: string): void {
@@ -269,7 +288,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			updated.push(`${prefix}log`, `${prefix}branches`);
 		}
 		for (const uri of this.watched) {
-			if (uri.startsWith(`${prefix}diff/`) || (history && uri.startsWith(`${prefix}show/`))) {
+			if (uri.startsWith(`${prefix}diff/`) ? this.namesServedFile(entry, uri) : history && uri.startsWith(`${prefix}show/`)) {
 				updated.push(uri);
 			}
 		}

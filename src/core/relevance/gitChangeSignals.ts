@@ -78,6 +78,11 @@ export class GitChangeSignals extends Disposable {
 				const status = await repo.status();
 				for (const area of ['conflicts', 'staged', 'unstaged', 'untracked'] as const) {
 					for (const change of status[area]) {
+						if (change.path.endsWith('/')) {
+							// A new directory git lists whole (`dir/`): no file to rank, and judged as a
+							// file its name would pass rules written for directories (`.ssh/`).
+							continue;
+						}
 						const abs = path.join(repo.root, ...change.path.split('/'));
 						changes.set(abs, strongerGit(changes.get(abs), gitChangeKind(area, change.status)));
 						if (changes.size >= MAX_CANDIDATES) {

@@ -19,6 +19,32 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 
 export const REDACTED = '[REDACTED]';
 
+/** A key block's last line; with its BEGIN line cut away, `OWN_RULES`' private-key rule finds nothing. */
+const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+/** What the lines of a key block are made of: base64, line ends, and the `\n` escapes of a key inside JSON. */
+const KEY_TEXT = /[A-Za-z0-9+/=\\\n]/;
+
+/**
+ * Key blocks whose start the output cap dropped (`OutputBuffer` keeps the head and the tail):
+ * each END line with the key text just before it. The tail of an RSA key alone holds its CRT
+ * parameters, enough to factor the modulus. Walked back by hand: a regular expression with a
+ * repeated group of lines before the END backtracks quadratically over long base64 output.
+ */
+function keyTails(text: string): [number, number][] {
+	const found: [number, number][] = [];
+	for (const match of text.matchAll(PRIVATE_KEY_END)) {
+		let start = match.index;
+		while (start > 0 && KEY_TEXT.test(text[start - 1])) {
+			start--;
+		}
+		while (text[start] === '\n') {
+			start++; // the line break before the key stays
+		}
+		found.push([start, match.index + match[0].length]);
+	}
+	return found;
+}
+
 /** `text` with every credential the rules find replaced by `[REDACTED:<rule>]`. */
 export async function redactSecrets(text: string): Promise<string> {
 	const ranges: [number, number, string][] = [];
@@ -27,6 +53,9 @@ export async function redactSecrets(text: string): Promise<string> {
 			const start = match.index + (rule.keep ? match[rule.keep].length : 0);
 			ranges.push([start, match.index + match[0].length, rule.id]);
 		}
+	}
+	for (const [start, end] of keyTails(text)) {
+		ranges.push([start, end, 'private-key']);
 	}
 	const result = await lintSource({
 		source: { content: text, filePath: 'terminal-output.txt', contentType: 'text' },

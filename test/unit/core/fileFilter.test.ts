@@ -14,6 +14,10 @@ describe('FileFilter secrets', () => {
 		'.env', 'a/b/.env', '.env.local', 'deploy/prod.env', 'keys/server.pem', 'x/id_rsa', 'x/id_ed25519.pub',
 		'.npmrc', 'pkg/.npmrc', 'home/.ssh/config', '.ssh/known_hosts', 'a/.aws/credentials', 'x/.docker/config.json',
 		'.docker/config.json', 'k/.kube/config', 'infra/terraform.tfstate', '.git/config', 'sub/.git/HEAD', 'a/credentials.json',
+		// `.env*` as documented: not only `.env` and `.env.<name>`
+		'.env-local', 'app/.env_production', '.env~', '.envrc.local', 'Api/.ENV-Staging',
+		// the `.git` file of a worktree or submodule: git's pointer to its internals, an absolute path outside
+		'.git', 'vendor/lib/.git',
 	];
 	for (const rel of refused) {
 		it(`refuses ${rel} (file check with ancestors)`, () => {

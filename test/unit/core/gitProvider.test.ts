@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
+import { FilesProvider } from '../../../src/core/files/filesProvider';
 import { GitProvider } from '../../../src/core/git/gitProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { GitCliSource } from '../../../src/node/git/gitCliSource';
@@ -18,6 +19,8 @@ describe('git provider through an MCP client (real repositories)', () => {
 	let registry: ProviderRegistry;
 	let conn: ConnectedClient;
 	let source: GitCliSource;
+	let settings: FakeSettings;
+	let files: FilesProvider;
 
 	beforeEach(async () => {
 		repo = new TestRepo('proj');
@@ -26,9 +29,11 @@ describe('git provider through an MCP client (real repositories)', () => {
 		repo.write('.env', 'SECRET=committed-by-mistake\n');
 		repo.commitAll('initial');
 		const folders = new StaticFolders([repo.root]);
-		const settings = new FakeSettings();
+		settings = new FakeSettings();
 		source = new GitCliSource({ folders, log: nullLogger });
-		const provider = new GitProvider({ source, scope: scopeOver(folders, settings).scope, settings, log: nullLogger });
+		const served = scopeOver(folders, settings);
+		files = served.files;
+		const provider = new GitProvider({ source, scope: served.scope, settings, log: nullLogger });
 		registry = new ProviderRegistry([provider], fastTracker);
 		conn = await connectInMemory(registry);
 		// Let discovery's own list_changed pass before any test subscribes.
@@ -73,6 +78,44 @@ describe('git provider through an MCP client (real repositories)', () => {
 		const staged = text(await conn.client.readResource({ uri: 'git://proj/diff/staged' }));
 		assert.ok(!staged.includes('SECRET'), 'no secret hunk');
 		assert.match(staged, /1 file not shown/);
+	});
+
+	it('names no secret directory among the untracked paths (git lists a new directory as one `dir/` entry)', async () => {
+		repo.write('.ssh/config', 'Host *\n');
+		repo.write('vault/key.txt', 'the user calls this secret\n');
+		repo.write('notes/todo.txt', 'served\n');
+		settings.set({ secrets: ['vault/'] });
+		const status = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/status' })));
+		assert.deepEqual(status.untracked, [{ path: 'notes/', status: 'untracked' }]);
+		assert.equal(status.hidden, 2);
+	});
+
+	it('stops notifying a per-path diff once its file is no longer served', async () => {
+		repo.write('src/a.ts', 'export const a = 2;\n');
+		await conn.client.subscribeResource({ uri: 'git://proj/diff/src/a.ts' });
+		await conn.client.subscribeResource({ uri: 'git://proj/status' });
+		const rulesApplied = new Promise<void>(resolve => {
+			const listener = files.onDidChangeRules(() => {
+				listener.dispose();
+				resolve();
+			});
+		});
+		settings.set({ exclude: ['src/a.ts'] });
+		await rulesApplied;
+		registry.flushChanges();
+		await conn.client.ping(); // what the rule change itself notified has arrived
+		const since = conn.updates.length;
+		repo.write('src/b.ts', 'export const b = 1;\n');
+		repo.git('add', 'src/b.ts'); // moves .git/index: the repository changed
+		const deadline = Date.now() + 10_000;
+		while (!conn.updates.slice(since).includes('git://proj/status')) {
+			assert.ok(Date.now() < deadline, 'the repository change was never notified');
+			await new Promise(resolve => setTimeout(resolve, 20)); // the next look at a condition, not a wait standing in for it
+		}
+		registry.flushChanges();
+		await conn.client.ping();
+		assert.deepEqual(conn.updates.slice(since).filter(u => u.startsWith('git://proj/diff/')), []);
+		assert.equal((await errorOf(conn.client.readResource({ uri: 'git://proj/diff/src/a.ts' }))).code, -32602);
 	});
 
 	it('serves per-path diffs and refuses secret, outside and traversal paths', async () => {

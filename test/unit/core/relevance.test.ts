@@ -212,6 +212,16 @@ describe('relevance provider through an MCP client', () => {
 		assert.ok(!/\.env|out\.js|passwd|outside/.test(text), text);
 	});
 
+	it('ranks no untracked directory git names as one `dir/` entry: it is no file to read, and `.ssh/` is a secret', async () => {
+		fx.write('.ssh/config', 'Host *\n');
+		fx.write('drafts/new.txt', 'draft\n');
+		repo.statusValue = { staged: [], unstaged: [], untracked: [{ path: '.ssh/', status: 'untracked' }, { path: 'drafts/', status: 'untracked' }, { path: 'many/f03.txt', status: 'untracked' }], conflicts: [] };
+		repo.change();
+		signals.touch(fx.file('README.md'), 'saved');
+		await waitUntil(async () => (await relevant()).files.length >= 2);
+		assert.deepEqual((await relevant()).files.map(f => f.file), ['README.md', 'many/f03.txt']);
+	});
+
 	it('sets each listed file\'s priority from the ranking, and a ranking change between pages never breaks the cursor', async () => {
 		signals.show(fx.file('many/f05.txt'));
 		const first = await conn.client.request({ method: 'resources/list', params: {} }, (await import('@modelcontextprotocol/sdk/types.js')).ListResourcesResultSchema);

@@ -44,6 +44,16 @@ describe('terminal output redaction', () => {
 		const plain = 'npm test\n  316 passing (51s)\nexit 0\nauthor: me, tokens: 12\n';
 		assert.equal(await redactSecrets(plain), plain);
 	});
+
+	it('redacts what is left of a private key whose start the output cap dropped (its END line and the key lines before it)', async () => {
+		// The tail of an RSA key holds its CRT parameters, enough to factor the modulus.
+		const marker = '\n[... 5,000 characters of output cut here ...]\n';
+		const tail = 'Vz2gtcnNhAAAAAwEAAQAAAQEAw/+9\nNhAAAAAwEAAQ==\n-----END RSA PRIVATE KEY-----\n$ done';
+		assert.equal(await redactSecrets(`kept head${marker}${tail}`), `kept head${marker}[REDACTED:private-key]\n$ done`);
+		// A key printed inside JSON (a service account file): one line, `\n` escapes.
+		const json = 'AwEAAQ==\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "x"';
+		assert.equal(await redactSecrets(`head${marker}${json}`), `head${marker}[REDACTED:private-key]\\n",\n  "client_email": "x"`);
+	});
 });
 
 describe('terminal output buffer', () => {
