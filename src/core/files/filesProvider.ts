@@ -22,6 +22,13 @@ import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
 
+/**
+ * Errors of opening a path that mean no file is there to serve: missing, a directory, a path
+ * through a file, a link loop, a name too long to exist (a client may send 8 KB URIs), or a
+ * socket (open(2) says ENXIO). The client gets not-found with its URI, not an internal error.
+ */
+const NO_FILE_THERE = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'ENXIO']);
+
 export interface FilesProviderPorts {
 	readonly folders: WorkspaceFoldersSource;
 	readonly reader: FileSystemReader;
@@ -120,7 +127,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		// file after a check by name would otherwise be followed by the read.
 		const accept = (realPath: string) => realPath === absPath || this.served.isServedTarget(realPath, index);
 		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
-			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
+			if (err?.code !== undefined && NO_FILE_THERE.has(err.code)) {
 				throw new ResourceNotFound(uri);
 			}
 			throw err;
