@@ -9,8 +9,10 @@ export class StaticFolders implements WorkspaceFoldersSource {
 
 	constructor(roots: readonly string[]) {
 		const seen = new Map<string, number>();
-		this.list = roots.map(root => {
-			const abs = path.resolve(root);
+		// A folder named twice (`--root . --root ./`) is one folder: served twice, each of its
+		// files would be listed twice under one URI, and its repository twice under two names.
+		const folders = [...new Set(roots.map(root => path.resolve(root)))];
+		this.list = folders.map(abs => {
 			const base = path.basename(abs) || 'root';
 			const count = (seen.get(base) ?? 0) + 1;
 			seen.set(base, count);
