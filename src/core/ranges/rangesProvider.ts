@@ -163,8 +163,12 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		try {
 			contents = await this.ports.files.read(base);
 		} catch (err) {
-			if (err instanceof ResourceTooLarge && err.size <= MAX_RANGE_SOURCE_BYTES) {
-				return this.readLarge(uri, base);
+			if (err instanceof ResourceTooLarge) {
+				if (err.size <= MAX_RANGE_SOURCE_BYTES) {
+					return this.readLarge(uri, base);
+				}
+				// The client's own URI, as for not-found: the base it was cut from is not what it sent.
+				throw new ResourceTooLarge(uri, err.size, err.limit, err.setting);
 			}
 			if (err instanceof ResourceNotFound) {
 				throw new ResourceNotFound(uri);

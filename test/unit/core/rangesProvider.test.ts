@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
 import { FILE_TEMPLATE } from '../../../src/core/files/filesProvider';
-import { RangesProvider } from '../../../src/core/ranges/rangesProvider';
+import { MAX_RANGE_SOURCE_BYTES, RangesProvider } from '../../../src/core/ranges/rangesProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { fileUri } from '../../../src/core/uriGuard';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
@@ -70,6 +70,13 @@ describe('line ranges and outlines through an MCP client', () => {
 		const whole = await errorOf(conn.client.readResource({ uri: fileUri(big) }));
 		assert.match(whole.message, /over the 1 KB limit/);
 		assert.equal(await text(`${fileUri(big)}?lines=300-301`), 'row 300\nrow 301\n');
+	});
+
+	it('name the URI sent, with its query, when a file is too large even for a range', async () => {
+		const huge = fx.write('src/huge.txt', 'x'.repeat(MAX_RANGE_SOURCE_BYTES + 1));
+		const uri = `${fileUri(huge)}?lines=1`;
+		const err = await errorOf(conn.client.readResource({ uri }));
+		assert.deepEqual([err.code, err.data], [-32600, { uri, size: MAX_RANGE_SOURCE_BYTES + 1, limit: 1024, setting: 'mcpResources.maxFileSize' }]);
 	});
 
 	it('refuse what a whole read refuses (secrets, ignored, outside), and say what a bad query should be', async () => {
