@@ -52,6 +52,30 @@ describe('files with names and kinds nobody tried', () => {
 		}
 	});
 
+	it('notifies a subscription by the URI exactly as the client spelled it (~ as URI templates expand it, lowercase escapes, localhost)', async () => {
+		writeFileSync(path.join(root, 'notes~.txt'), 'one\n');
+		writeFileSync(path.join(root, 'caf\u00e9.txt'), 'one\n');
+		const { server, conn } = await serve();
+		const own = fileUri(path.join(root, 'notes~.txt'));
+		assert.ok(own.endsWith('notes%7E.txt'), 'listed with ~ escaped (Node\'s pathToFileURL)');
+		// VS Code's and the SDK's RFC 6570 expansion of file:///{+path} leave ~ as it is.
+		const spellings = [
+			own.replace('%7E', '~'),
+			fileUri(path.join(root, 'caf\u00e9.txt')).replace('%C3%A9', '%c3%a9'),
+			own.replace('file://', 'file://localhost'),
+		];
+		for (const uri of spellings) {
+			await conn.client.subscribeResource({ uri });
+		}
+		writeFileSync(path.join(root, 'notes~.txt'), 'two\n');
+		writeFileSync(path.join(root, 'caf\u00e9.txt'), 'two\n');
+		server.watcher.fire({ kind: 'changed', path: path.join(root, 'notes~.txt') }, { kind: 'changed', path: path.join(root, 'caf\u00e9.txt') });
+		for (const uri of spellings) {
+			await conn.waitForUpdate(uri);
+		}
+		assert.ok(!conn.updates.includes(own), 'nobody subscribed by the listed spelling');
+	});
+
 	it('answers a socket and a name too long to exist with not-found and the URI, logging no error', async () => {
 		writeFileSync(path.join(root, 'served.txt'), 'x\n');
 		socket = net.createServer();

@@ -102,6 +102,13 @@ describe('line ranges and outlines through an MCP client', () => {
 		await conn.waitForUpdate(uri);
 	});
 
+	it('notify a subscribed range of a file spelled otherwise than its listed URI', async () => {
+		const uri = `${fileUri(file).replace('file://', 'file://localhost')}?lines=1-2`;
+		await conn.client.subscribeResource({ uri });
+		documents.edit(file, '// typed\n' + SOURCE);
+		await conn.waitForUpdate(uri);
+	});
+
 	it('serve the outline of a file by the template, each symbol with its range URI, list none, and notify it on edits', async () => {
 		outline.setOpen([file, fx.file('.env')]);
 		const { resources } = await conn.client.listResources();
