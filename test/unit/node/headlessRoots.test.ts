@@ -31,4 +31,25 @@ describe('headless roots', () => {
 			registry.dispose();
 		}
 	});
+
+	it('names every folder differently, also when a suffixed name is another folder\'s own (proj, proj, proj-2)', async () => {
+		const others = [new TestRepo('proj'), new TestRepo('proj'), new TestRepo('proj-2')];
+		for (const other of others) {
+			other.write('f.txt', 'x\n');
+		}
+		const log = new RecordingLogger();
+		const { registry } = createHeadlessRegistry({ roots: others.map(r => r.root), log, watcher: new FakeWatcher() });
+		try {
+			const conn = await connectInMemory(registry, log, 10);
+			try {
+				const names = (await listAll(conn.client)).filter(r => r.uri.startsWith('file:')).map(r => r.name);
+				assert.equal(new Set(names).size, names.length, names.join(' '));
+			} finally {
+				await conn.close();
+			}
+		} finally {
+			registry.dispose();
+			others.forEach(r => r.dispose());
+		}
+	});
 });
