@@ -24,6 +24,16 @@ export function isoDate(ms: number): string {
 	return lastUpToSecond + MILLIS_Z[t - second * 1000];
 }
 
+/**
+ * The time of years 1-9999 nearest to `ms`. MCP's `lastModified` is an ISO 8601 date-time, whose
+ * year has four digits (SDK clients check it and reject a whole page over one entry), while a
+ * file system with 64-bit times (tmpfs, btrfs, ZFS) can hold any year, even one past what
+ * `Date` holds (there `toISOString` throws, and the page fails on the server).
+ */
+export function inFourDigitYears(ms: number): number {
+	return ms < FIRST_MS ? FIRST_MS : ms > LAST_MS ? LAST_MS : ms;
+}
+
 let lastSecond = Number.NaN;
 let lastUpToSecond = '';
 /** '.000Z' to '.999Z', the end of every date. */

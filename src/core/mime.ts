@@ -75,7 +75,8 @@ export function mimeTypeForName(fileName: string): string | undefined {
 		return mime;
 	}
 	const lower = fileName.toLowerCase();
-	const named = byName[lower];
+	// Own keys only: a file named `__proto__` or `constructor` must not find Object's members.
+	const named = Object.hasOwn(byName, lower) ? byName[lower] : undefined;
 	if (named) {
 		return named;
 	}

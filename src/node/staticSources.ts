@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Event } from '../common/event';
 import { FileSettings, SettingsSource, WorkspaceFolder, WorkspaceFoldersSource } from '../core/ports';
+import { unusedName } from '../core/unusedName';
 
 /** Folders fixed for the life of the process (the CLI's --root arguments). */
 export class StaticFolders implements WorkspaceFoldersSource {
@@ -8,14 +9,11 @@ export class StaticFolders implements WorkspaceFoldersSource {
 	readonly onDidChange = Event.None as Event<void>;
 
 	constructor(roots: readonly string[]) {
-		const seen = new Map<string, number>();
-		this.list = roots.map(root => {
-			const abs = path.resolve(root);
-			const base = path.basename(abs) || 'root';
-			const count = (seen.get(base) ?? 0) + 1;
-			seen.set(base, count);
-			return { name: count === 1 ? base : `${base}-${count}`, path: abs };
-		});
+		const taken = new Set<string>();
+		// A folder named twice (`--root . --root ./`) is one folder: served twice, each of its
+		// files would be listed twice under one URI, and its repository twice under two names.
+		const folders = [...new Set(roots.map(root => path.resolve(root)))];
+		this.list = folders.map(abs => ({ name: unusedName(path.basename(abs) || 'root', taken), path: abs }));
 	}
 
 	folders(): readonly WorkspaceFolder[] {

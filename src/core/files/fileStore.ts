@@ -1,4 +1,4 @@
-import { isoDate } from '../isoDate';
+import { inFourDigitYears, isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
 import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry, SortedEntries } from '../resource';
@@ -146,7 +146,7 @@ export class FileStore {
 		const name = this.nameOf(slot);
 		// No `title`: it would only repeat the last segment of `name`, and clients show `name`
 		// when there is no title.
-		return new FileEntry(this.dirs.fileUri(dir, name), dir.namePrefix + name, mimeTypeForName(name), this.sizes.get(slot), new FileTimes(isoDate(this.mtimes.get(slot))));
+		return new FileEntry(this.dirs.fileUri(dir, name), dir.namePrefix + name, mimeTypeForName(name), this.sizes.get(slot), new FileTimes(isoDate(inFourDigitYears(this.mtimes.get(slot)))));
 	}
 
 	/**

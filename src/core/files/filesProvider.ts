@@ -12,6 +12,7 @@ import {
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
+import { UrisByFile } from '../urisByFile';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
 import { eventsForHeadMove } from './headMoveEvents';
@@ -21,6 +22,15 @@ import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
+
+/**
+ * Errors of opening a path that mean no file is there to serve: missing, a directory, a path
+ * through a file, a link loop, a name too long to exist (a client may send 8 KB URIs), or a
+ * socket (open(2) says ENXIO). The client gets not-found with its URI, not an internal error.
+ */
+const NO_FILE_THERE = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'ENXIO']);
+/** Spellings of subscribed files other than their own URIs remembered at once (as ranges are). */
+const MAX_SPELLINGS = 1_000;
 
 export interface FilesProviderPorts {
 	readonly folders: WorkspaceFoldersSource;
@@ -41,6 +51,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	readonly id = 'files';
 	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
+	/** Other spellings clients subscribed to files by (`~` unescaped, `%c3%a9`), by each file's own URI. */
+	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly rulesEmitter = this._register(new Emitter<void>());
 	/** A new index (new settings, folders or `.gitignore` files) decides from now on. */
@@ -120,7 +132,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		// file after a check by name would otherwise be followed by the read.
 		const accept = (realPath: string) => realPath === absPath || this.served.isServedTarget(realPath, index);
 		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
-			if (err?.code === 'ENOENT' || err?.code === 'EISDIR' || err?.code === 'ENOTDIR' || err?.code === 'ELOOP') {
+			if (err?.code !== undefined && NO_FILE_THERE.has(err.code)) {
 				throw new ResourceNotFound(uri);
 			}
 			throw err;
@@ -149,7 +161,12 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	async checkSubscribable(uri: string): Promise<void> {
 		// A subscription serves no content, so checking the name is enough here.
-		await this.served.checkTarget(uri, await this.served.locate(uri));
+		const located = await this.served.locate(uri);
+		await this.served.checkTarget(uri, located);
+		const own = fileUri(located.absPath);
+		if (own !== uri) {
+			this.spellings.add(own, uri);
+		}
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {
@@ -225,7 +242,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	private async emitDifference(previous: FileIndex, next: FileIndex): Promise<void> {
 		const updated = await next.difference(previous);
 		if (updated.length > 0) {
-			this.changeEmitter.fire({ updated, listChanged: true });
+			this.fireChange(updated, true);
 		}
 	}
 
@@ -283,7 +300,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 				this.ports.log.warn(`could not apply file changes: ${String(err)}`);
 			}
 			if (delta.updated.length > 0 && index === this.index) {
-				this.changeEmitter.fire({ updated: delta.updated, listChanged: delta.listChanged });
+				this.fireChange(delta.updated, delta.listChanged);
 			}
 		});
 	}
@@ -292,7 +309,13 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		const index = this.index;
 		const located = index?.roots.locate(absPath);
 		if (index && located && !index.filter.isIgnored(located.folder, located.rel, false)) {
-			this.changeEmitter.fire({ updated: [fileUri(absPath)], listChanged: false });
+			this.fireChange([fileUri(absPath)], false);
 		}
+	}
+
+	/** Announces changes to files by their own URIs and by the other spellings subscribed to them. */
+	private fireChange(updated: readonly string[], listChanged: boolean): void {
+		const spelled = this.spellings.among(updated);
+		this.changeEmitter.fire({ updated: spelled.length === 0 ? updated : [...updated, ...spelled], listChanged });
 	}
 }

@@ -6,6 +6,7 @@ import { NameGlobs } from './nameGlobs';
  * of version control. `.gitignore` syntax, so a bare name matches at any depth.
  */
 export const BUILT_IN_SECRETS: readonly string[] = [
+	// `.env*` as documented: `.env-production`, `.env_local` and an editor's `.env~` hold the same secrets.
 	'.env*', '*.env',
 	'*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', '*.kdbx', '*.gpg', '*.asc',
 	'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '*.ppk',

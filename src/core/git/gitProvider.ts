@@ -7,6 +7,7 @@ import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { FileSettings, SettingsSource } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { unusedName } from '../unusedName';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
 import { branchesAnswer, commitHeader, logAnswer, renderDiff, statusAnswer } from './gitAnswers';
@@ -256,13 +257,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		const repos = [...this.ports.source.repositories()].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
 		const taken = new Set<string>();
 		const next: RepoEntry[] = repos.map(repo => {
-			const base = path.basename(repo.root) || 'repo';
-			let name = base;
-			for (let n = 2; taken.has(name); n++) {
-				name = `${base}-${n}`;
-			}
-			taken.add(name);
-			return { name, repo };
+			return { name: unusedName(path.basename(repo.root) || 'repo', taken), repo };
 		});
 		const same = next.length === this.repos.length && next.every((e, i) => e.name === this.repos[i].name && e.repo === this.repos[i].repo);
 		if (same) {

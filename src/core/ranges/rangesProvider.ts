@@ -7,7 +7,8 @@ import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
 import { FileSystemReader } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
-import { fileUriToPath } from '../uriGuard';
+import { fileUri, fileUriToPath } from '../uriGuard';
+import { UrisByFile } from '../urisByFile';
 import { WorkspaceScope } from '../workspaceScope';
 import { LineRange, parseLineRange, sliceLines } from './lineRange';
 
@@ -44,9 +45,8 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	readonly summary: string;
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
-	/** Range URIs by their file's URI, oldest first; bounded by MAX_KNOWN_RANGES. */
-	private readonly known = new Map<string, Set<string>>();
-	private knownCount = 0;
+	/** Range URIs by their file's own URI, oldest first; bounded by MAX_KNOWN_RANGES. */
+	private readonly known = new UrisByFile(MAX_KNOWN_RANGES);
 
 	constructor(private readonly ports: RangesProviderPorts) {
 		super();
@@ -54,7 +54,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			? `line ranges and symbols of files (${LINES_TEMPLATE}, ${SYMBOL_TEMPLATE})`
 			: `line ranges of files (${LINES_TEMPLATE})`;
 		this._register(ports.files.onDidChange(change => {
-			const updated = change.updated.flatMap(uri => [...this.known.get(uri) ?? []]);
+			const updated = this.known.among(change.updated);
 			if (updated.length > 0) {
 				this.changeEmitter.fire({ updated, listChanged: false });
 			}
@@ -163,8 +163,12 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		try {
 			contents = await this.ports.files.read(base);
 		} catch (err) {
-			if (err instanceof ResourceTooLarge && err.size <= MAX_RANGE_SOURCE_BYTES) {
-				return this.readLarge(uri, base);
+			if (err instanceof ResourceTooLarge) {
+				if (err.size <= MAX_RANGE_SOURCE_BYTES) {
+					return this.readLarge(uri, base);
+				}
+				// The client's own URI, as for not-found: the base it was cut from is not what it sent.
+				throw new ResourceTooLarge(uri, err.size, err.limit, err.setting);
 			}
 			if (err instanceof ResourceNotFound) {
 				throw new ResourceNotFound(uri);
@@ -217,23 +221,9 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		return { start: found.range.start.line + 1, end: found.range.end.line + 1 };
 	}
 
+	/** Remembers a range under its file's own URI, which the files provider's changes name. */
 	private remember(base: string, uri: string): void {
-		let set = this.known.get(base);
-		if (set?.has(uri)) {
-			return;
-		}
-		if (!set) {
-			set = new Set();
-			this.known.set(base, set);
-		}
-		set.add(uri);
-		this.knownCount++;
-		// Forget the oldest file's ranges past the bound: they are re-learned on the next read.
-		while (this.knownCount > MAX_KNOWN_RANGES) {
-			const [oldest, ranges] = this.known.entries().next().value!;
-			this.known.delete(oldest);
-			this.knownCount -= ranges.size;
-		}
+		this.known.add(fileUri(fileUriToPath(base)), uri);
 	}
 }
 

@@ -11,7 +11,7 @@ function filter(secrets: string[] = [], exclude: string[] = []): FileFilter {
 
 describe('FileFilter secrets', () => {
 	const refused = [
-		'.env', 'a/b/.env', '.env.local', 'deploy/prod.env', 'keys/server.pem', 'x/id_rsa', 'x/id_ed25519.pub',
+		'.env', 'a/b/.env', '.env.local', '.env-production', 'a/.env_local', '.ENVRC', 'deploy/prod.env', 'keys/server.pem', 'x/id_rsa', 'x/id_ed25519.pub',
 		'.npmrc', 'pkg/.npmrc', 'home/.ssh/config', '.ssh/known_hosts', 'a/.aws/credentials', 'x/.docker/config.json',
 		'.docker/config.json', 'k/.kube/config', 'infra/terraform.tfstate', '.git/config', 'sub/.git/HEAD', 'a/credentials.json',
 		// `.env*` as documented: not only `.env` and `.env.<name>`

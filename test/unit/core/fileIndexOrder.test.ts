@@ -90,6 +90,21 @@ describe('files store', () => {
 		assert.deepEqual(listed, added.map(fileUri).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
 	});
 
+	it('lists a modification time past year 9999 or before year 1 (a 64-bit file system\'s) as the nearest one an ISO date-time can write', async () => {
+		const store = new FileStore(['ws'], false);
+		const root = store.dirs.root(0, path.join(os.tmpdir(), 'ws'));
+		const times = { 'y10000.txt': 253_402_300_800_000, 'past-date.txt': 8.64e15 + 1, 'huge.txt': 1e300, 'y0.txt': -62_135_596_800_001, 'tiny.txt': -1e300, 'now.txt': 1_700_000_000_123 };
+		for (const [name, mtimeMs] of Object.entries(times)) {
+			store.add(root, name, 1, mtimeMs);
+		}
+		await store.sortAll(() => undefined);
+		const listed = Object.fromEntries(Array.from({ length: store.view.length }, (_, i) => store.view.at(i)!).map(e => [e.name, e.annotations?.lastModified]));
+		assert.deepEqual(listed, {
+			'y10000.txt': '9999-12-31T23:59:59.999Z', 'past-date.txt': '9999-12-31T23:59:59.999Z', 'huge.txt': '9999-12-31T23:59:59.999Z',
+			'y0.txt': '0001-01-01T00:00:00.000Z', 'tiny.txt': '0001-01-01T00:00:00.000Z', 'now.txt': '2023-11-14T22:13:20.123Z',
+		});
+	});
+
 	it('keeps names, order and lookups right when most names are removed and their bytes reclaimed', async () => {
 		const store = new FileStore(['ws'], false);
 		const root = store.dirs.root(0, path.join(os.tmpdir(), 'ws'));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
 import { FILE_TEMPLATE } from '../../../src/core/files/filesProvider';
-import { RangesProvider } from '../../../src/core/ranges/rangesProvider';
+import { MAX_RANGE_SOURCE_BYTES, RangesProvider } from '../../../src/core/ranges/rangesProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { fileUri } from '../../../src/core/uriGuard';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
@@ -72,6 +72,13 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.equal(await text(`${fileUri(big)}?lines=300-301`), 'row 300\nrow 301\n');
 	});
 
+	it('name the URI sent, with its query, when a file is too large even for a range', async () => {
+		const huge = fx.write('src/huge.txt', 'x'.repeat(MAX_RANGE_SOURCE_BYTES + 1));
+		const uri = `${fileUri(huge)}?lines=1`;
+		const err = await errorOf(conn.client.readResource({ uri }));
+		assert.deepEqual([err.code, err.data], [-32600, { uri, size: MAX_RANGE_SOURCE_BYTES + 1, limit: 1024, setting: 'mcpResources.maxFileSize' }]);
+	});
+
 	it('refuse what a whole read refuses (secrets, ignored, outside), and say what a bad query should be', async () => {
 		for (const rel of ['.env', 'build/out.js', 'link-outside-file']) {
 			const err = await errorOf(conn.client.readResource({ uri: `${fileUri(fx.file(rel))}?lines=1` }));
@@ -90,6 +97,13 @@ describe('line ranges and outlines through an MCP client', () => {
 
 	it('notify a subscribed range when its file changes', async () => {
 		const uri = `${fileUri(file)}?lines=1-2`;
+		await conn.client.subscribeResource({ uri });
+		documents.edit(file, '// typed\n' + SOURCE);
+		await conn.waitForUpdate(uri);
+	});
+
+	it('notify a subscribed range of a file spelled otherwise than its listed URI', async () => {
+		const uri = `${fileUri(file).replace('file://', 'file://localhost')}?lines=1-2`;
 		await conn.client.subscribeResource({ uri });
 		documents.edit(file, '// typed\n' + SOURCE);
 		await conn.waitForUpdate(uri);

@@ -1,0 +1,38 @@
+/**
+ * URIs that name a file other than by its own (listed) URI: a range of it (`?lines=1-9`), or the
+ * same file spelled as a client wrote it (`~` unescaped, `%c3%a9`, `file://localhost/`). Changes
+ * are found by the file's own URI; notifications must carry the URI the client subscribed with,
+ * byte for byte, or the client never matches them. Kept by file URI, the file first added
+ * forgotten first once more than `max` URIs are held.
+ */
+export class UrisByFile {
+	private readonly byFile = new Map<string, Set<string>>();
+	private count = 0;
+
+	constructor(private readonly max: number) {}
+
+	add(file: string, uri: string): void {
+		let set = this.byFile.get(file);
+		if (set?.has(uri)) {
+			return;
+		}
+		if (!set) {
+			set = new Set();
+			this.byFile.set(file, set);
+		}
+		set.add(uri);
+		this.count++;
+		// Forget the oldest file's URIs past the bound: they are learned again on the next read
+		// or subscription.
+		while (this.count > this.max) {
+			const [oldest, uris] = this.byFile.entries().next().value!;
+			this.byFile.delete(oldest);
+			this.count -= uris.size;
+		}
+	}
+
+	/** The URIs held for the files among `files`. */
+	among(files: readonly string[]): string[] {
+		return this.byFile.size === 0 ? [] : files.flatMap(file => [...this.byFile.get(file) ?? []]);
+	}
+}
