@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LogLevel } from '../common/logger';
 import { DEFAULT_MAX_FILE_SIZE } from '../core/ports';
@@ -63,6 +63,12 @@ export function parseServeArgs(args: string[]): ServeArgs {
 		}
 		if (!isDir) {
 			throw new UsageError(`--root ${root}: not a directory`);
+		}
+		try {
+			// A folder we cannot list would be served as an empty workspace, without a word.
+			accessSync(root, constants.R_OK | constants.X_OK);
+		} catch (err) {
+			throw new UsageError(`--root ${root}: not readable (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
 		}
 	}
 	if (!!v.stdio === !!v.http) {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,9 +13,12 @@ import { connectHttp, errorOf, listAll } from '../../helpers/harness';
 import { HeardNotifications } from '../../helpers/heardNotifications';
 import { CLI, cliEnv, cliStdio, exited, touchUntil } from '../../helpers/headlessHost';
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI; `prefix` is a command that runs node (e.g. with fewer privileges). */
+function run(args: string[], env: NodeJS.ProcessEnv = {}, prefix: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise(resolve => {
-		const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+		const [command, ...rest] = [...prefix, process.execPath, CLI, ...args];
+		const child = spawn(command, rest, { env: { ...process.env, ...env } });
+		child.stdin.end(); // a `serve --stdio` that started after all ends here instead of waiting
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', d => (stdout += d));
@@ -49,6 +52,18 @@ describe('CLI (dist/cli.js)', function () {
 			assert.equal(result.stdout, '');
 		});
 	}
+
+	it('exits 2 with one line naming a --root it cannot read, instead of serving it as empty', async () => {
+		const unreadable = path.join(fx.root, 'locked');
+		mkdirSync(unreadable, { mode: 0o000 });
+		// root reads anything: run the CLI without the capabilities that let it.
+		const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search'] : [];
+		const result = await run(['serve', '--root', unreadable, '--stdio'], {}, asUser);
+		chmodSync(unreadable, 0o700); // so that the fixture can be removed
+		assert.equal(result.code, 2);
+		assert.equal(result.stderr.split('\n')[0], `error: --root ${unreadable}: not readable (EACCES)`);
+		assert.equal(result.stdout, '');
+	});
 
 	it('prints help and version', async () => {
 		assert.match((await run(['--help'])).stdout, /serve --root DIR/);
