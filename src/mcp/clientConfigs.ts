@@ -53,7 +53,8 @@ function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
 	return ctx.token ? bearerAuthorization(ctx.token) : undefined;
 }
 
-function shellQuote(value: string): string {
+/** `value` as one word of a POSIX shell command line. */
+export function shellQuote(value: string): string {
 	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

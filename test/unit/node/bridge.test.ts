@@ -10,7 +10,7 @@ import { ListResourcesResult } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
-import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
+import { pickLockFile, readLockFiles } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge/terminalLog';
 import { CLI, cliEnv, exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
@@ -104,6 +104,27 @@ describe('bridge (dist/cli.js bridge)', function () {
 		assert.match(stderr, /no running VS Code window or headless server has .* open/);
 		assert.match(stderr, /serve --root/);
 		assert.equal(stderr.trim().split('\n').length, 1, 'one line, no stack trace');
+	});
+
+	it('with no window, suggests a command that, pasted into a shell as written, serves a folder whose name has spaces and quotes', async () => {
+		const folder = path.join(fx.root, "it's a ünïcode folder");
+		mkdirSync(folder);
+		const bridge = spawn(process.execPath, [CLI, 'bridge', '--workspace', folder], { env: cliEnv(home) });
+		let stderr = '';
+		bridge.stderr.on('data', d => (stderr += d));
+		assert.equal(await exited(bridge), 1);
+		const suggested = /or run: (.*)\. Lock files are read from/.exec(stderr)?.[1];
+		assert.ok(suggested, stderr);
+		const shell = spawn('sh', ['-c', `exec ${suggested}`], { env: cliEnv(home) });
+		try {
+			const first = await new Promise<string>(resolve => createInterface({ input: shell.stdout }).once('line', resolve));
+			assert.match(first, /^\{"url":"http:\/\/127\.0\.0\.1:\d+\/mcp","token":"[0-9a-f]{64}"\}$/);
+			const locks = await readLockFiles(home);
+			assert.deepEqual(locks.map(l => l.workspaceFolders), [[folder]]);
+		} finally {
+			shell.kill('SIGTERM');
+			await exited(shell);
+		}
 	});
 
 	it('exits 1 with one line naming the window when the window its lock file names answers with something that is not MCP', async () => {
