@@ -263,6 +263,30 @@ describe('bridge (dist/cli.js bridge)', function () {
 		}
 	});
 
+	it('passes over a lock file that would win but where nothing listens (a crashed window whose pid is reused) for the server that runs', async () => {
+		hosts.push(await startHost(fx.root, home));
+		const closed = http.createServer();
+		await new Promise<void>(resolve => closed.listen(0, '127.0.0.1', resolve));
+		const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/mcp`;
+		await new Promise<void>(resolve => closed.close(() => resolve()));
+		// A live process of this user holds the crashed window's pid; its lock file is the newest, and a window's.
+		const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+		try {
+			writeFileSync(path.join(home, 'servers', `${sleeper.pid}.json`),
+				JSON.stringify(lock([fx.root], { pid: sleeper.pid, url: closedUrl, startedAt: '2999-01-01T00:00:00Z' })), { mode: 0o600 });
+			const conn = await connectBridgeV1(fx.root, home);
+			try {
+				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
+				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
+				assert.match(conn.stderr(), new RegExp(`passed over the lock file of process ${sleeper.pid}: nothing listens at ${closedUrl}`));
+			} finally {
+				await conn.close();
+			}
+		} finally {
+			sleeper.kill('SIGKILL');
+		}
+	});
+
 	it('serves 60 concurrent requests without a MaxListenersExceededWarning flood', async () => {
 		hosts.push(await startHost(fx.root, home));
 		const conn = await connectBridgeV1(fx.root, home);
