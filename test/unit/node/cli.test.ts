@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -63,6 +63,19 @@ describe('CLI (dist/cli.js)', function () {
 		assert.equal(result.code, 2);
 		assert.equal(result.stderr.split('\n')[0], `error: --root ${unreadable}: not readable (EACCES)`);
 		assert.equal(result.stdout, '');
+	});
+
+	it('--http on a port this user may not bind exits 1 with one line, no stack trace', async () => {
+		const firstUnprivileged = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'));
+		assert.ok(firstUnprivileged > 1, 'this machine has no privileged ports to try');
+		const port = firstUnprivileged - 1;
+		// root may bind any port: run the CLI without the capability that lets it.
+		const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-net_bind_service'] : [];
+		const result = await run(['serve', '--root', fx.root, '--http', '--port', String(port)], cliEnv(home), asUser);
+		assert.equal(result.code, 1, result.stderr);
+		assert.equal(result.stdout, '');
+		assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+		assert.equal(result.stderr.trim().split('\n').at(-1), `error: The server could not start: listen EACCES: permission denied 127.0.0.1:${port}`);
 	});
 
 	it('prints help and version', async () => {
