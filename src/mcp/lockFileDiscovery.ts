@@ -106,10 +106,11 @@ class UntrustedFile extends Error {}
 
 /**
  * Opens without following a link, then checks what was opened (not the path again), so a file
- * swapped in between cannot pass the check.
+ * swapped in between cannot pass the check. Without blocking: opening a FIFO for reading would
+ * otherwise wait for a writer, for ever, before the check could say it is not a file.
  */
 async function readTrusted(file: string): Promise<string> {
-	const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+	const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
 	try {
 		const stat = await handle.stat();
 		const problem = stat.isFile() ? untrusted(stat) : 'not a regular file';
