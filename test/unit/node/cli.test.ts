@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -103,6 +103,23 @@ describe('CLI (dist/cli.js)', function () {
 			assert.ok(!stderr.join('').includes(' [error] '), stderr.join(''));
 		} finally {
 			child.kill('SIGKILL');
+		}
+	});
+
+	it('serves a folder given twice, by other spellings or through a link, once: no URI listed twice', async () => {
+		const link = path.join(home, 'link-to-root');
+		symlinkSync(fx.root, link);
+		const spellings = [fx.root, `${fx.root}/`, path.relative(process.cwd(), fx.root), link];
+		const transport = new StdioClientTransport(cliStdio(['serve', ...spellings.flatMap(root => ['--root', root]), '--stdio'], home));
+		const client = new Client({ name: 'cli-test', version: '1' });
+		await client.connect(transport);
+		try {
+			const uris = (await listAll(client)).map(r => r.uri);
+			assert.ok(uris.includes(fileUri(fx.file('README.md'))), uris.join('\n'));
+			assert.deepEqual(uris.filter((uri, i) => uris.indexOf(uri) !== i), [], 'listed twice');
+			assert.ok(!uris.some(uri => uri.startsWith(fileUri(link))), 'the folder is served under the first spelling given');
+		} finally {
+			await client.close();
 		}
 	});
 
