@@ -14,6 +14,11 @@ import { errorText } from '../lib/errorText.js';
 import { descendants, isAlive, onInterrupt } from '../lib/processes.js';
 import { packageExtension } from '../lib/project.js';
 
+const USAGE = 'usage: npm start [FOLDER] [-- --port N]';
+
+/** A command line `npm start` cannot run: said in one line with the usage, not a stack trace. */
+class StartUsageError extends Error {}
+
 function parseArgs(argv: readonly string[]): { folder?: string; port?: number } {
 	const options: { folder?: string; port?: number } = {};
 	for (let i = 0; i < argv.length; i++) {
@@ -23,16 +28,16 @@ function parseArgs(argv: readonly string[]): { folder?: string; port?: number } 
 		} else if (arg.startsWith('--port=')) {
 			options.port = Number(arg.slice('--port='.length));
 		} else if (arg === '-h' || arg === '--help') {
-			console.log('usage: npm start [FOLDER] [-- --port N]');
+			console.log(USAGE);
 			process.exit(0);
 		} else if (!options.folder) {
 			options.folder = arg;
 		} else {
-			throw new Error(`unexpected argument ${arg}`);
+			throw new StartUsageError(`unexpected argument ${arg}`);
 		}
 	}
 	if (options.port !== undefined && !(Number.isInteger(options.port) && options.port > 0 && options.port < 65536)) {
-		throw new Error('--port needs a number between 1 and 65535');
+		throw new StartUsageError('--port needs a number between 1 and 65535');
 	}
 	return options;
 }
@@ -40,8 +45,9 @@ function parseArgs(argv: readonly string[]): { folder?: string; port?: number } 
 async function main(): Promise<number> {
 	const options = parseArgs(process.argv.slice(2));
 	const callerCwd = process.env.INIT_CWD || process.cwd();
-	const folder = fs.realpathSync(path.resolve(callerCwd, options.folder ?? '.'));
-	if (!fs.statSync(folder).isDirectory()) { throw new Error(`${folder} is not a folder`); }
+	const asked = path.resolve(callerCwd, options.folder ?? '.');
+	const folder = fs.existsSync(asked) ? fs.realpathSync(asked) : undefined;
+	if (!folder || !fs.statSync(folder).isDirectory()) { throw new StartUsageError(`${asked} is not a folder`); }
 
 	ensureProvisioned();
 	const vsix = await packageExtension();
@@ -104,6 +110,11 @@ async function main(): Promise<number> {
 try {
 	process.exitCode = await main();
 } catch (err) {
-	console.error(`[start] FAILED: ${err instanceof ProvisionError ? err.message : errorText(err)}`);
-	process.exitCode = 1;
+	if (err instanceof StartUsageError) {
+		console.error(`[start] ${err.message}\n${USAGE}`);
+		process.exitCode = 2;
+	} else {
+		console.error(`[start] FAILED: ${err instanceof ProvisionError ? err.message : errorText(err)}`);
+		process.exitCode = 1;
+	}
 }

@@ -28,6 +28,12 @@ const parts: Part[] = [
 ];
 
 const only = process.env.TEST_PARTS?.split(',').map(s => s.trim()).filter(Boolean);
+// A misspelt part would run nothing and pass.
+const unknown = only?.filter(name => !parts.some(part => part.name === name)) ?? [];
+if (unknown.length > 0) {
+	console.error(`TEST_PARTS names no part called ${unknown.join(', ')}; the parts are ${parts.map(part => part.name).join(', ')}`);
+	process.exit(2);
+}
 
 function mochaSummary(out: string): string {
 	const passing = /(\d+) passing/.exec(out)?.[1] ?? '0';

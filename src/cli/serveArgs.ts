@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LogLevel } from '../common/logger';
 import { DEFAULT_MAX_FILE_SIZE } from '../core/ports';
@@ -64,6 +64,20 @@ export function parseServeArgs(args: string[]): ServeArgs {
 		if (!isDir) {
 			throw new UsageError(`--root ${root}: not a directory`);
 		}
+		try {
+			// A folder we cannot list would be served as an empty workspace, without a word.
+			accessSync(root, constants.R_OK | constants.X_OK);
+		} catch (err) {
+			throw new UsageError(`--root ${root}: not readable (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+		}
+	}
+	// The same folder twice (another spelling, a link to it) would list every file twice.
+	const firstRootOfFolder = new Map<string, string>();
+	for (const root of roots) {
+		const folder = realpathSync(root);
+		if (!firstRootOfFolder.has(folder)) {
+			firstRootOfFolder.set(folder, root);
+		}
 	}
 	if (!!v.stdio === !!v.http) {
 		throw new UsageError('choose exactly one of --stdio and --http');
@@ -73,7 +87,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
 	}
 	const logLevel = parseLogLevel(v['log-level']);
 	return {
-		roots,
+		roots: [...firstRootOfFolder.values()],
 		mode: v.stdio ? 'stdio' : 'http',
 		port: v.port === undefined ? 0 : parseInteger(v.port, '--port', 0, 65535),
 		exclude: v.exclude ?? [],

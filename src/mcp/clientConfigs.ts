@@ -53,13 +53,20 @@ function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
 	return ctx.token ? bearerAuthorization(ctx.token) : undefined;
 }
 
-function shellQuote(value: string): string {
+/** `value` as one word of a POSIX shell command line. */
+export function shellQuote(value: string): string {
 	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function json(value: unknown): string {
 	return JSON.stringify(value, null, 2) + '\n';
 }
+
+/**
+ * When a configured token stops working. A restart keeps the address and the token (see
+ * ServerRunner); a reload of the window or Rotate Token makes a new one.
+ */
+const TOKEN_CHANGES = 'the window reloads or you run "MCP Resources: Rotate Token"';
 
 /** Comment lines shared by the configurations: what the bridge needs, and where it runs. */
 function bridgeNotes(ctx: ClientConfigContext, comment: string): string[] {
@@ -81,7 +88,7 @@ function remoteNote(ctx: ClientConfigContext, comment: string): string[] {
 /**
  * The ready-to-paste configuration for one client. Clients that start a process get the stdio
  * bridge (stable across restarts); clients that speak Streamable HTTP also get the URL and token,
- * which change every time the server restarts.
+ * which last until {@link TOKEN_CHANGES}.
  */
 export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): ClientConfig {
 	const name = ctx.serverName ?? DEFAULT_SERVER_NAME;
@@ -97,14 +104,14 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 			], { mcpServers: { [name]: bridge } });
 		case 'claudeCode': {
 			const lines = [
-				'# Claude Code. Recommended: the bridge, which keeps working when the server restarts',
-				'# (the token changes on every restart). Run in a terminal, in any folder:',
+				'# Claude Code. Recommended: the bridge, which finds the window again whatever changed',
+				'# (the token changes when the window reloads). Run in a terminal, in any folder:',
 				`claude mcp add --scope user ${shellQuote(name)} -- ${[bridge.command, ...bridge.args].map(shellQuote).join(' ')}`,
 				...bridgeNotes(ctx, '#'),
 			];
 			if (ctx.url && headers) {
 				lines.push('',
-					'# Or Streamable HTTP directly, until the server restarts (then run this again with the new token):',
+					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
 					`claude mcp add --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`);
 			}
 			const text = lines.join('\n') + '\n';
@@ -117,8 +124,8 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 			}
 			return withNotes(kind, 'Cursor', '~/.cursor/mcp.json or .cursor/mcp.json: the bridge, or HTTP with the token', [
 				'// Merge into ~/.cursor/mcp.json (all projects) or .cursor/mcp.json (this project).',
-				`// "${name}" runs the bridge and survives restarts; "${name}-http" connects directly but its token`,
-				'// changes whenever the server restarts. Keep one of the two.',
+				`// "${name}" runs the bridge and finds the window again whatever changed; "${name}-http" connects`,
+				`// directly, until ${TOKEN_CHANGES}. Keep one of the two.`,
 				...bridgeNotes(ctx, '//'),
 			], { mcpServers: servers });
 		}
@@ -127,9 +134,9 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 			return withNotes(kind, 'VS Code mcp.json', 'Copilot Chat in this window needs nothing: the extension registers the server itself', [
 				'// Copilot Chat in this window already finds the server: the extension registers it with VS Code',
 				'// (MCP: List Servers shows "MCP Workspace Resources"). Use this only for another VS Code setup,',
-				'// in .vscode/mcp.json or the user mcp.json (MCP: Open User Configuration). The token changes when',
-				'// the server restarts; for a lasting entry use { "type": "stdio", "command": "node", "args": [...] }',
-				'// with the bridge, as in the Claude Desktop configuration.',
+				'// in .vscode/mcp.json or the user mcp.json (MCP: Open User Configuration). Its token works',
+				`// until ${TOKEN_CHANGES}; for a lasting entry use`,
+				'// { "type": "stdio", "command": "node", "args": [...] } with the bridge, as in the Claude Desktop configuration.',
 				...remoteNote(ctx, '//'),
 			], { servers: { [name]: server } });
 		}

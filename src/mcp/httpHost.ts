@@ -6,6 +6,7 @@ import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
+import { portClientsCanReach } from './fetchBlockedPorts';
 import { readBody } from './httpBody';
 import { sendJsonRpcError } from './httpReplies';
 import { LegacySessions } from './legacySessions';
@@ -112,7 +113,7 @@ export class HttpHost extends Disposable {
 		server.requestTimeout = this.options.requestTimeoutMs ?? 30_000;
 		server.maxConnections = this.options.maxConnections ?? 256;
 		server.keepAliveTimeout = 5_000;
-		const wanted = this.options.port ?? 0;
+		const wanted = portClientsCanReach(this.options.port ?? 0, this.options.log);
 		try {
 			await listen(server, wanted);
 		} catch (err) {

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '../common/logger';
+import { isInsideFolder } from '../core/pathContainment';
 
 /**
  * What a running server tells clients on this machine (and only this user) about itself.
@@ -53,8 +54,12 @@ export function processState(pid: number): 'ours' | 'gone' | 'other-user' {
  */
 export async function writeLockFile(content: LockFileContent, log: Logger, home = discoveryHome()): Promise<string> {
 	const dir = serversDirectory(home);
-	await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-	await fs.chmod(home, 0o700).catch(() => undefined);
+	const firstCreated = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+	// A home made here is ours to make private. One that was already there is not:
+	// MCP_WORKSPACE_RESOURCES_HOME may name any folder (even /tmp), and readers check `servers/`.
+	if (firstCreated !== undefined && isInsideFolder(firstCreated, home)) {
+		await fs.chmod(home, 0o700).catch(() => undefined);
+	}
 	await fs.chmod(dir, 0o700);
 	await cleanStaleLockFiles(log, home);
 	const file = lockFilePath(content.pid, home);

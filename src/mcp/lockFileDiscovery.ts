@@ -1,5 +1,5 @@
 import { constants, promises as fs, realpathSync, Stats } from 'node:fs';
-import { isIPv4 } from 'node:net';
+import { connect, isIPv4 } from 'node:net';
 import * as path from 'node:path';
 import { array, literal, number, object, string, union } from 'zod';
 import { isInsideFolder } from '../core/pathContainment';
@@ -106,10 +106,11 @@ class UntrustedFile extends Error {}
 
 /**
  * Opens without following a link, then checks what was opened (not the path again), so a file
- * swapped in between cannot pass the check.
+ * swapped in between cannot pass the check. Without blocking: opening a FIFO for reading would
+ * otherwise wait for a writer, for ever, before the check could say it is not a file.
  */
 async function readTrusted(file: string): Promise<string> {
-	const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+	const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
 	try {
 		const stat = await handle.stat();
 		const problem = stat.isFile() ? untrusted(stat) : 'not a regular file';
@@ -168,13 +169,13 @@ export function loopbackUrlProblem(url: string): string | undefined {
 }
 
 /**
- * Chooses the server for `dir`: the lock files whose workspace folders contain `dir`, the deepest
- * folder first (a window on `/a/b` beats one on `/a` for `/a/b/c`); on a tie a VS Code window
- * beats a headless host, then the newest wins (`locks` come newest first).
+ * The servers for `dir`, best first: the lock files whose workspace folders contain `dir`, the
+ * deepest folder first (a window on `/a/b` beats one on `/a` for `/a/b/c`); on a tie a VS Code
+ * window beats a headless host, then the newest wins (`locks` come newest first).
  */
-export function pickLockFile(locks: readonly LockFileContent[], dir: string): LockFileContent | undefined {
+export function rankLockFiles(locks: readonly LockFileContent[], dir: string): LockFileContent[] {
 	const targets = pathForms(dir);
-	let best: { lock: LockFileContent; depth: number; editor: number } | undefined;
+	const ranked: { lock: LockFileContent; depth: number; editor: number; order: number }[] = [];
 	for (const lock of locks) {
 		if (!Array.isArray(lock.workspaceFolders)) {
 			continue;
@@ -187,15 +188,16 @@ export function pickLockFile(locks: readonly LockFileContent[], dir: string): Lo
 				}
 			}
 		}
-		if (depth < 0) {
-			continue;
-		}
-		const editor = lock.host === 'vscode' ? 1 : 0;
-		if (!best || depth > best.depth || (depth === best.depth && editor > best.editor)) {
-			best = { lock, depth, editor };
+		if (depth >= 0) {
+			ranked.push({ lock, depth, editor: lock.host === 'vscode' ? 1 : 0, order: ranked.length });
 		}
 	}
-	return best?.lock;
+	return ranked.sort((a, b) => b.depth - a.depth || b.editor - a.editor || a.order - b.order).map(r => r.lock);
+}
+
+/** The best server for `dir` by {@link rankLockFiles}. */
+export function pickLockFile(locks: readonly LockFileContent[], dir: string): LockFileContent | undefined {
+	return rankLockFiles(locks, dir)[0];
 }
 
 function pathForms(p: string): string[] {
@@ -211,8 +213,33 @@ function pathForms(p: string): string[] {
 
 /**
  * The running server that serves `dir`, read afresh from the lock files in `home` (a restarted
- * server has a new port and token): `readLockFiles` then `pickLockFile`.
+ * server has a new port and token): the best by {@link rankLockFiles} that something listens
+ * for. A window that crashed leaves its lock file, and once another process has its pid the
+ * file looks live: without this look it would win over the server that does run. When nothing
+ * listens for any of them (a window restarting), the best one all the same.
  */
 export async function findLockFile(dir: string, home = discoveryHome(), report: (message: string) => void = () => undefined): Promise<LockFileContent | undefined> {
-	return pickLockFile(await readLockFiles(home, report), dir);
+	const ranked = rankLockFiles(await readLockFiles(home, report), dir);
+	for (const [i, lock] of ranked.entries()) {
+		if (await somethingListens(lock.url)) {
+			ranked.slice(0, i).forEach(passed => report(`passed over the lock file of process ${passed.pid}: nothing listens at ${passed.url}`));
+			return lock;
+		}
+	}
+	return ranked[0];
+}
+
+/** Whether a TCP connection to the URL's port is accepted; a slow answer counts as yes (the client will find out). */
+function somethingListens(url: string, timeoutMs = 1000): Promise<boolean> {
+	const { hostname, port } = new URL(url);
+	return new Promise(resolve => {
+		const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) || 80 });
+		const settle = (listens: boolean) => {
+			socket.destroy();
+			resolve(listens);
+		};
+		socket.once('connect', () => settle(true));
+		socket.once('error', () => settle(false));
+		socket.setTimeout(timeoutMs, () => settle(true));
+	});
 }

@@ -136,7 +136,12 @@ export class ServerRunner extends Disposable {
 			const message = (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
 				? 'The port is in use'
 				: `The server could not start: ${(err as Error).message}`;
-			this.options.log.error('server failed to start', err);
+			// A system error (a port this user may not bind) says it all; a stack is for a bug.
+			if (typeof (err as NodeJS.ErrnoException).code === 'string') {
+				this.options.log.error(`server failed to start: ${(err as Error).message}`);
+			} else {
+				this.options.log.error('server failed to start', err);
+			}
 			this.setState({ kind: 'error', message });
 		}
 	}

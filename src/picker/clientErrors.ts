@@ -33,15 +33,37 @@ export function isConnectionLoss(err: Error): boolean {
 
 /** The first line of an error's message, at most 300 characters: for log lines and relayed errors. */
 export function shortMessage(err: unknown): string {
-	const message = err instanceof Error ? err.message : String(err);
-	return message.split('\n')[0].slice(0, 300);
+	return firstLine(err instanceof Error ? err.message : String(err)).slice(0, 300);
 }
 
-/** What went wrong connecting, in words for the user; the last stderr line of a stdio server added. */
+/**
+ * The first line of a message. The SDK puts the schema's complaints about a reply that is not
+ * MCP after a colon, as indented JSON: those lines would flood a terminal, and the first one
+ * alone ends in a lone bracket, so it is named instead.
+ */
+function firstLine(message: string): string {
+	const [first, ...rest] = message.split('\n');
+	const dump = /^(.*?)(?::\s*)?[[{]\s*$/.exec(first);
+	if (rest.length === 0 || !dump) {
+		return first;
+	}
+	return dump[1] ? `${dump[1]}: the reply is not valid MCP` : 'a reply that is not valid MCP';
+}
+
+/** The socket error under the wrappers (the SDK's error around fetch's "fetch failed" around it). */
+function hasCauseCode(err: unknown, code: string): boolean {
+	for (let e = err, depth = 0; e instanceof Object && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+		if ((e as { code?: unknown }).code === code) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/** What went wrong connecting, in words for the user, on one line; the last stderr line of a stdio server added. */
 export function describeFailure(err: Error, stderr: string): string {
-	const cause = (err as { cause?: { code?: string } }).cause;
-	let message = err.message;
-	if (cause?.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) {
+	let message = firstLine(err.message);
+	if (hasCauseCode(err, 'ECONNREFUSED') || /ECONNREFUSED/.test(err.message)) {
 		message = 'connection refused (is the server running?)';
 	} else if (/\b401\b|Unauthorized/i.test(message) || (err as { data?: { status?: unknown } }).data?.status === 401) {
 		message = 'unauthorized: check the Authorization header';

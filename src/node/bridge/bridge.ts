@@ -10,7 +10,7 @@ import { bearerAuthorization } from '../../mcp/authorization';
 import { SERVER_ICONS } from '../../mcp/icons';
 import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
 import { StdioWire } from '../../mcp/stdioWire';
-import { ConnectTimeout, isRemoteError, shortMessage } from '../../picker/clientErrors';
+import { ConnectTimeout, isRemoteError, isTransportFailure, shortMessage } from '../../picker/clientErrors';
 import { ConnectionSource, SourceUnavailable } from '../../picker/connectionSource';
 import { ReconnectingClient } from '../../picker/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../../version';
@@ -18,7 +18,7 @@ import { Honoured, ListenRelayTransport } from './listenRelay';
 import { forwardable, mirrorCapabilities, withoutModernFields } from './relayedMessages';
 import { describeWindow, WindowFinder } from './windowFinder';
 
-/** Thrown when no running window or headless host serves the folder. */
+/** Thrown when no running window or headless host serves the folder, or the one that does does not answer. */
 export class NoServerError extends Error {}
 
 export interface BridgeOptions {
@@ -89,7 +89,14 @@ export class Bridge {
 			backoffMs: [100, 200, 400, 800, 1600].map(d => Math.min(d, maxDelay)).concat(maxDelay),
 		});
 		this.upstream = upstream;
-		const client = await upstream.connect();
+		let client: Client;
+		try {
+			client = await upstream.connect();
+		} catch (err) {
+			upstream.dispose();
+			// e.g. a lock file left by a window that crashed, whose pid another process has now
+			throw new NoServerError(`the ${this.lock ? describeWindow(this.lock) : `window serving ${this.options.workspace}`} does not answer: ${shortMessage(err)}`);
+		}
 		this.options.log.info(`relaying to ${describeWindow(this.lock!)}`);
 		// Registered after the first connect: every connect it hears is a reconnect.
 		upstream.onDidConnect(() => void this.afterReconnect());
@@ -180,6 +187,10 @@ export class Bridge {
 			} catch (err) {
 				if (isRemoteError(err) || signal.aborted) {
 					throw err;
+				}
+				if (!isTransportFailure(err)) {
+					// The window answered, with something that is not MCP: asking again would get the same.
+					throw new ProtocolError(ProtocolErrorCode.InternalError, `The window serving ${this.options.workspace} sent an unusable answer: ${shortMessage(err)}`);
 				}
 				if (attempt > 0 || this.closed) {
 					throw new ProtocolError(ProtocolErrorCode.InternalError, `The window serving ${this.options.workspace} is not reachable: ${shortMessage(err)}`);

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Logger } from '../../common/logger';
+import { shellQuote } from '../../mcp/clientConfigs';
 import { LockFileContent } from '../../mcp/lockFile';
 import { findLockFile, readLockFiles } from '../../mcp/lockFileDiscovery';
 
@@ -25,7 +26,7 @@ export class WindowFinder {
 			: `Running servers serve: ${running.flatMap(l => l.workspaceFolders).join(', ')}`;
 		return `no running VS Code window or headless server has ${this.workspace} open. ${where}. ` +
 			'Open the folder in VS Code with the MCP Workspace Resources extension (and trust the workspace), ' +
-			`or run "mcp-workspace-resources serve --root ${this.workspace} --http". Lock files are read from ${path.join(this.home, 'servers')}.`;
+			`or run: ${serveCommand(this.workspace)}. Lock files are read from ${path.join(this.home, 'servers')}.`;
 	}
 
 	private reportOnce(message: string): void {
@@ -34,6 +35,14 @@ export class WindowFinder {
 			this.log.warn(message);
 		}
 	}
+}
+
+/**
+ * The headless host on `folder`, as a command to paste into a shell: this same CLI run by node
+ * (an extension installed from a .vsix puts no `mcp-workspace-resources` on the PATH), quoted.
+ */
+function serveCommand(folder: string): string {
+	return ['node', process.argv[1] ?? 'dist/cli.js', 'serve', '--root', folder, '--http'].map(shellQuote).join(' ');
 }
 
 /** A window as the log names it. */

@@ -51,6 +51,16 @@ describe('client configurations', () => {
 		assert.deepEqual(JSON.parse(buildClientConfig('vscode', stopped).copy), { servers: { 'workspace-resources': { type: 'stdio', ...bridge } } });
 	});
 
+	it('says a token lasts until the window reloads or Rotate Token, not until a restart (which keeps it)', () => {
+		for (const kind of CLIENT_KINDS) {
+			const config = buildClientConfig(kind, running);
+			if (config.copy.includes(running.token!)) {
+				assert.match(config.document, /until the window reloads or you run "MCP Resources: Rotate Token"/, kind);
+				assert.doesNotMatch(config.document, /restart/, `${kind}: a restart keeps the address and the token`);
+			}
+		}
+	});
+
 	it('names the server as asked and warns when the extension host is remote', () => {
 		for (const kind of CLIENT_KINDS) {
 			const config = buildClientConfig(kind, { ...running, serverName: 'my-repo', remoteName: 'ssh-remote+box' });

@@ -162,6 +162,21 @@ describe('HTTP host', () => {
 		port = again.port;
 	});
 
+	it('listens on a free port instead of one that fetch refuses to connect to (6000), and says so', async () => {
+		const blocked = new HttpHost({ registry: server.registry, log: server.log, port: 6000 });
+		try {
+			const info = await blocked.start();
+			assert.notEqual(info.port, 6000);
+			assert.ok(server.log.warnings.some(w => w.includes('port 6000 is one that clients using fetch (Node, browsers, VS Code) refuse to connect to')), server.log.warnings.join('\n'));
+			const res = await fetch(info.url, { method: 'POST', headers: { Authorization: `Bearer ${info.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: initialize });
+			assert.equal(res.status, 200, 'fetch reaches it');
+			await res.body?.cancel();
+		} finally {
+			await blocked.stop();
+			blocked.dispose();
+		}
+	});
+
 	it('falls back to a free port when the configured one is taken', async () => {
 		const other = new HttpHost({ registry: server.registry, log: server.log, port });
 		try {

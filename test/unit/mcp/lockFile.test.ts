@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
@@ -31,6 +31,16 @@ describe('lock files', () => {
 		assert.deepEqual((await readLockFiles(home)).map(c => c.pid), [process.pid]);
 		await removeLockFile(process.pid, home);
 		assert.equal(existsSync(file), false);
+	});
+
+	it('makes a home it creates private, and leaves the mode of one that was already there (even a shared 1777 one)', async () => {
+		const created = path.join(home, 'new', 'home');
+		await writeLockFile(content(process.pid), nullLogger, created);
+		assert.equal(statSync(created).mode & 0o777, 0o700);
+		chmodSync(home, 0o1777);
+		await writeLockFile(content(process.pid), nullLogger, home);
+		assert.equal(statSync(home).mode & 0o7777, 0o1777, 'MCP_WORKSPACE_RESOURCES_HOME=/tmp must not lock everyone else out of /tmp');
+		assert.equal(statSync(path.join(home, 'servers')).mode & 0o777, 0o700);
 	});
 
 	it('cleans lock files of processes that are gone', async () => {

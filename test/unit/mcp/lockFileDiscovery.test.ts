@@ -96,6 +96,14 @@ describe('lock file discovery: only what this user wrote, naming this machine', 
 		assert.match(reports[0], /it is a symbolic link$/);
 	});
 
+	it('skips a FIFO without waiting for a writer', async () => {
+		rmSync(lockFilePath(process.pid, home));
+		const mkfifo = spawn('mkfifo', ['-m', '600', lockFilePath(process.pid, home)]);
+		assert.equal(await new Promise(resolve => mkfifo.on('exit', resolve)), 0);
+		assert.deepEqual(await read(), []);
+		assert.match(reports[0], /: not a regular file$/);
+	});
+
 	it('skips malformed files without throwing: bad JSON, fields of the wrong type, a pid that is not the name', async () => {
 		const bad: [unknown, RegExp][] = [
 			['{"url": ', /not valid JSON$/],

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,9 +13,12 @@ import { connectHttp, errorOf, listAll } from '../../helpers/harness';
 import { HeardNotifications } from '../../helpers/heardNotifications';
 import { CLI, cliEnv, cliStdio, exited, touchUntil } from '../../helpers/headlessHost';
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI; `prefix` is a command that runs node (e.g. with fewer privileges). */
+function run(args: string[], env: NodeJS.ProcessEnv = {}, prefix: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise(resolve => {
-		const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+		const [command, ...rest] = [...prefix, process.execPath, CLI, ...args];
+		const child = spawn(command, rest, { env: { ...process.env, ...env } });
+		child.stdin.end(); // a `serve --stdio` that started after all ends here instead of waiting
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', d => (stdout += d));
@@ -50,6 +53,31 @@ describe('CLI (dist/cli.js)', function () {
 		});
 	}
 
+	it('exits 2 with one line naming a --root it cannot read, instead of serving it as empty', async () => {
+		const unreadable = path.join(fx.root, 'locked');
+		mkdirSync(unreadable, { mode: 0o000 });
+		// root reads anything: run the CLI without the capabilities that let it.
+		const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search'] : [];
+		const result = await run(['serve', '--root', unreadable, '--stdio'], {}, asUser);
+		chmodSync(unreadable, 0o700); // so that the fixture can be removed
+		assert.equal(result.code, 2);
+		assert.equal(result.stderr.split('\n')[0], `error: --root ${unreadable}: not readable (EACCES)`);
+		assert.equal(result.stdout, '');
+	});
+
+	it('--http on a port this user may not bind exits 1 with one line, no stack trace', async () => {
+		const firstUnprivileged = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8'));
+		assert.ok(firstUnprivileged > 1, 'this machine has no privileged ports to try');
+		const port = firstUnprivileged - 1;
+		// root may bind any port: run the CLI without the capability that lets it.
+		const asUser = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-net_bind_service'] : [];
+		const result = await run(['serve', '--root', fx.root, '--http', '--port', String(port)], cliEnv(home), asUser);
+		assert.equal(result.code, 1, result.stderr);
+		assert.equal(result.stdout, '');
+		assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+		assert.equal(result.stderr.trim().split('\n').at(-1), `error: The server could not start: listen EACCES: permission denied 127.0.0.1:${port}`);
+	});
+
 	it('prints help and version', async () => {
 		assert.match((await run(['--help'])).stdout, /serve --root DIR/);
 		assert.match((await run(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
@@ -75,6 +103,23 @@ describe('CLI (dist/cli.js)', function () {
 			assert.ok(!stderr.join('').includes(' [error] '), stderr.join(''));
 		} finally {
 			child.kill('SIGKILL');
+		}
+	});
+
+	it('serves a folder given twice, by other spellings or through a link, once: no URI listed twice', async () => {
+		const link = path.join(home, 'link-to-root');
+		symlinkSync(fx.root, link);
+		const spellings = [fx.root, `${fx.root}/`, path.relative(process.cwd(), fx.root), link];
+		const transport = new StdioClientTransport(cliStdio(['serve', ...spellings.flatMap(root => ['--root', root]), '--stdio'], home));
+		const client = new Client({ name: 'cli-test', version: '1' });
+		await client.connect(transport);
+		try {
+			const uris = (await listAll(client)).map(r => r.uri);
+			assert.ok(uris.includes(fileUri(fx.file('README.md'))), uris.join('\n'));
+			assert.deepEqual(uris.filter((uri, i) => uris.indexOf(uri) !== i), [], 'listed twice');
+			assert.ok(!uris.some(uri => uri.startsWith(fileUri(link))), 'the folder is served under the first spelling given');
+		} finally {
+			await client.close();
 		}
 	});
 
