@@ -1,4 +1,4 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LogLevel } from '../common/logger';
 import { DEFAULT_MAX_FILE_SIZE } from '../core/ports';
@@ -71,14 +71,6 @@ export function parseServeArgs(args: string[]): ServeArgs {
 			throw new UsageError(`--root ${root}: not readable (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
 		}
 	}
-	// The same folder twice (another spelling, a link to it) would list every file twice.
-	const firstRootOfFolder = new Map<string, string>();
-	for (const root of roots) {
-		const folder = realpathSync(root);
-		if (!firstRootOfFolder.has(folder)) {
-			firstRootOfFolder.set(folder, root);
-		}
-	}
 	if (!!v.stdio === !!v.http) {
 		throw new UsageError('choose exactly one of --stdio and --http');
 	}
@@ -87,7 +79,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
 	}
 	const logLevel = parseLogLevel(v['log-level']);
 	return {
-		roots: [...firstRootOfFolder.values()],
+		roots,
 		mode: v.stdio ? 'stdio' : 'http',
 		port: v.port === undefined ? 0 : parseInteger(v.port, '--port', 0, 65535),
 		exclude: v.exclude ?? [],

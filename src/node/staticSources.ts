@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { Event } from '../common/event';
 import { FileSettings, SettingsSource, WorkspaceFolder, WorkspaceFoldersSource } from '../core/ports';
@@ -10,14 +11,31 @@ export class StaticFolders implements WorkspaceFoldersSource {
 
 	constructor(roots: readonly string[]) {
 		const taken = new Set<string>();
-		// A folder named twice (`--root . --root ./`) is one folder: served twice, each of its
-		// files would be listed twice under one URI, and its repository twice under two names.
-		const folders = [...new Set(roots.map(root => path.resolve(root)))];
-		this.list = folders.map(abs => ({ name: unusedName(path.basename(abs) || 'root', taken), path: abs }));
+		// A folder named twice (`--root . --root ./`, or through a link to it) is one folder,
+		// served under the first spelling: served twice, each of its files would be listed twice
+		// under one URI, and its repository twice under two names.
+		const firstSpellingOfFolder = new Map<string, string>();
+		for (const root of roots) {
+			const abs = path.resolve(root);
+			const folder = realFolder(abs);
+			if (!firstSpellingOfFolder.has(folder)) {
+				firstSpellingOfFolder.set(folder, abs);
+			}
+		}
+		this.list = [...firstSpellingOfFolder.values()].map(abs => ({ name: unusedName(path.basename(abs) || 'root', taken), path: abs }));
 	}
 
 	folders(): readonly WorkspaceFolder[] {
 		return this.list;
+	}
+}
+
+/** The folder a path names, links resolved; the path itself when it cannot be resolved (gone). */
+function realFolder(abs: string): string {
+	try {
+		return realpathSync(abs);
+	} catch {
+		return abs;
 	}
 }
 
