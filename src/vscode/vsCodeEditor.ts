@@ -63,12 +63,12 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 
 	tabs(): readonly EditorTab[] {
 		return vscode.window.tabGroups.all.flatMap(group => group.tabs.map(tab => {
-			const { kind, uri, shown } = describeInput(tab.input);
+			const { kind, uri, labelPaths } = describeInput(tab.input);
 			return {
 				label: tab.label,
 				kind,
 				...(uri?.scheme === 'file' ? { path: uri.fsPath } : {}),
-				labelPaths: shown.flatMap(labelPath),
+				labelPaths,
 				group: group.viewColumn,
 				isActive: tab.isActive && group.isActive,
 				isDirty: tab.isDirty,
@@ -85,30 +85,29 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 	}
 }
 
-/** The tab's kind, its (modified) document, and every document its label may name. */
-function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; shown: vscode.Uri[] } {
+/** The tab's kind, its (modified) document, and the files its label may name (`EditorTab.labelPaths`). */
+function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; labelPaths: (string | null)[] } {
 	if (input instanceof vscode.TabInputText) {
-		return { kind: 'text', uri: input.uri, shown: [input.uri] };
+		return { kind: 'text', uri: input.uri, labelPaths: labelPath(input.uri) };
 	}
 	if (input instanceof vscode.TabInputTextDiff) {
-		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
+		return { kind: 'diff', uri: input.modified, labelPaths: [...labelPath(input.original), ...labelPath(input.modified)] };
 	}
 	if (input instanceof vscode.TabInputNotebook) {
-		return { kind: 'notebook', uri: input.uri, shown: [input.uri] };
+		return { kind: 'notebook', uri: input.uri, labelPaths: labelPath(input.uri) };
 	}
 	if (input instanceof vscode.TabInputNotebookDiff) {
-		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
+		return { kind: 'diff', uri: input.modified, labelPaths: [...labelPath(input.original), ...labelPath(input.modified)] };
 	}
 	if (input instanceof vscode.TabInputCustom) {
-		return { kind: 'custom', uri: input.uri, shown: [input.uri] };
-	}
-	if (input instanceof vscode.TabInputWebview) {
-		return { kind: 'webview', shown: [] };
+		return { kind: 'custom', uri: input.uri, labelPaths: labelPath(input.uri) };
 	}
 	if (input instanceof vscode.TabInputTerminal) {
-		return { kind: 'terminal', shown: [] };
+		return { kind: 'terminal', labelPaths: [] }; // the terminal's own name
 	}
-	return { kind: 'other', shown: [] };
+	// A webview's title is its own (a Markdown preview's is "Preview <file>"), and other editors
+	// name what they show (the merge editor "Merging: <file>"), with no document to judge it by.
+	return { kind: input instanceof vscode.TabInputWebview ? 'webview' : 'other', labelPaths: [null] };
 }
 
 /**

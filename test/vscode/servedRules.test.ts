@@ -67,6 +67,18 @@ describe('served-or-not rules in a real VS Code', () => {
 		await closeAllEditors();
 	});
 
+	it('a Markdown preview of an ignored file: the tab is listed, the file is not named', async () => {
+		write('build/preview-notes.md', '# ignored notes\n');
+		await closeAllEditors();
+		await vscode.commands.executeCommand('markdown.showPreview', vscodeUri('build/preview-notes.md'));
+		const label = await waitFor(() => vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.input instanceof vscode.TabInputWebview)?.label, 'the preview tab is open');
+		assert.ok(label.includes('preview-notes.md'), `VS Code's own label names the file: ${label}`);
+		const text = await client.readText('editor://tabs');
+		assert.ok(!text.includes('preview-notes'), text);
+		assert.ok((JSON.parse(text) as { tabs: { kind: string }[] }).tabs.some(t => t.kind === 'webview'), text);
+		await closeAllEditors();
+	});
+
 	it('an open ignored file: neither its text nor its name nor its problems are served', async function () {
 		this.timeout(240_000);
 		await section().update('respectGitignore', undefined, vscode.ConfigurationTarget.Workspace);

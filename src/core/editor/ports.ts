@@ -32,8 +32,9 @@ export interface EditorTab {
 	readonly path?: string;
 	/**
 	 * Every file the label may name, when more than `path`: both sides of a diff, the file behind
-	 * a revision (a `git:` document). `null` is a document of a scheme no rule can judge. The label
-	 * is served only when the rule serves each of them, as a diff's label names both files.
+	 * a revision (a `git:` document). `null` is what no rule can judge: a document of another
+	 * scheme, a webview's own title ("Preview <file>"). The label is served only when the rule
+	 * serves each of them, as a diff's label names both files.
 	 */
 	readonly labelPaths?: readonly (string | null)[];
 	/** The editor group's view column (1-based). */
