@@ -13,7 +13,8 @@ export class GitCommandError extends Error {
 
 /**
  * Runs the git binary: never a shell, never optional locks (a status must not rewrite the
- * index the watcher watches), bounded output and time, no pager, colour or prompts.
+ * index the watcher watches), never a repository's fsmonitor command, bounded output and time,
+ * no pager, colour or prompts.
  */
 export class GitCli {
 	constructor(readonly gitPath = 'git', private readonly timeoutMs = DEFAULT_TIMEOUT_MS) {}
@@ -24,7 +25,10 @@ export class GitCli {
 		for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_NAMESPACE']) {
 			delete env[key];
 		}
-		const fullArgs = ['--no-optional-locks', '-c', 'core.quotePath=false', '-c', 'color.ui=false', '-c', 'log.showSignature=false', ...args];
+		// A repository's own config is the folder's, not the user's: `core.fsmonitor` there names a
+		// command git would run on every status and diff (diffs already refuse external drivers
+		// and textconv). Nothing a folder names runs.
+		const fullArgs = ['--no-optional-locks', '-c', 'core.quotePath=false', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'core.fsmonitor=false', ...args];
 		return new Promise((resolve, reject) => {
 			execFile(this.gitPath, fullArgs, {
 				cwd, env, encoding: 'buffer', maxBuffer: maxBytes, timeout: this.timeoutMs, killSignal: 'SIGKILL', windowsHide: true,

@@ -65,6 +65,21 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.match(both, /\+two\n\+three/);
 	});
 
+	it('runs no command a repository\'s own config names for status and diffs (core.fsmonitor)', async () => {
+		repo.write('a.txt', 'one\n');
+		repo.commitAll('first');
+		repo.write('a.txt', 'one changed\n');
+		// Outside the work tree (the repository's parent is the test's own temporary folder).
+		const marker = path.join(repo.parent, 'fsmonitor-ran');
+		const hook = path.join(repo.parent, 'fsmonitor.sh');
+		fs.writeFileSync(hook, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+		repo.git('config', 'core.fsmonitor', hook);
+		assert.deepEqual((await git.status()).unstaged, [{ path: 'a.txt', status: 'modified' }]);
+		assert.match((await git.diff(false, 100_000)).text, /\+one changed/);
+		assert.match((await git.diffPath('a.txt', 100_000)).text, /\+one changed/);
+		assert.equal(fs.existsSync(marker), false, 'the fsmonitor hook ran');
+	});
+
 	it('cuts long output at the byte budget and says so', async () => {
 		repo.write('big.txt', 'x\n');
 		repo.commitAll('first');
