@@ -24,6 +24,16 @@ function lock(folders: string[], extra: Partial<LockFileContent> = {}): LockFile
 	return { url: 'http://127.0.0.1:1/mcp', token: 't', workspaceFolders: folders, pid: 1, version: '0', host: 'vscode', startedAt: '2026-01-01T00:00:00Z', ...extra };
 }
 
+/** `dist/cli.js bridge --workspace DIR` with lock files in `home`, with nothing on stdin, until it exits. */
+function runBridge(workspace: string, home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', workspace], { env: cliEnv(home) });
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', d => (stdout += d));
+	child.stderr.on('data', d => (stderr += d));
+	return new Promise(resolve => child.on('close', code => resolve({ code, stdout, stderr })));
+}
+
 describe('bridge: choosing the window', () => {
 	const base = realpathSync(os.tmpdir());
 	const a = path.join(base, 'mwr-a');
@@ -92,14 +102,8 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('exits 1 with a clear message on stderr, and nothing on stdout, when no window serves the folder', async () => {
-		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], {
-			env: cliEnv(home),
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', d => (stdout += d));
-		child.stderr.on('data', d => (stderr += d));
-		assert.equal(await exited(child), 1);
+		const { code, stdout, stderr } = await runBridge(fx.root, home);
+		assert.equal(code, 1);
 		assert.equal(stdout, '');
 		assert.match(stderr, /no running VS Code window or headless server has .* open/);
 		assert.match(stderr, /serve --root/);
@@ -109,10 +113,8 @@ describe('bridge (dist/cli.js bridge)', function () {
 	it('with no window, suggests a command that, pasted into a shell as written, serves a folder whose name has spaces and quotes', async () => {
 		const folder = path.join(fx.root, "it's a ünïcode folder");
 		mkdirSync(folder);
-		const bridge = spawn(process.execPath, [CLI, 'bridge', '--workspace', folder], { env: cliEnv(home) });
-		let stderr = '';
-		bridge.stderr.on('data', d => (stderr += d));
-		assert.equal(await exited(bridge), 1);
+		const { code, stderr } = await runBridge(folder, home);
+		assert.equal(code, 1);
 		const suggested = /or run: (.*)\. Lock files are read from/.exec(stderr)?.[1];
 		assert.ok(suggested, stderr);
 		const shell = spawn('sh', ['-c', `exec ${suggested}`], { env: cliEnv(home) });
@@ -143,12 +145,8 @@ describe('bridge (dist/cli.js bridge)', function () {
 		try {
 			mkdirSync(path.join(home, 'servers'), { recursive: true, mode: 0o700 });
 			writeFileSync(path.join(home, 'servers', `${sleeper.pid}.json`), JSON.stringify(lock([fx.root], { pid: sleeper.pid, url })), { mode: 0o600 });
-			const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], { env: cliEnv(home) });
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', d => (stdout += d));
-			child.stderr.on('data', d => (stderr += d));
-			assert.equal(await exited(child), 1);
+			const { code, stdout, stderr } = await runBridge(fx.root, home);
+			assert.equal(code, 1);
 			assert.equal(stdout, '');
 			const lines = stderr.trim().split('\n');
 			assert.equal(lines.at(-1), `mcp-workspace-resources bridge: the VS Code window (pid ${sleeper.pid}) at ${url} for ${fx.root} does not answer: ` +
