@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
@@ -12,9 +12,9 @@ import { LockFileContent } from '../../../src/mcp/lockFile';
 import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge/terminalLog';
-import { CLI, cliEnv, exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
+import { CLI, cliEnv, exited, hostsPerTest, startHost, touchUntil } from '../../helpers/headlessHost';
 import { connectBridgeV1 } from '../../helpers/bridgeClient';
-import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { createFixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
 import { lockContent as lock } from '../../helpers/standInWindow';
 
@@ -67,26 +67,10 @@ describe('bridge: rate-limited logging', () => {
 
 describe('bridge (dist/cli.js bridge)', function () {
 	this.timeout(60_000);
-	let fx: Fixture;
-	let home: string;
-	let hosts: Host[];
-
-	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
-	beforeEach(() => {
-		fx = createFixture();
-		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
-		hosts = [];
-	});
-	afterEach(async () => {
-		for (const host of hosts) {
-			host.child.kill('SIGKILL');
-		}
-		fx.dispose();
-		rmSync(home, { recursive: true, force: true });
-	});
+	const t = hostsPerTest();
 
 	it('exits 2 with usage on a bad option', async () => {
-		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: cliEnv(home) });
+		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: cliEnv(t.home) });
 		let stderr = '';
 		child.stderr.on('data', d => (stderr += d));
 		assert.equal(await exited(child), 2);
@@ -94,16 +78,16 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('relays list, read, templates, completion, errors and subscriptions to the window that contains the folder', async () => {
-		hosts.push(await startHost(fx.root, home));
+		t.hosts.push(await startHost(t.fx.root, t.home));
 		const other = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-other-'));
 		try {
-			hosts.push(await startHost(other, home));
-			const conn = await connectBridgeV1(fx.file('src'), home);
+			t.hosts.push(await startHost(other, t.home));
+			const conn = await connectBridgeV1(t.fx.file('src'), t.home);
 			try {
 				const names = (await listAll(conn.client)).map(r => r.name);
 				assert.ok(names.includes('README.md') && names.includes('src/index.ts'), names.join(', '));
 				assert.ok(!names.includes('.env'));
-				const read = await conn.client.readResource({ uri: fileUri(fx.file('README.md')) });
+				const read = await conn.client.readResource({ uri: fileUri(t.fx.file('README.md')) });
 				assert.equal((read.contents[0] as { text: string }).text, '# Fixture\n');
 				const { resourceTemplates } = await conn.client.listResourceTemplates();
 				// Templates come in the registry's order, git's before files' (the headless host lists git first).
@@ -115,21 +99,21 @@ describe('bridge (dist/cli.js bridge)', function () {
 				assert.ok(Array.isArray(completion.completion.values));
 				await conn.client.ping();
 
-				const refused = await errorOf(conn.client.readResource({ uri: fileUri(fx.file('.env')) }));
-				const direct = await connectHttp(hosts[0].url, hosts[0].token);
-				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(fx.file('.env')) })).finally(() => direct.close());
+				const refused = await errorOf(conn.client.readResource({ uri: fileUri(t.fx.file('.env')) }));
+				const direct = await connectHttp(t.hosts[0].url, t.hosts[0].token);
+				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(t.fx.file('.env')) })).finally(() => direct.close());
 				assert.deepEqual(refused, refusedDirectly, 'the error reaches the client exactly as the window sent it');
 				assert.equal(refused.code, -32602);
-				assert.deepEqual(refused.data, { uri: fileUri(fx.file('.env')) });
+				assert.deepEqual(refused.data, { uri: fileUri(t.fx.file('.env')) });
 
-				const readme = fileUri(fx.file('README.md'));
+				const readme = fileUri(t.fx.file('README.md'));
 				await conn.client.subscribeResource({ uri: readme });
-				await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme}`));
+				await touchUntil(t.fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme}`));
 				const before = conn.listChanged();
-				writeFileSync(fx.file('src/created.ts'), 'x');
+				writeFileSync(t.fx.file('src/created.ts'), 'x');
 				await conn.until(() => conn.listChanged() > before, 'list_changed');
-				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
-				assert.ok(!conn.stderr().includes(hosts[0].token), 'the token never reaches the log');
+				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${t.hosts[0].child.pid}\\)`));
+				assert.ok(!conn.stderr().includes(t.hosts[0].token), 'the token never reaches the log');
 			} finally {
 				await conn.close();
 			}
@@ -139,7 +123,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('relays to the real window, never to one named by a lock file it cannot trust, and does not crash on a malformed one', async () => {
-		hosts.push(await startHost(fx.root, home));
+		t.hosts.push(await startHost(t.fx.root, t.home));
 		// A decoy server: any request reaching it would carry a token meant for someone else.
 		let decoyRequests = 0;
 		const decoy = http.createServer((_req, res) => {
@@ -153,22 +137,22 @@ describe('bridge (dist/cli.js bridge)', function () {
 		try {
 			// Each decoy would win if believed: a VS Code window on the folder beats a headless host, the newest first.
 			const decoyLock = (pid: number, extra: Partial<Record<keyof LockFileContent, unknown>> = {}) =>
-				({ ...lock([fx.root], { pid, url: decoyUrl, startedAt: '2999-01-01T00:00:00Z' }), ...extra });
+				({ ...lock([t.fx.root], { pid, url: decoyUrl, startedAt: '2999-01-01T00:00:00Z' }), ...extra });
 			const files = {
-				worldWritable: path.join(home, 'servers', `${sleepers[0].pid}.json`),
-				badStartedAt: path.join(home, 'servers', `${sleepers[1].pid}.json`),
-				remote: path.join(home, 'servers', `${sleepers[2].pid}.json`),
+				worldWritable: path.join(t.home, 'servers', `${sleepers[0].pid}.json`),
+				badStartedAt: path.join(t.home, 'servers', `${sleepers[1].pid}.json`),
+				remote: path.join(t.home, 'servers', `${sleepers[2].pid}.json`),
 			};
 			writeFileSync(files.worldWritable, JSON.stringify(decoyLock(sleepers[0].pid!)));
 			chmodSync(files.worldWritable, 0o666);
 			writeFileSync(files.badStartedAt, JSON.stringify(decoyLock(sleepers[1].pid!, { startedAt: 12345 })), { mode: 0o600 });
 			writeFileSync(files.remote, JSON.stringify(decoyLock(sleepers[2].pid!, { url: 'http://192.0.2.1:9/mcp' })), { mode: 0o600 });
 
-			const conn = await connectBridgeV1(fx.root, home);
+			const conn = await connectBridgeV1(t.fx.root, t.home);
 			try {
 				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
 				const stderr = conn.stderr();
-				assert.match(stderr, new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
+				assert.match(stderr, new RegExp(`relaying to headless server \\(pid ${t.hosts[0].child.pid}\\)`));
 				assert.equal(decoyRequests, 0, 'nothing was sent to the decoy');
 				for (const [file, reason] of [
 					[files.worldWritable, 'writable by group or others \\(mode 0666\\)'],
@@ -189,10 +173,10 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('serves 60 concurrent requests without a MaxListenersExceededWarning flood', async () => {
-		hosts.push(await startHost(fx.root, home));
-		const conn = await connectBridgeV1(fx.root, home);
+		t.hosts.push(await startHost(t.fx.root, t.home));
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
-			const uri = fileUri(fx.file('src/index.ts'));
+			const uri = fileUri(t.fx.file('src/index.ts'));
 			const reads = await Promise.all(Array.from({ length: 60 }, () => conn.client.readResource({ uri })));
 			assert.equal(reads.length, 60);
 			assert.doesNotMatch(conn.stderr(), /MaxListenersExceededWarning|\[error\]/);
@@ -202,37 +186,37 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('follows the window across a restart: reconnects, subscribes again, and tells the client the list changed', async () => {
-		const first = await startHost(fx.root, home);
-		hosts.push(first);
-		const conn = await connectBridgeV1(fx.root, home);
+		const first = await startHost(t.fx.root, t.home);
+		t.hosts.push(first);
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
-			const readme = fileUri(fx.file('README.md'));
+			const readme = fileUri(t.fx.file('README.md'));
 			await conn.client.subscribeResource({ uri: readme });
 			const changedBefore = conn.listChanged();
 			await first.stop();
-			const second = await startHost(fx.root, home);
-			hosts.push(second);
+			const second = await startHost(t.fx.root, t.home);
+			t.hosts.push(second);
 			await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
 			assert.match(conn.stderr(), new RegExp(`reconnected to headless server \\(pid ${second.child.pid}\\)`));
 			assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
 
 			// The subscription was carried over to the new window.
 			conn.updates.length = 0;
-			await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme} after the restart`));
+			await touchUntil(t.fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme} after the restart`));
 		} finally {
 			await conn.close();
 		}
 	});
 
 	it('answers a request made while the window is away once it is back', async () => {
-		const first = await startHost(fx.root, home);
-		hosts.push(first);
-		const conn = await connectBridgeV1(fx.root, home);
+		const first = await startHost(t.fx.root, t.home);
+		t.hosts.push(first);
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
 			await first.stop();
 			const pending = listAll(conn.client);
-			mkdirSync(path.join(home, 'servers'), { recursive: true });
-			hosts.push(await startHost(fx.root, home));
+			mkdirSync(path.join(t.home, 'servers'), { recursive: true });
+			t.hosts.push(await startHost(t.fx.root, t.home));
 			assert.ok((await pending).some(r => r.name === 'README.md'));
 		} finally {
 			await conn.close();
