@@ -11,7 +11,8 @@ import { ServeArgs } from './serveArgs';
 export function serveStdio(args: ServeArgs): void {
 	const host = startHeadlessProcess(args);
 	const wire = new StdioWire(process.stdin, process.stdout);
-	process.stdin.on('end', () => void host.stop(0));
+	// Once stdin has ended and what was asked before is answered (or the wire failed).
+	void wire.whenClosed().then(() => host.stop(0));
 	const stdio = serveStdioEras({ registry: host.registry, log: host.log }, wire);
 	host.onStop(() => stdio.close());
 	host.log.info(`serving ${args.roots.join(', ')} over stdio`);

@@ -27,7 +27,7 @@ Speaks MCP on stdin/stdout and relays to the running VS Code window (or headless
 whose workspace contains DIR (default: the current directory), found through the lock files in
 $MCP_WORKSPACE_RESOURCES_HOME (default ~/.mcp-workspace-resources). For clients that only start
 stdio servers (Claude Desktop, ...). Follows the window across restarts. Exits 1 when no window
-serves DIR.
+serves DIR, or the one that does does not answer.
 `;
 
 /** A command line we cannot run: exit 2 with the message and {@link USAGE}. */

@@ -29,8 +29,28 @@ export class StdioWire implements Transport {
 	private inputHeld = false;
 	private started = false;
 	private closed = false;
+	private readonly onClosed: (() => void)[] = [];
+	/**
+	 * Requests delivered and not answered yet. A client may write its requests and close stdin
+	 * at once (`printf ... | serve --stdio`): those answers are still written before the wire
+	 * closes. A listen stream is open until the end by design, so it is not waited for.
+	 */
+	private readonly unanswered = new Set<string | number>();
+	private inputEnded = false;
+	private drainTimer: NodeJS.Timeout | undefined;
 
-	constructor(private readonly input: Readable, private readonly output: Writable, private readonly maxLineBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE) {}
+	constructor(
+		private readonly input: Readable,
+		private readonly output: Writable,
+		private readonly maxLineBytes = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+		/** How long answers to what was asked before stdin ended are waited for. */
+		private readonly drainMs = 30_000,
+	) {}
+
+	/** Resolves once the wire has closed: stdin ended and its requests were answered, or it failed. */
+	whenClosed(): Promise<void> {
+		return this.closed ? Promise.resolve() : new Promise(resolve => this.onClosed.push(resolve));
+	}
 
 	async start(): Promise<void> {
 		if (this.started) {
@@ -53,7 +73,17 @@ export class StdioWire implements Transport {
 		}
 		const written = this.write(messageLine(message));
 		messageWritten(message);
+		if (!('method' in message) && 'id' in message) {
+			this.forget(message.id, written);
+		}
 		return written;
+	}
+
+	/** `id` needs no answer any more; the last one awaited after stdin ended closes the wire (once `written`). */
+	private forget(id: string | number | undefined, written: Promise<void> = Promise.resolve()): void {
+		if (id !== undefined && this.unanswered.delete(id) && this.inputEnded && this.unanswered.size === 0) {
+			void written.finally(() => this.close());
+		}
 	}
 
 	async close(): Promise<void> {
@@ -61,6 +91,7 @@ export class StdioWire implements Transport {
 			return;
 		}
 		this.closed = true;
+		clearTimeout(this.drainTimer);
 		this.input.off('data', this.onData);
 		this.input.off('error', this.onInputError);
 		this.input.off('end', this.onInputEnd);
@@ -71,6 +102,7 @@ export class StdioWire implements Transport {
 		}
 		this.partial = undefined;
 		this.onclose?.();
+		this.onClosed.splice(0).forEach(resolve => resolve());
 	}
 
 	/**
@@ -160,6 +192,12 @@ export class StdioWire implements Transport {
 			this.answerInvalid(parsed);
 			return;
 		}
+		if ('method' in message && 'id' in message && message.method !== 'subscriptions/listen') {
+			this.unanswered.add(message.id);
+		} else if ('method' in message && message.method === 'notifications/cancelled') {
+			// A cancelled request gets no answer.
+			this.forget((message.params as { requestId?: string | number } | undefined)?.requestId);
+		}
 		try {
 			this.onmessage?.(message);
 		} catch (err) {
@@ -196,7 +234,15 @@ export class StdioWire implements Transport {
 	};
 
 	private readonly onInputEnd = (): void => {
-		void this.close();
+		if (this.inputEnded || this.closed) {
+			return;
+		}
+		this.inputEnded = true;
+		if (this.unanswered.size === 0) {
+			void this.close();
+		} else {
+			this.drainTimer = setTimeout(() => void this.close(), this.drainMs);
+		}
 	};
 
 	private readonly onOutputError = (error: Error): void => {

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Fixture } from './fixtureWorkspace';
+import { createFixture, Fixture } from './fixtureWorkspace';
 
 /** The built CLI, as users run it. */
 export const CLI = path.join(__dirname, '../../../dist/cli.js');
@@ -68,3 +69,32 @@ export async function touchUntil(fx: Fixture, rel: string, wait: Promise<void>):
 	}
 }
 
+
+/** What a test of the CLI against real hosts has, made afresh for each test. */
+export interface HostsPerTest {
+	/** A fixture workspace. */
+	readonly fx: Fixture;
+	/** An empty lock-file home. */
+	readonly home: string;
+	/** The hosts the test starts: killed after it. */
+	readonly hosts: Host[];
+}
+
+/** Registers, in the calling `describe`, the hooks that make and remove a {@link HostsPerTest} around each test. */
+export function hostsPerTest(): HostsPerTest {
+	const current = {} as { fx: Fixture; home: string; hosts: Host[] };
+	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
+	beforeEach(() => {
+		current.fx = createFixture();
+		current.home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
+		current.hosts = [];
+	});
+	afterEach(() => {
+		for (const host of current.hosts) {
+			host.child.kill('SIGKILL');
+		}
+		current.fx.dispose();
+		rmSync(current.home, { recursive: true, force: true });
+	});
+	return current;
+}

@@ -70,3 +70,8 @@ export function lockFileAdvert(url: string, token: string): { advertise(home: st
 		},
 	};
 }
+
+/** A lock file's content for `folders`, as a window on them writes it (`extra` overrides any field). */
+export function lockContent(folders: string[], extra: Partial<LockFileContent> = {}): LockFileContent {
+	return { url: 'http://127.0.0.1:1/mcp', token: 't', workspaceFolders: folders, pid: 1, version: '0', host: 'vscode', startedAt: '2026-01-01T00:00:00Z', ...extra };
+}

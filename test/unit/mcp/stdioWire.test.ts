@@ -83,6 +83,15 @@ describe('stdio framing (serve --stdio, one JSON-RPC message per line)', functio
 		assert.equal(templates.id, 2);
 		assert.ok(templates.result.resourceTemplates.some(t => t.uriTemplate === 'file:///{+path}'));
 	});
+	it('answers what was asked in the same breath as closing stdin (printf ... | serve --stdio), then exits 0', async () => {
+		const exit = new Promise<number | null>(resolve => raw.child.on('exit', resolve));
+		raw.child.stdin.end(`${INITIALIZE}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"resources/list"}\n`);
+		assert.equal((await raw.next() as { id: unknown }).id, 'init');
+		const list = await raw.next() as { id: unknown; result: { resources: { uri: string }[] } };
+		assert.equal(list.id, 2);
+		assert.ok(list.result.resources.length > 0);
+		assert.equal(await exit, 0);
+	});
 });
 
 describe('StdioWire', () => {
@@ -181,6 +190,26 @@ describe('StdioWire', () => {
 		assert.equal(String(output.read()), `${JSON.stringify(message)}\n`);
 		assert.equal(encodedEntries(resources), undefined);
 		assert.equal(resources.length, 1, 'the page itself is left as it was');
+	});
+
+	it('after stdin ends, writes the answers to what was asked before, then closes; a listen stream or a cancelled request holds nothing open', async () => {
+		const w = wire();
+		await w.wire.start();
+		const closed = w.wire.whenClosed();
+		w.input.end([
+			'{"jsonrpc":"2.0","id":1,"method":"resources/list"}',
+			'{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{}}',
+			'{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"file:///a"}}',
+			'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}',
+			'',
+		].join('\n'));
+		w.input.resume();
+		await new Promise(resolve => setImmediate(resolve));
+		assert.equal(w.closed(), false, 'the list is not answered yet');
+		await w.wire.send({ jsonrpc: '2.0', id: 1, result: { resources: [] } });
+		await closed;
+		assert.equal(w.closed(), true);
+		assert.match(String((w.output as PassThrough).read()), /"id":1/);
 	});
 
 	it('closes when stdin ends', async () => {

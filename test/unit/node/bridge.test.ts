@@ -1,28 +1,22 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ListResourcesResult } from '@modelcontextprotocol/sdk/types.js';
 import { Logger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
 import { LockFileContent } from '../../../src/mcp/lockFile';
-import { pickLockFile, readLockFiles } from '../../../src/mcp/lockFileDiscovery';
+import { pickLockFile } from '../../../src/mcp/lockFileDiscovery';
 import { SERVER_ICONS } from '../../../src/mcp/icons';
 import { RateLimitedLogger } from '../../../src/node/bridge/terminalLog';
-import { CLI, cliEnv, exited, Host, startHost, touchUntil } from '../../helpers/headlessHost';
+import { CLI, cliEnv, exited, hostsPerTest, startHost, touchUntil } from '../../helpers/headlessHost';
 import { connectBridgeV1 } from '../../helpers/bridgeClient';
-import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { createFixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, errorOf, listAll } from '../../helpers/harness';
-import { lockFileAdvert } from '../../helpers/standInWindow';
-import { startHostileServer } from '../picker/hostileServer';
-
-function lock(folders: string[], extra: Partial<LockFileContent> = {}): LockFileContent {
-	return { url: 'http://127.0.0.1:1/mcp', token: 't', workspaceFolders: folders, pid: 1, version: '0', host: 'vscode', startedAt: '2026-01-01T00:00:00Z', ...extra };
-}
+import { lockContent as lock } from '../../helpers/standInWindow';
 
 describe('bridge: choosing the window', () => {
 	const base = realpathSync(os.tmpdir());
@@ -73,95 +67,10 @@ describe('bridge: rate-limited logging', () => {
 
 describe('bridge (dist/cli.js bridge)', function () {
 	this.timeout(60_000);
-	let fx: Fixture;
-	let home: string;
-	let hosts: Host[];
-
-	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
-	beforeEach(() => {
-		fx = createFixture();
-		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-home-'));
-		hosts = [];
-	});
-	afterEach(async () => {
-		for (const host of hosts) {
-			host.child.kill('SIGKILL');
-		}
-		fx.dispose();
-		rmSync(home, { recursive: true, force: true });
-	});
-
-	it('exits 1 with a clear message on stderr, and nothing on stdout, when no window serves the folder', async () => {
-		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], {
-			env: cliEnv(home),
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', d => (stdout += d));
-		child.stderr.on('data', d => (stderr += d));
-		assert.equal(await exited(child), 1);
-		assert.equal(stdout, '');
-		assert.match(stderr, /no running VS Code window or headless server has .* open/);
-		assert.match(stderr, /serve --root/);
-		assert.equal(stderr.trim().split('\n').length, 1, 'one line, no stack trace');
-	});
-
-	it('with no window, suggests a command that, pasted into a shell as written, serves a folder whose name has spaces and quotes', async () => {
-		const folder = path.join(fx.root, "it's a ünïcode folder");
-		mkdirSync(folder);
-		const bridge = spawn(process.execPath, [CLI, 'bridge', '--workspace', folder], { env: cliEnv(home) });
-		let stderr = '';
-		bridge.stderr.on('data', d => (stderr += d));
-		assert.equal(await exited(bridge), 1);
-		const suggested = /or run: (.*)\. Lock files are read from/.exec(stderr)?.[1];
-		assert.ok(suggested, stderr);
-		const shell = spawn('sh', ['-c', `exec ${suggested}`], { env: cliEnv(home) });
-		try {
-			const first = await new Promise<string>(resolve => createInterface({ input: shell.stdout }).once('line', resolve));
-			assert.match(first, /^\{"url":"http:\/\/127\.0\.0\.1:\d+\/mcp","token":"[0-9a-f]{64}"\}$/);
-			const locks = await readLockFiles(home);
-			assert.deepEqual(locks.map(l => l.workspaceFolders), [[folder]]);
-		} finally {
-			shell.kill('SIGTERM');
-			await exited(shell);
-		}
-	});
-
-	it('exits 1 with one line naming the window when the window its lock file names answers with something that is not MCP', async () => {
-		// e.g. a window that crashed, its pid now another process's and its port another program's
-		const junk = http.createServer((req, res) => {
-			let body = '';
-			req.on('data', d => (body += d));
-			req.on('end', () => {
-				const id = (JSON.parse(body || '{}') as { id?: unknown }).id ?? null;
-				res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: 'not an object' }));
-			});
-		});
-		await new Promise<void>(resolve => junk.listen(0, '127.0.0.1', resolve));
-		const url = `http://127.0.0.1:${(junk.address() as AddressInfo).port}/mcp`;
-		const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-		try {
-			mkdirSync(path.join(home, 'servers'), { recursive: true, mode: 0o700 });
-			writeFileSync(path.join(home, 'servers', `${sleeper.pid}.json`), JSON.stringify(lock([fx.root], { pid: sleeper.pid, url })), { mode: 0o600 });
-			const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', fx.root], { env: cliEnv(home) });
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', d => (stdout += d));
-			child.stderr.on('data', d => (stderr += d));
-			assert.equal(await exited(child), 1);
-			assert.equal(stdout, '');
-			const lines = stderr.trim().split('\n');
-			assert.equal(lines.at(-1), `mcp-workspace-resources bridge: the VS Code window (pid ${sleeper.pid}) at ${url} for ${fx.root} does not answer: ` +
-				'Version negotiation probe failed: the reply is not valid MCP');
-			assert.deepEqual(lines.filter(l => !l.startsWith('bridge: ') && !l.startsWith('mcp-workspace-resources bridge: ')), [], 'no dump of the reply, no stack');
-		} finally {
-			sleeper.kill('SIGKILL');
-			await new Promise<void>(resolve => junk.close(() => resolve()));
-		}
-	});
+	const t = hostsPerTest();
 
 	it('exits 2 with usage on a bad option', async () => {
-		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: cliEnv(home) });
+		const child = spawn(process.execPath, [CLI, 'bridge', '--nope'], { env: cliEnv(t.home) });
 		let stderr = '';
 		child.stderr.on('data', d => (stderr += d));
 		assert.equal(await exited(child), 2);
@@ -169,16 +78,16 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('relays list, read, templates, completion, errors and subscriptions to the window that contains the folder', async () => {
-		hosts.push(await startHost(fx.root, home));
+		t.hosts.push(await startHost(t.fx.root, t.home));
 		const other = mkdtempSync(path.join(os.tmpdir(), 'mwr-bridge-other-'));
 		try {
-			hosts.push(await startHost(other, home));
-			const conn = await connectBridgeV1(fx.file('src'), home);
+			t.hosts.push(await startHost(other, t.home));
+			const conn = await connectBridgeV1(t.fx.file('src'), t.home);
 			try {
 				const names = (await listAll(conn.client)).map(r => r.name);
 				assert.ok(names.includes('README.md') && names.includes('src/index.ts'), names.join(', '));
 				assert.ok(!names.includes('.env'));
-				const read = await conn.client.readResource({ uri: fileUri(fx.file('README.md')) });
+				const read = await conn.client.readResource({ uri: fileUri(t.fx.file('README.md')) });
 				assert.equal((read.contents[0] as { text: string }).text, '# Fixture\n');
 				const { resourceTemplates } = await conn.client.listResourceTemplates();
 				// Templates come in the registry's order, git's before files' (the headless host lists git first).
@@ -190,21 +99,21 @@ describe('bridge (dist/cli.js bridge)', function () {
 				assert.ok(Array.isArray(completion.completion.values));
 				await conn.client.ping();
 
-				const refused = await errorOf(conn.client.readResource({ uri: fileUri(fx.file('.env')) }));
-				const direct = await connectHttp(hosts[0].url, hosts[0].token);
-				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(fx.file('.env')) })).finally(() => direct.close());
+				const refused = await errorOf(conn.client.readResource({ uri: fileUri(t.fx.file('.env')) }));
+				const direct = await connectHttp(t.hosts[0].url, t.hosts[0].token);
+				const refusedDirectly = await errorOf(direct.client.readResource({ uri: fileUri(t.fx.file('.env')) })).finally(() => direct.close());
 				assert.deepEqual(refused, refusedDirectly, 'the error reaches the client exactly as the window sent it');
 				assert.equal(refused.code, -32602);
-				assert.deepEqual(refused.data, { uri: fileUri(fx.file('.env')) });
+				assert.deepEqual(refused.data, { uri: fileUri(t.fx.file('.env')) });
 
-				const readme = fileUri(fx.file('README.md'));
+				const readme = fileUri(t.fx.file('README.md'));
 				await conn.client.subscribeResource({ uri: readme });
-				await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme}`));
+				await touchUntil(t.fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme}`));
 				const before = conn.listChanged();
-				writeFileSync(fx.file('src/created.ts'), 'x');
+				writeFileSync(t.fx.file('src/created.ts'), 'x');
 				await conn.until(() => conn.listChanged() > before, 'list_changed');
-				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
-				assert.ok(!conn.stderr().includes(hosts[0].token), 'the token never reaches the log');
+				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${t.hosts[0].child.pid}\\)`));
+				assert.ok(!conn.stderr().includes(t.hosts[0].token), 'the token never reaches the log');
 			} finally {
 				await conn.close();
 			}
@@ -214,7 +123,7 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('relays to the real window, never to one named by a lock file it cannot trust, and does not crash on a malformed one', async () => {
-		hosts.push(await startHost(fx.root, home));
+		t.hosts.push(await startHost(t.fx.root, t.home));
 		// A decoy server: any request reaching it would carry a token meant for someone else.
 		let decoyRequests = 0;
 		const decoy = http.createServer((_req, res) => {
@@ -228,22 +137,22 @@ describe('bridge (dist/cli.js bridge)', function () {
 		try {
 			// Each decoy would win if believed: a VS Code window on the folder beats a headless host, the newest first.
 			const decoyLock = (pid: number, extra: Partial<Record<keyof LockFileContent, unknown>> = {}) =>
-				({ ...lock([fx.root], { pid, url: decoyUrl, startedAt: '2999-01-01T00:00:00Z' }), ...extra });
+				({ ...lock([t.fx.root], { pid, url: decoyUrl, startedAt: '2999-01-01T00:00:00Z' }), ...extra });
 			const files = {
-				worldWritable: path.join(home, 'servers', `${sleepers[0].pid}.json`),
-				badStartedAt: path.join(home, 'servers', `${sleepers[1].pid}.json`),
-				remote: path.join(home, 'servers', `${sleepers[2].pid}.json`),
+				worldWritable: path.join(t.home, 'servers', `${sleepers[0].pid}.json`),
+				badStartedAt: path.join(t.home, 'servers', `${sleepers[1].pid}.json`),
+				remote: path.join(t.home, 'servers', `${sleepers[2].pid}.json`),
 			};
 			writeFileSync(files.worldWritable, JSON.stringify(decoyLock(sleepers[0].pid!)));
 			chmodSync(files.worldWritable, 0o666);
 			writeFileSync(files.badStartedAt, JSON.stringify(decoyLock(sleepers[1].pid!, { startedAt: 12345 })), { mode: 0o600 });
 			writeFileSync(files.remote, JSON.stringify(decoyLock(sleepers[2].pid!, { url: 'http://192.0.2.1:9/mcp' })), { mode: 0o600 });
 
-			const conn = await connectBridgeV1(fx.root, home);
+			const conn = await connectBridgeV1(t.fx.root, t.home);
 			try {
 				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
 				const stderr = conn.stderr();
-				assert.match(stderr, new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
+				assert.match(stderr, new RegExp(`relaying to headless server \\(pid ${t.hosts[0].child.pid}\\)`));
 				assert.equal(decoyRequests, 0, 'nothing was sent to the decoy');
 				for (const [file, reason] of [
 					[files.worldWritable, 'writable by group or others \\(mode 0666\\)'],
@@ -263,35 +172,11 @@ describe('bridge (dist/cli.js bridge)', function () {
 		}
 	});
 
-	it('passes over a lock file that would win but where nothing listens (a crashed window whose pid is reused) for the server that runs', async () => {
-		hosts.push(await startHost(fx.root, home));
-		const closed = http.createServer();
-		await new Promise<void>(resolve => closed.listen(0, '127.0.0.1', resolve));
-		const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/mcp`;
-		await new Promise<void>(resolve => closed.close(() => resolve()));
-		// A live process of this user holds the crashed window's pid; its lock file is the newest, and a window's.
-		const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-		try {
-			writeFileSync(path.join(home, 'servers', `${sleeper.pid}.json`),
-				JSON.stringify(lock([fx.root], { pid: sleeper.pid, url: closedUrl, startedAt: '2999-01-01T00:00:00Z' })), { mode: 0o600 });
-			const conn = await connectBridgeV1(fx.root, home);
-			try {
-				assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
-				assert.match(conn.stderr(), new RegExp(`relaying to headless server \\(pid ${hosts[0].child.pid}\\)`));
-				assert.match(conn.stderr(), new RegExp(`passed over the lock file of process ${sleeper.pid}: nothing listens at ${closedUrl}`));
-			} finally {
-				await conn.close();
-			}
-		} finally {
-			sleeper.kill('SIGKILL');
-		}
-	});
-
 	it('serves 60 concurrent requests without a MaxListenersExceededWarning flood', async () => {
-		hosts.push(await startHost(fx.root, home));
-		const conn = await connectBridgeV1(fx.root, home);
+		t.hosts.push(await startHost(t.fx.root, t.home));
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
-			const uri = fileUri(fx.file('src/index.ts'));
+			const uri = fileUri(t.fx.file('src/index.ts'));
 			const reads = await Promise.all(Array.from({ length: 60 }, () => conn.client.readResource({ uri })));
 			assert.equal(reads.length, 60);
 			assert.doesNotMatch(conn.stderr(), /MaxListenersExceededWarning|\[error\]/);
@@ -301,57 +186,37 @@ describe('bridge (dist/cli.js bridge)', function () {
 	});
 
 	it('follows the window across a restart: reconnects, subscribes again, and tells the client the list changed', async () => {
-		const first = await startHost(fx.root, home);
-		hosts.push(first);
-		const conn = await connectBridgeV1(fx.root, home);
+		const first = await startHost(t.fx.root, t.home);
+		t.hosts.push(first);
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
-			const readme = fileUri(fx.file('README.md'));
+			const readme = fileUri(t.fx.file('README.md'));
 			await conn.client.subscribeResource({ uri: readme });
 			const changedBefore = conn.listChanged();
 			await first.stop();
-			const second = await startHost(fx.root, home);
-			hosts.push(second);
+			const second = await startHost(t.fx.root, t.home);
+			t.hosts.push(second);
 			await conn.until(() => conn.listChanged() > changedBefore, 'list_changed after the restart');
 			assert.match(conn.stderr(), new RegExp(`reconnected to headless server \\(pid ${second.child.pid}\\)`));
 			assert.ok((await listAll(conn.client)).some(r => r.name === 'README.md'));
 
 			// The subscription was carried over to the new window.
 			conn.updates.length = 0;
-			await touchUntil(fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme} after the restart`));
+			await touchUntil(t.fx, 'README.md', conn.until(() => conn.updates.includes(readme), `updated ${readme} after the restart`));
 		} finally {
 			await conn.close();
 		}
 	});
 
-	it('tells the client the window sent an unusable answer, once, instead of calling it unreachable and asking again', async () => {
-		const hostile = await startHostileServer({ list: () => ({ resources: 'not a list' }) as unknown as ListResourcesResult });
-		const advert = lockFileAdvert(hostile.url, 'any');
-		try {
-			await advert.advertise(home, [fx.root]);
-			const conn = await connectBridgeV1(fx.root, home);
-			try {
-				const error = await errorOf(conn.client.listResources());
-				assert.equal(error.code, -32603);
-				assert.match(error.message, new RegExp(`The window serving ${fx.root} sent an unusable answer: Invalid result for resources/list: the reply is not valid MCP$`));
-				assert.equal(hostile.calls.get('resources/list'), 1, 'an answer is not asked for again');
-			} finally {
-				await conn.close();
-			}
-		} finally {
-			await advert.withdraw();
-			await hostile.close();
-		}
-	});
-
 	it('answers a request made while the window is away once it is back', async () => {
-		const first = await startHost(fx.root, home);
-		hosts.push(first);
-		const conn = await connectBridgeV1(fx.root, home);
+		const first = await startHost(t.fx.root, t.home);
+		t.hosts.push(first);
+		const conn = await connectBridgeV1(t.fx.root, t.home);
 		try {
 			await first.stop();
 			const pending = listAll(conn.client);
-			mkdirSync(path.join(home, 'servers'), { recursive: true });
-			hosts.push(await startHost(fx.root, home));
+			mkdirSync(path.join(t.home, 'servers'), { recursive: true });
+			t.hosts.push(await startHost(t.fx.root, t.home));
 			assert.ok((await pending).some(r => r.name === 'README.md'));
 		} finally {
 			await conn.close();
