@@ -17,6 +17,13 @@ export class FileFilter {
 	 * and hash for each of those lookups.
 	 */
 	private readonly gitignores = new Map<string, Map<string, Ignore | null>>();
+	/**
+	 * Per folder path, the `.gitignore` files above the folder in its repository (a repository's
+	 * subfolder opened alone), top down, each with the folder's path relative to it (see
+	 * `loadRulesAbove`).
+	 */
+	private readonly rulesAbove = new Map<string, Promise<readonly RuleFile[]>>();
+	private readonly loadedAbove = new Map<string, readonly RuleFile[]>();
 
 	constructor(
 		private readonly reader: FileSystemReader,
@@ -61,6 +68,9 @@ export class FileFilter {
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
 		const chain: RuleFile[] = [];
 		const loaded = this.gitignores.get(folder.path);
+		for (const above of this.loadedAbove.get(folder.path) ?? []) {
+			chain.push({ rules: above.rules, prefix: dirRel ? `${above.prefix}${dirRel}/` : above.prefix });
+		}
 		if (this.settings.respectGitignore && loaded) {
 			// Each directory from the folder root down to this one: where its relative path ends
 			// in `dirRel` (-1 for the root), and what is left of `dirRel` below it.
@@ -94,6 +104,7 @@ export class FileFilter {
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
 	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
 		if (this.settings.respectGitignore) {
+			await this.loadRulesAbove([folder]);
 			const dirs = [''];
 			for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
 				dirs.push(rel.slice(0, i));
@@ -108,6 +119,58 @@ export class FileFilter {
 			return !this.isIgnored(folder, rel, isDirectory, false, transient);
 		}
 		return !this.isIgnored(folder, rel, isDirectory);
+	}
+
+	/**
+	 * Reads the `.gitignore` files above each folder, as git applies them to a repository's
+	 * subfolder: from the folder's real path up to the repository's top (the first directory with
+	 * a `.git`). None when no repository holds the folder, or when those files ignore the folder
+	 * itself (someone who opens a folder git ignores, such as a build output, means to see it).
+	 * Read once per index, before its walk; the walk's thread reads its own.
+	 */
+	async loadRulesAbove(folders: readonly WorkspaceFolder[]): Promise<void> {
+		if (!this.settings.respectGitignore) {
+			return;
+		}
+		await Promise.all(folders.map(async folder => {
+			let loading = this.rulesAbove.get(folder.path);
+			if (!loading) {
+				loading = this.readRulesAbove(folder.path).catch(() => []);
+				this.rulesAbove.set(folder.path, loading);
+			}
+			this.loadedAbove.set(folder.path, await loading);
+		}));
+	}
+
+	private async readRulesAbove(folderPath: string): Promise<readonly RuleFile[]> {
+		const real = await this.reader.realpath(folderPath);
+		const found: RuleFile[] = [];
+		for (let dir = real; !await this.exists(path.join(dir, '.git'));) {
+			const parent = path.dirname(dir);
+			if (parent === dir) {
+				return []; // in no repository: git reads no `.gitignore` above it
+			}
+			const rules = await this.readGitignore(parent);
+			if (rules) {
+				found.unshift({ rules, prefix: `${path.relative(parent, real).split(path.sep).join('/')}/` });
+			}
+			dir = parent;
+		}
+		let folderIgnored = false;
+		for (const { rules, prefix } of found) {
+			const result = rules.test(prefix);
+			folderIgnored = result.ignored || (folderIgnored && !result.unignored);
+		}
+		return folderIgnored ? [] : found;
+	}
+
+	private async exists(filePath: string): Promise<boolean> {
+		try {
+			await this.reader.lstat(filePath);
+			return true;
+		} catch {
+			return false;
+		}
 	}
 
 	/**
@@ -151,10 +214,18 @@ export class FileFilter {
 		if (!this.settings.respectGitignore) {
 			return false;
 		}
-		// Each .gitignore from the folder root down to the parent decides in turn; deeper
+		// Each .gitignore from the repository's top down to the parent decides in turn; deeper
 		// files override shallower ones, as in git.
-		const loaded = this.gitignores.get(folder.path);
 		let ignored = false;
+		for (const above of this.loadedAbove.get(folder.path) ?? []) {
+			const result = above.rules.test(isDirectory ? `${above.prefix}${rel}/` : above.prefix + rel);
+			if (result.ignored) {
+				ignored = true;
+			} else if (result.unignored) {
+				ignored = false;
+			}
+		}
+		const loaded = this.gitignores.get(folder.path);
 		let slash = -1;
 		do {
 			const dirRel = slash < 0 ? '' : rel.slice(0, slash);
