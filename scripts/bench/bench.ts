@@ -34,6 +34,7 @@ import { errorText } from '../lib/errorText.js';
 import { ensureWorkspace, restoreFiles } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
+import { BENCH_WORKSPACES } from './workspaceHome.js';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -770,7 +771,7 @@ function renderTable(rows: readonly TableRow[]): string {
 
 async function main() {
 	const t0 = now();
-	const cacheDir = path.join(repoRoot, '.cache/bench');
+	const cacheDir = path.join(BENCH_WORKSPACES, 'bench');
 	mkdirSync(cacheDir, { recursive: true });
 	log(`bench: ${opts.files} text files + ${opts.binaries} binaries, ${opts.reads} reads, node ${process.version}`);
 	const ws = await ensureWorkspace({ cacheDir, files: opts.files, binaries: opts.binaries, seed: opts.seed, log });

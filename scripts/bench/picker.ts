@@ -90,7 +90,7 @@ async function once(info: HeadlessHost, measureHeap: boolean): Promise<PickerRun
 	return result;
 }
 
-const dir = makePickerWorkspace(root, FILES);
+const dir = makePickerWorkspace(FILES);
 const server = await startHeadlessHost({ root: dir });
 try {
 	// The first run also measures the heap (from a clean process); its timings include the

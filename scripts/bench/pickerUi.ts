@@ -150,7 +150,7 @@ const ms = (x: number) => `${Math.round(x)} ms`;
 
 ensureProvisioned();
 const vsix = await packageExtension();
-const workspace = makePickerWorkspace(repoRoot, FILES);
+const workspace = makePickerWorkspace(FILES);
 const browser = await launchBrowser();
 const runs: PickerUiRun[] = [];
 try {

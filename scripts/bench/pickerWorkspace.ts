@@ -1,12 +1,13 @@
 // The picker benches' workspace: big/ with 5,000 entries, the rest as pkgNNN/modN/fileNNN.ts
-// (~100 per folder). Generated once under .cache/bench-picker and reused.
+// (~100 per folder). Generated once under BENCH_WORKSPACES/picker and reused.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { BENCH_WORKSPACES } from './workspaceHome.js';
 
 export const BIG_FOLDER_SIZE = 5_000;
 
-export function makePickerWorkspace(root: string, files: number): string {
-	const dir = path.join(root, '.cache', 'bench-picker', `ws-${files}`);
+export function makePickerWorkspace(files: number): string {
+	const dir = path.join(BENCH_WORKSPACES, 'picker', `ws-${files}`);
 	const stamp = path.join(dir, '.complete');
 	if (fs.existsSync(stamp)) {
 		return dir;

@@ -26,6 +26,7 @@ import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { BENCH_WORKSPACES } from './workspaceHome.js';
 
 interface ProfileOptions { files: number; reads: number; lists: number; top: number; era: string; transport: string; cli: string | null; inFlight: number }
 
@@ -214,7 +215,7 @@ async function main(): Promise<void> {
 	onInterrupt();
 	setMaxListeners(0); // the SDK v1 HTTP client hangs many listeners on one AbortSignal
 	filterMaxListenersWarnings();
-	const cacheDir = path.join(repoRoot, '.cache', 'bench');
+	const cacheDir = path.join(BENCH_WORKSPACES, 'bench');
 	mkdirSync(cacheDir, { recursive: true });
 	// The bench's own workspace (same files, binaries and seed), so a cached one is reused.
 	const ws = await ensureWorkspace({ cacheDir, files: opts.files, binaries: 200, seed: 1, log: msg => process.stderr.write(`${msg}\n`) });

@@ -1,5 +1,5 @@
 // Scale section of the bench (`npm run bench -- --scale`): generated trees of 100,000 and
-// 1,000,000 files (kept under .cache/bench-scale/), this build and optionally a previous one
+// 1,000,000 files (kept under BENCH_WORKSPACES/scale/), this build and optionally a previous one
 // (`--prev-cli PATH`) side by side in the same run, each measured against the floor (one plain
 // Node readdir + stat walk of the same tree, timed in the same run, before each server run).
 //

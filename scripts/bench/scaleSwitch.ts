@@ -1,5 +1,5 @@
 // A branch switch at scale, for the scale bench (`npm run bench -- --scale`): a real git repository
-// of 100,000 files (the same layout as the scale trees, kept under .cache/bench-scale/) whose
+// of 100,000 files (the same layout as the scale trees, kept under BENCH_WORKSPACES/scale/) whose
 // `switch` branch changes, deletes and adds thousands of files; `git checkout` there and back while
 // the headless host serves it, with a client subscribed to some of the changed files. Per switch:
 // the server's event-loop delay from the checkout until the notifications settle, how many

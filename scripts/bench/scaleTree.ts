@@ -1,15 +1,15 @@
 // Generated trees for the scale bench (scripts/bench/scale.mjs): N small files in leaf
 // directories of 50, nested 3 to 5 deep like a monorepo, with .gitignore files at the root and in
 // every 64th leaf (each hiding one file there), an ignored build/ directory and a secret. Only the
-// N served files count. Kept under .cache/bench-scale/ between runs; a manifest written last
+// N served files count. Kept under BENCH_WORKSPACES/scale/ between runs; a manifest written last
 // marks a tree complete, so an interrupted generation is redone.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { now } from './measurement.js';
+import { BENCH_WORKSPACES } from './workspaceHome.js';
 
 /** Where the trees are kept between runs. */
-export const SCALE_CACHE_DIR = path.join(repoRoot, '.cache', 'bench-scale');
+export const SCALE_CACHE_DIR = path.join(BENCH_WORKSPACES, 'scale');
 
 export const SCALE_TREE_VERSION = 1;
 const FILES_PER_DIR = 50;

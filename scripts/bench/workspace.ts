@@ -1,6 +1,6 @@
 // Deterministic benchmark workspace: N text files of ~2 KB in a nested tree plus B binaries of ~50 KB.
 // The plan (paths, sizes) is recomputed from the seed on every run; files are written only when the
-// cached workspace under .cache/bench/ does not match the parameters.
+// cached workspace (under BENCH_WORKSPACES/bench/) does not match the parameters.
 import { existsSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
