@@ -74,7 +74,7 @@ async function walk(request: WalkRequest, post: (message: WalkWorkerMessage) => 
 	// Called only once the walk runs, when the recorder exists.
 	const filter = new ReportingFilter(reader, request.settings, (folder, rel, text) => recorder.gitignore(roots.folders.indexOf(folder), rel, text));
 	const index = new PacedIndex(reader, roots, filter, pacing);
-	await filter.loadRulesAbove(roots.folders);
+	await filter.loadRepositoryRules(roots.folders);
 	rootDirectories(index); // both sides intern the roots first, alike: the recorder describes what comes after
 	const recorder = new WalkRecorder(index.store, batch => {
 		pacing.posted();

@@ -87,3 +87,12 @@ export class BoundedIgnore {
 		return ignore(this.options).add(this.rules);
 	}
 }
+
+/** A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). */
+export function parseGitignore(text: string | null): BoundedIgnore | null {
+	try {
+		return text === null ? null : new BoundedIgnore(text);
+	} catch {
+		return null;
+	}
+}

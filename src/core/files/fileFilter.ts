@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
-import { BoundedIgnore } from './boundedIgnore';
+import { BoundedIgnore, parseGitignore } from './boundedIgnore';
+import { readRepositoryRules, readTextOrNull, RuleFile } from './repositoryRules';
 import { BUILT_IN_SECRETS, SecretMatcher } from './secretMatcher';
 
 type Ignore = BoundedIgnore;
@@ -18,12 +19,11 @@ export class FileFilter {
 	 */
 	private readonly gitignores = new Map<string, Map<string, Ignore | null>>();
 	/**
-	 * Per folder path, the `.gitignore` files above the folder in its repository (a repository's
-	 * subfolder opened alone), top down, each with the folder's path relative to it (see
-	 * `loadRulesAbove`).
+	 * Per folder path, the rules of its repository that lie outside the folder (see
+	 * `loadRepositoryRules`), in git's order, each with the folder's path relative to it.
 	 */
-	private readonly rulesAbove = new Map<string, Promise<readonly RuleFile[]>>();
-	private readonly loadedAbove = new Map<string, readonly RuleFile[]>();
+	private readonly repositoryRules = new Map<string, Promise<readonly RuleFile[]>>();
+	private readonly loadedRepositoryRules = new Map<string, readonly RuleFile[]>();
 
 	constructor(
 		private readonly reader: FileSystemReader,
@@ -68,8 +68,8 @@ export class FileFilter {
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
 		const chain: RuleFile[] = [];
 		const loaded = this.gitignores.get(folder.path);
-		for (const above of this.loadedAbove.get(folder.path) ?? []) {
-			chain.push({ rules: above.rules, prefix: dirRel ? `${above.prefix}${dirRel}/` : above.prefix });
+		for (const outside of this.loadedRepositoryRules.get(folder.path) ?? []) {
+			chain.push({ rules: outside.rules, prefix: dirRel ? `${outside.prefix}${dirRel}/` : outside.prefix });
 		}
 		if (this.settings.respectGitignore && loaded) {
 			// Each directory from the folder root down to this one: where its relative path ends
@@ -104,7 +104,7 @@ export class FileFilter {
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
 	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
 		if (this.settings.respectGitignore) {
-			await this.loadRulesAbove([folder]);
+			await this.loadRepositoryRules([folder]);
 			const dirs = [''];
 			for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
 				dirs.push(rel.slice(0, i));
@@ -122,55 +122,26 @@ export class FileFilter {
 	}
 
 	/**
-	 * Reads the `.gitignore` files above each folder, as git applies them to a repository's
-	 * subfolder: from the folder's real path up to the repository's top (the first directory with
-	 * a `.git`). None when no repository holds the folder, or when those files ignore the folder
-	 * itself (someone who opens a folder git ignores, such as a build output, means to see it).
-	 * Read once per index, before its walk; the walk's thread reads its own.
+	 * Reads the rules of each folder's repository that lie outside the folder, as git applies
+	 * them: the repository's `.git/info/exclude`, then, for a repository's subfolder opened alone,
+	 * the `.gitignore` files from the repository's top (the first directory up from the folder's
+	 * real path with a `.git`) down to the folder. None when no repository holds the folder, or
+	 * when those rules ignore the folder itself (someone who opens a folder git ignores, such as a
+	 * build output, means to see it). Read once per index, before its walk; the walk's thread
+	 * reads its own.
 	 */
-	async loadRulesAbove(folders: readonly WorkspaceFolder[]): Promise<void> {
+	async loadRepositoryRules(folders: readonly WorkspaceFolder[]): Promise<void> {
 		if (!this.settings.respectGitignore) {
 			return;
 		}
 		await Promise.all(folders.map(async folder => {
-			let loading = this.rulesAbove.get(folder.path);
+			let loading = this.repositoryRules.get(folder.path);
 			if (!loading) {
-				loading = this.readRulesAbove(folder.path).catch(() => []);
-				this.rulesAbove.set(folder.path, loading);
+				loading = readRepositoryRules(this.reader, folder.path).catch(() => []);
+				this.repositoryRules.set(folder.path, loading);
 			}
-			this.loadedAbove.set(folder.path, await loading);
+			this.loadedRepositoryRules.set(folder.path, await loading);
 		}));
-	}
-
-	private async readRulesAbove(folderPath: string): Promise<readonly RuleFile[]> {
-		const real = await this.reader.realpath(folderPath);
-		const found: RuleFile[] = [];
-		for (let dir = real; !await this.exists(path.join(dir, '.git'));) {
-			const parent = path.dirname(dir);
-			if (parent === dir) {
-				return []; // in no repository: git reads no `.gitignore` above it
-			}
-			const rules = await this.readGitignore(parent);
-			if (rules) {
-				found.unshift({ rules, prefix: `${path.relative(parent, real).split(path.sep).join('/')}/` });
-			}
-			dir = parent;
-		}
-		let folderIgnored = false;
-		for (const { rules, prefix } of found) {
-			const result = rules.test(prefix);
-			folderIgnored = result.ignored || (folderIgnored && !result.unignored);
-		}
-		return folderIgnored ? [] : found;
-	}
-
-	private async exists(filePath: string): Promise<boolean> {
-		try {
-			await this.reader.lstat(filePath);
-			return true;
-		} catch {
-			return false;
-		}
 	}
 
 	/**
@@ -202,23 +173,19 @@ export class FileFilter {
 		return parseGitignore(await this.readGitignoreText(dirPath));
 	}
 
-	private async readGitignoreText(dirPath: string): Promise<string | null> {
-		try {
-			return new TextDecoder().decode(await this.reader.readFile(path.join(dirPath, '.gitignore')));
-		} catch {
-			return null;
-		}
+	private readGitignoreText(dirPath: string): Promise<string | null> {
+		return readTextOrNull(this.reader, path.join(dirPath, '.gitignore'));
 	}
 
 	private gitignored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, extra?: Map<string, Ignore | null>): boolean {
 		if (!this.settings.respectGitignore) {
 			return false;
 		}
-		// Each .gitignore from the repository's top down to the parent decides in turn; deeper
-		// files override shallower ones, as in git.
+		// The repository's exclude file, then each .gitignore from the repository's top down to
+		// the parent decides in turn; deeper files override shallower ones, as in git.
 		let ignored = false;
-		for (const above of this.loadedAbove.get(folder.path) ?? []) {
-			const result = above.rules.test(isDirectory ? `${above.prefix}${rel}/` : above.prefix + rel);
+		for (const outside of this.loadedRepositoryRules.get(folder.path) ?? []) {
+			const result = outside.rules.test(isDirectory ? `${outside.prefix}${rel}/` : outside.prefix + rel);
 			if (result.ignored) {
 				ignored = true;
 			} else if (result.unignored) {
@@ -243,21 +210,6 @@ export class FileFilter {
 		} while (slash >= 0);
 		return ignored;
 	}
-}
-
-/** A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). */
-function parseGitignore(text: string | null): Ignore | null {
-	try {
-		return text === null ? null : new BoundedIgnore(text);
-	} catch {
-		return null;
-	}
-}
-
-/** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
-interface RuleFile {
-	readonly rules: Ignore;
-	prefix: string;
 }
 
 /**

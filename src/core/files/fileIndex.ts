@@ -95,7 +95,7 @@ export class FileIndex implements WalkTarget {
 	 * then orders the files. Unreadable directories are skipped, not fatal.
 	 */
 	async build(): Promise<void> {
-		await this.filter.loadRulesAbove(this.roots.folders);
+		await this.filter.loadRepositoryRules(this.roots.folders);
 		if (!this.walker || !await this.walkElsewhere(this.walker)) {
 			await walkFolders(this);
 		}

@@ -30,7 +30,7 @@ async function indexedNames(folder: string, walker?: OffThreadWalker): Promise<s
  * A repository's subfolder opened on its own (a package of a monorepo): git applies the
  * `.gitignore` files from the repository's top down to it, and so must the served-or-not rule.
  */
-describe('.gitignore files above an opened folder', () => {
+describe('a repository\'s ignore rules outside an opened folder', () => {
 	let repo: TestRepo;
 	beforeEach(() => {
 		repo = new TestRepo('mono');
@@ -73,6 +73,18 @@ describe('.gitignore files above an opened folder', () => {
 
 	it('serves a folder the rules above ignore (a build output opened on purpose) by its own rules', async () => {
 		assert.deepEqual(await indexedNames(path.join(repo.root, 'build')), ['out.js']);
+	});
+
+	it('hides what the repository\'s .git/info/exclude names, at its top and in a subfolder', async () => {
+		repo.write('.git/info/exclude', 'scratch.md\n/packages/app/TODO.txt\n');
+		repo.write('scratch.md', 'x\n');
+		repo.write('packages/app/scratch.md', 'x\n');
+		repo.write('packages/app/TODO.txt', 'x\n');
+		repo.write('top.ts', 'x\n');
+		assert.deepEqual(await indexedNames(path.join(repo.root, 'packages', 'app')), served);
+		const atTop = await indexedNames(repo.root);
+		assert.ok(atTop.includes('top.ts') && atTop.includes('.gitignore'), atTop.join(' '));
+		assert.deepEqual(atTop.filter(name => name.endsWith('scratch.md') || name.endsWith('TODO.txt')), []);
 	});
 
 	it('reads no .gitignore above a folder that no repository holds, as git reads none', async () => {

@@ -1,0 +1,67 @@
+import * as path from 'node:path';
+import { FileSystemReader } from '../ports';
+import { BoundedIgnore, parseGitignore } from './boundedIgnore';
+
+/** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
+export interface RuleFile {
+	readonly rules: BoundedIgnore;
+	prefix: string;
+}
+
+/**
+ * The rules of a folder's repository that lie outside the folder, in git's order (later ones
+ * win), each with the folder's path relative to it: the repository's `.git/info/exclude`, then,
+ * for a repository's subfolder opened alone, the `.gitignore` files from the repository's top
+ * (the first directory up from the folder's real path with a `.git`) down to the folder's
+ * parent. None when no repository holds the folder, or when these rules ignore the folder
+ * itself: someone who opens a folder git ignores, such as a build output, means to see it.
+ */
+export async function readRepositoryRules(reader: FileSystemReader, folderPath: string): Promise<RuleFile[]> {
+	const real = await reader.realpath(folderPath);
+	/** The folder's path relative to a directory at or above it, with its `/` ('' for itself). */
+	const prefixFrom = (dir: string) => (dir === real ? '' : `${path.relative(dir, real).split(path.sep).join('/')}/`);
+	const found: RuleFile[] = [];
+	let top = real;
+	while (!await exists(reader, path.join(top, '.git'))) {
+		const parent = path.dirname(top);
+		if (parent === top) {
+			return []; // in no repository: git reads none of these
+		}
+		const rules = parseGitignore(await readTextOrNull(reader, path.join(parent, '.gitignore')));
+		if (rules) {
+			found.unshift({ rules, prefix: prefixFrom(parent) });
+		}
+		top = parent;
+	}
+	// A `.git` file (a worktree, a submodule) has no `info/` here: nothing is read.
+	const exclude = parseGitignore(await readTextOrNull(reader, path.join(top, '.git', 'info', 'exclude')));
+	if (exclude) {
+		found.unshift({ rules: exclude, prefix: prefixFrom(top) });
+	}
+	let folderIgnored = false;
+	for (const { rules, prefix } of found) {
+		if (prefix !== '') {
+			const result = rules.test(prefix);
+			folderIgnored = result.ignored || (folderIgnored && !result.unignored);
+		}
+	}
+	return folderIgnored ? [] : found;
+}
+
+/** A file's text; null when it cannot be read (missing, a directory, unreadable). */
+export async function readTextOrNull(reader: FileSystemReader, filePath: string): Promise<string | null> {
+	try {
+		return new TextDecoder().decode(await reader.readFile(filePath));
+	} catch {
+		return null;
+	}
+}
+
+async function exists(reader: FileSystemReader, filePath: string): Promise<boolean> {
+	try {
+		await reader.lstat(filePath);
+		return true;
+	} catch {
+		return false;
+	}
+}
