@@ -104,7 +104,9 @@ export class FileFilter {
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
 	async isServed(folder: WorkspaceFolder, rel: string, isDirectory: boolean): Promise<boolean> {
 		if (this.settings.respectGitignore) {
-			await this.loadRepositoryRules([folder]);
+			if (!this.loadedRepositoryRules.has(folder.path)) {
+				await this.loadRepositoryRules([folder]);
+			}
 			const dirs = [''];
 			for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
 				dirs.push(rel.slice(0, i));
