@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from './common/lifecycle';
 import { FilesProvider } from './core/files/filesProvider';
 import { ProviderRegistry } from './core/registry';
+import { UniquelyNamedFolders } from './core/uniquelyNamedFolders';
 import { ConnectionInfo } from './mcp/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
 import { ThreadWalker } from './node/threadWalker';
@@ -37,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const store = new DisposableStore();
 	context.subscriptions.push(store);
 	const log = store.add(new OutputLogger('MCP Resources'));
-	const folders = store.add(new VsCodeFolders());
+	const folders = store.add(new UniquelyNamedFolders(store.add(new VsCodeFolders())));
 	const reader = new NodeFileSystem();
 	const settings = store.add(new VsCodeFileSettings(log));
 	const files = new FilesProvider({
