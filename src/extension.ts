@@ -15,7 +15,7 @@ import { Picker, PickerApi } from './vscode/picker/registerPicker';
 import { ServerController } from './vscode/serverController';
 import { ServerStatusBar } from './vscode/statusBar';
 import { VsCodeDocuments } from './vscode/vsCodeDocuments';
-import { VsCodeFileSettings } from './vscode/vsCodeSettings';
+import { userValue, VsCodeFileSettings } from './vscode/vsCodeSettings';
 import { VsCodeFolders, VsCodeWatcher } from './vscode/vsCodeWorkspace';
 import { createWorkspaceStateProviders } from './vscode/workspaceStateProviders';
 
@@ -55,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	runner = store.add(new ServerRunner({
 		registry,
 		log,
-		port: () => vscode.workspace.getConfiguration('mcpResources').get<number>('port', 0),
+		port: () => userValue('mcpResources', 'port', 0),
 		workspaceFolders: () => folders.folders().map(f => f.path),
 		hostKind: 'vscode',
 	}));

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { FilesProvider } from '../core/files/filesProvider';
 import { ServerRunner } from '../mcp/serverRunner';
 import { WorkspaceServerDefinitionProvider } from './mcpDefinitionProvider';
+import { switchedOn } from './vsCodeSettings';
 
 /**
  * Decides when the server runs: only in a trusted workspace with `mcpResources.enabled`;
@@ -32,7 +33,8 @@ export class ServerController implements vscode.Disposable {
 		if (!vscode.workspace.isTrusted) {
 			return 'restricted';
 		}
-		if (!vscode.workspace.getConfiguration('mcpResources').get<boolean>('enabled', true)) {
+		// A folder's settings may turn the server off, never on against the user.
+		if (!switchedOn('mcpResources', 'enabled')) {
 			return 'disabled';
 		}
 		return undefined;
