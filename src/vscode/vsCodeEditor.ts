@@ -68,7 +68,7 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 				label: tab.label,
 				kind,
 				...(uri?.scheme === 'file' ? { path: uri.fsPath } : {}),
-				labelPaths: shown.flatMap(labelPath),
+				labelPaths: shown.flatMap(uri => (uri ? labelPath(uri) : [null])),
 				group: group.viewColumn,
 				isActive: tab.isActive && group.isActive,
 				isDirty: tab.isDirty,
@@ -85,8 +85,8 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 	}
 }
 
-/** The tab's kind, its (modified) document, and every document its label may name. */
-function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; shown: vscode.Uri[] } {
+/** The tab's kind, its (modified) document, and every document its label may name (`null`: unknown). */
+function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; shown: (vscode.Uri | null)[] } {
 	if (input instanceof vscode.TabInputText) {
 		return { kind: 'text', uri: input.uri, shown: [input.uri] };
 	}
@@ -103,25 +103,27 @@ function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri;
 		return { kind: 'custom', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputWebview) {
-		return { kind: 'webview', shown: [] };
+		// Its label is whatever its extension says, and a preview's names the file it shows
+		// ("Preview notes.md"), which the webview does not tell: a label no rule can judge.
+		return { kind: 'webview', shown: [null] };
 	}
 	if (input instanceof vscode.TabInputTerminal) {
 		return { kind: 'terminal', shown: [] };
 	}
-	return { kind: 'other', shown: [] };
+	// Settings, merge editors ("Merging: .env"), chat and whatever comes next: the stable API
+	// does not say what they show, so nothing says what their labels name.
+	return { kind: 'other', shown: [null] };
 }
 
 /**
  * The file a document shown in a tab stands for, for the label check: a file's path; for the
- * git extension's `git:` documents (a file at a revision) the path its query names; nothing for
- * an untitled buffer (no file); `null` for any other scheme (no rule can judge what it names).
+ * git extension's `git:` documents (a file at a revision) the path its query names; `null` for
+ * any other scheme (no rule can judge what it names), untitled buffers included: VS Code labels
+ * one with its first line of text (`API_KEY=...` pasted into a new editor).
  */
 function labelPath(uri: vscode.Uri): (string | null)[] {
 	if (uri.scheme === 'file') {
 		return [uri.fsPath];
-	}
-	if (uri.scheme === 'untitled') {
-		return [];
 	}
 	if (uri.scheme === 'git') {
 		try {
