@@ -41,17 +41,18 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const folders = store.add(new UniquelyNamedFolders(store.add(new VsCodeFolders())));
 	const reader = new NodeFileSystem();
 	const settings = store.add(new VsCodeFileSettings(log));
+	const documents = store.add(new VsCodeDocuments());
 	const files = new FilesProvider({
 		folders,
 		reader,
 		watcher: new VsCodeWatcher(),
-		documents: store.add(new VsCodeDocuments()),
+		documents,
 		settings,
 		log,
 		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
 		walker: new ThreadWalker(log),
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,
