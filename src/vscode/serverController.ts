@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { FilesProvider } from '../core/files/filesProvider';
 import { ServerRunner } from '../mcp/serverRunner';
 import { WorkspaceServerDefinitionProvider } from './mcpDefinitionProvider';
-import { switchedOn } from './vsCodeSettings';
+import { switchedOn, userValue } from './vsCodeSettings';
 
 /**
  * Decides when the server runs: only in a trusted workspace with `mcpResources.enabled`;
@@ -10,6 +10,8 @@ import { switchedOn } from './vsCodeSettings';
  */
 export class ServerController implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
+	/** The port setting as the server uses it (the user's): a folder's value changes nothing. */
+	private port = userValue('mcpResources', 'port', 0);
 
 	constructor(
 		private readonly runner: ServerRunner,
@@ -21,8 +23,14 @@ export class ServerController implements vscode.Disposable {
 			vscode.workspace.onDidChangeConfiguration(e => {
 				if (e.affectsConfiguration('mcpResources.enabled')) {
 					void this.apply();
-				} else if (e.affectsConfiguration('mcpResources.port') && this.runner.state.kind === 'running') {
-					void this.restartKeepingEditorClient(() => this.runner.restart());
+				} else if (e.affectsConfiguration('mcpResources.port')) {
+					const port = userValue('mcpResources', 'port', 0);
+					if (port !== this.port) {
+						this.port = port;
+						if (this.runner.state.kind === 'running') {
+							void this.restartKeepingEditorClient(() => this.runner.restart());
+						}
+					}
 				}
 			}),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => void this.runner.refreshLockFile()),
