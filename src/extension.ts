@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from './common/lifecycle';
 import { FilesProvider } from './core/files/filesProvider';
 import { ProviderRegistry } from './core/registry';
+import { UniquelyNamedFolders } from './core/uniquelyNamedFolders';
 import { ConnectionInfo } from './mcp/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
 import { ThreadWalker } from './node/threadWalker';
@@ -14,7 +15,7 @@ import { Picker, PickerApi } from './vscode/picker/registerPicker';
 import { ServerController } from './vscode/serverController';
 import { ServerStatusBar } from './vscode/statusBar';
 import { VsCodeDocuments } from './vscode/vsCodeDocuments';
-import { VsCodeFileSettings } from './vscode/vsCodeSettings';
+import { userValue, VsCodeFileSettings } from './vscode/vsCodeSettings';
 import { VsCodeFolders, VsCodeWatcher } from './vscode/vsCodeWorkspace';
 import { createWorkspaceStateProviders } from './vscode/workspaceStateProviders';
 
@@ -37,24 +38,25 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const store = new DisposableStore();
 	context.subscriptions.push(store);
 	const log = store.add(new OutputLogger('MCP Resources'));
-	const folders = store.add(new VsCodeFolders());
+	const folders = store.add(new UniquelyNamedFolders(store.add(new VsCodeFolders())));
 	const reader = new NodeFileSystem();
 	const settings = store.add(new VsCodeFileSettings(log));
+	const documents = store.add(new VsCodeDocuments());
 	const files = new FilesProvider({
 		folders,
 		reader,
 		watcher: new VsCodeWatcher(),
-		documents: store.add(new VsCodeDocuments()),
+		documents,
 		settings,
 		log,
 		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
 		walker: new ThreadWalker(log),
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,
-		port: () => vscode.workspace.getConfiguration('mcpResources').get<number>('port', 0),
+		port: () => userValue('mcpResources', 'port', 0),
 		workspaceFolders: () => folders.folders().map(f => f.path),
 		hostKind: 'vscode',
 	}));

@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { cappedFetch } from './cappedFetch';
 import { ConnectionTarget } from './connectionSource';
 
 /**
@@ -11,7 +12,9 @@ export function createClientTransport(target: ConnectionTarget, onStderr: (text:
 	if (target.kind === 'http') {
 		return new StreamableHTTPClientTransport(new URL(target.url), {
 			requestInit: { headers: { ...target.headers } },
-			...(target.fetch ? { fetch: target.fetch } : {}),
+			...(target.maxMessageBytes !== undefined
+				? { fetch: cappedFetch(target.fetch ?? fetch, target.maxMessageBytes) }
+				: target.fetch ? { fetch: target.fetch } : {}),
 			// The reconnecting client reconnects itself (a restarted server may have a new port and
 			// token): the transport's own retries would only delay noticing.
 			reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },

@@ -2,8 +2,11 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import { Event } from '../common/event';
 
 export type ConnectionTarget =
-	/** `fetch`: what the transport fetches with, when not the global `fetch` (see RunnerSource). */
-	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly fetch?: FetchLike }
+	/**
+	 * `fetch`: what the transport fetches with, when not the global `fetch` (see RunnerSource);
+	 * `maxMessageBytes`: for servers the user did not write (see cappedFetch).
+	 */
+	| { readonly kind: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly fetch?: FetchLike; readonly maxMessageBytes?: number }
 	| { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string };
 
 /** Thrown by a source that has no server to offer right now (not an error to retry at once). */

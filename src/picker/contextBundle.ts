@@ -79,7 +79,8 @@ const languageByExtension: Record<string, string> = {
 /** The Markdown fence language for a MIME type (or, failing that, the URI's extension); '' when unknown. */
 export function languageFor(mimeType: string | undefined, uri: string): string {
 	const base = safeMimeType(mimeType);
-	if (base && languageByMime[base]) {
+	// Own keys only: the type and the extension are the server's words (`a.constructor`).
+	if (base && Object.hasOwn(languageByMime, base)) {
 		return languageByMime[base];
 	}
 	if (base?.endsWith('+json')) {
@@ -88,9 +89,9 @@ export function languageFor(mimeType: string | undefined, uri: string): string {
 	const path = uri.split(/[?#]/)[0];
 	const dot = path.lastIndexOf('.');
 	if (dot > path.lastIndexOf('/')) {
-		const lang = languageByExtension[path.slice(dot + 1).toLowerCase()];
-		if (lang) {
-			return lang;
+		const extension = path.slice(dot + 1).toLowerCase();
+		if (Object.hasOwn(languageByExtension, extension)) {
+			return languageByExtension[extension];
 		}
 	}
 	return '';

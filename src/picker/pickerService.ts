@@ -1,6 +1,7 @@
 import { Emitter } from '../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
+import { MAX_MESSAGE_BYTES } from './cappedFetch';
 import { BundleEntry, ReadContent } from './contextBundle';
 import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
@@ -125,7 +126,7 @@ export class PickerService extends Disposable {
 		for (const [id, config] of wanted) {
 			if (!this.entries.has(id)) {
 				const target: ConnectionTarget = config.kind === 'http'
-					? { kind: 'http', url: config.url, headers: config.headers }
+					? { kind: 'http', url: config.url, headers: config.headers, maxMessageBytes: MAX_MESSAGE_BYTES }
 					: { kind: 'stdio', command: config.command, args: config.args, env: config.env, cwd: this.options.cwd };
 				this.addEntry(id, config.name, { resolve: async () => target }, config);
 				changed = true;

@@ -95,12 +95,7 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
 		return undefined;
 	}
-	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries(value)) {
-		if (typeof v !== 'string') {
-			return undefined;
-		}
-		out[k] = v;
-	}
-	return out;
+	const entries = Object.entries(value);
+	// Built as own properties: assigned, a key named `__proto__` would vanish (or worse).
+	return entries.every(([, v]) => typeof v === 'string') ? Object.fromEntries(entries) as Record<string, string> : undefined;
 }

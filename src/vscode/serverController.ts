@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { FilesProvider } from '../core/files/filesProvider';
 import { ServerRunner } from '../mcp/serverRunner';
 import { WorkspaceServerDefinitionProvider } from './mcpDefinitionProvider';
+import { switchedOn, userValue } from './vsCodeSettings';
 
 /**
  * Decides when the server runs: only in a trusted workspace with `mcpResources.enabled`;
@@ -9,6 +10,8 @@ import { WorkspaceServerDefinitionProvider } from './mcpDefinitionProvider';
  */
 export class ServerController implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
+	/** The port setting as the server uses it (the user's): a folder's value changes nothing. */
+	private port = userValue('mcpResources', 'port', 0);
 
 	constructor(
 		private readonly runner: ServerRunner,
@@ -20,8 +23,14 @@ export class ServerController implements vscode.Disposable {
 			vscode.workspace.onDidChangeConfiguration(e => {
 				if (e.affectsConfiguration('mcpResources.enabled')) {
 					void this.apply();
-				} else if (e.affectsConfiguration('mcpResources.port') && this.runner.state.kind === 'running') {
-					void this.restartKeepingEditorClient(() => this.runner.restart());
+				} else if (e.affectsConfiguration('mcpResources.port')) {
+					const port = userValue('mcpResources', 'port', 0);
+					if (port !== this.port) {
+						this.port = port;
+						if (this.runner.state.kind === 'running') {
+							void this.restartKeepingEditorClient(() => this.runner.restart());
+						}
+					}
 				}
 			}),
 			vscode.workspace.onDidChangeWorkspaceFolders(() => void this.runner.refreshLockFile()),
@@ -32,7 +41,8 @@ export class ServerController implements vscode.Disposable {
 		if (!vscode.workspace.isTrusted) {
 			return 'restricted';
 		}
-		if (!vscode.workspace.getConfiguration('mcpResources').get<boolean>('enabled', true)) {
+		// A folder's settings may turn the server off, never on against the user.
+		if (!switchedOn('mcpResources', 'enabled')) {
 			return 'disabled';
 		}
 		return undefined;

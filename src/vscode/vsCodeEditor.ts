@@ -63,12 +63,12 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 
 	tabs(): readonly EditorTab[] {
 		return vscode.window.tabGroups.all.flatMap(group => group.tabs.map(tab => {
-			const { kind, uri, labelPaths } = describeInput(tab.input);
+			const { kind, uri, shown } = describeInput(tab.input);
 			return {
 				label: tab.label,
 				kind,
 				...(uri?.scheme === 'file' ? { path: uri.fsPath } : {}),
-				labelPaths,
+				labelPaths: shown.flatMap(uri => (uri ? labelPath(uri) : [null])),
 				group: group.viewColumn,
 				isActive: tab.isActive && group.isActive,
 				isDirty: tab.isDirty,
@@ -85,42 +85,45 @@ export class VsCodeEditor implements EditorStateSource, vscode.Disposable {
 	}
 }
 
-/** The tab's kind, its (modified) document, and the files its label may name (`EditorTab.labelPaths`). */
-function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; labelPaths: (string | null)[] } {
+/** The tab's kind, its (modified) document, and every document its label may name (`null`: unknown). */
+function describeInput(input: unknown): { kind: EditorTabKind; uri?: vscode.Uri; shown: (vscode.Uri | null)[] } {
 	if (input instanceof vscode.TabInputText) {
-		return { kind: 'text', uri: input.uri, labelPaths: labelPath(input.uri) };
+		return { kind: 'text', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputTextDiff) {
-		return { kind: 'diff', uri: input.modified, labelPaths: [...labelPath(input.original), ...labelPath(input.modified)] };
+		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
 	}
 	if (input instanceof vscode.TabInputNotebook) {
-		return { kind: 'notebook', uri: input.uri, labelPaths: labelPath(input.uri) };
+		return { kind: 'notebook', uri: input.uri, shown: [input.uri] };
 	}
 	if (input instanceof vscode.TabInputNotebookDiff) {
-		return { kind: 'diff', uri: input.modified, labelPaths: [...labelPath(input.original), ...labelPath(input.modified)] };
+		return { kind: 'diff', uri: input.modified, shown: [input.original, input.modified] };
 	}
 	if (input instanceof vscode.TabInputCustom) {
-		return { kind: 'custom', uri: input.uri, labelPaths: labelPath(input.uri) };
+		return { kind: 'custom', uri: input.uri, shown: [input.uri] };
+	}
+	if (input instanceof vscode.TabInputWebview) {
+		// Its label is whatever its extension says, and a preview's names the file it shows
+		// ("Preview notes.md"), which the webview does not tell: a label no rule can judge.
+		return { kind: 'webview', shown: [null] };
 	}
 	if (input instanceof vscode.TabInputTerminal) {
-		return { kind: 'terminal', labelPaths: [] }; // the terminal's own name
+		return { kind: 'terminal', shown: [] };
 	}
-	// A webview's title is its own (a Markdown preview's is "Preview <file>"), and other editors
-	// name what they show (the merge editor "Merging: <file>"), with no document to judge it by.
-	return { kind: input instanceof vscode.TabInputWebview ? 'webview' : 'other', labelPaths: [null] };
+	// Settings, merge editors ("Merging: .env"), chat and whatever comes next: the stable API
+	// does not say what they show, so nothing says what their labels name.
+	return { kind: 'other', shown: [null] };
 }
 
 /**
  * The file a document shown in a tab stands for, for the label check: a file's path; for the
- * git extension's `git:` documents (a file at a revision) the path its query names; nothing for
- * an untitled buffer (no file); `null` for any other scheme (no rule can judge what it names).
+ * git extension's `git:` documents (a file at a revision) the path its query names; `null` for
+ * any other scheme (no rule can judge what it names), untitled buffers included: VS Code labels
+ * one with its first line of text (`API_KEY=...` pasted into a new editor).
  */
 function labelPath(uri: vscode.Uri): (string | null)[] {
 	if (uri.scheme === 'file') {
 		return [uri.fsPath];
-	}
-	if (uri.scheme === 'untitled') {
-		return [];
 	}
 	if (uri.scheme === 'git') {
 		try {

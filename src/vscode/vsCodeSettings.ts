@@ -87,3 +87,21 @@ function read(section: string, key: string, folders: readonly vscode.Uri[], merg
 function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * A switch a folder's settings may turn off but never on against the user (`enabled`,
+ * `terminalOutput`): on unless some level says `false`.
+ */
+export function switchedOn(section: string, key: string): boolean {
+	const values = vscode.workspace.getConfiguration(section).inspect<unknown>(key);
+	return [values?.defaultValue, values?.globalValue, values?.workspaceValue, values?.workspaceFolderValue].every(v => v !== false);
+}
+
+/**
+ * The user's own value (or the default), whatever a folder's settings say: for settings a cloned
+ * repository has no business choosing, such as the port the server listens on.
+ */
+export function userValue<T>(section: string, key: string, fallback: T): T {
+	const values = vscode.workspace.getConfiguration(section).inspect<T>(key);
+	return values?.globalValue ?? values?.defaultValue ?? fallback;
+}

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Emitter } from '../common/event';
 import { OutputBuffer } from '../core/terminal/outputBuffer';
 import { TerminalCommand, TerminalInfo, TerminalSource } from '../core/terminal/ports';
+import { switchedOn } from './vsCodeSettings';
 
 /** Commands kept per terminal, and terminals followed at most. */
 const COMMANDS_PER_TERMINAL = 10;
@@ -140,8 +141,7 @@ export class VsCodeTerminalSetting implements vscode.Disposable {
 	});
 
 	get(): boolean {
-		const values = vscode.workspace.getConfiguration('mcpResources').inspect<boolean>('terminalOutput');
-		return values?.globalValue !== false && values?.workspaceValue !== false && values?.workspaceFolderValue !== false;
+		return switchedOn('mcpResources', 'terminalOutput');
 	}
 
 	dispose(): void {

@@ -7,7 +7,7 @@ import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { TerminalProvider } from '../core/terminal/terminalProvider';
-import { FileSettings, FileSystemReader, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
+import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
@@ -33,6 +33,8 @@ export function createWorkspaceStateProviders(ports: {
 	 * the files each HEAD move changed, which VS Code's watcher may not all report.
 	 */
 	files: FileReads & Pick<FilesProvider, 'followHeadMoves'>;
+	/** Unsaved text, for ranges of files over the read cap. */
+	documents: OpenDocuments;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
@@ -45,7 +47,7 @@ export function createWorkspaceStateProviders(ports: {
 	const outlineSource = new VsCodeOutline();
 	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
 	// Ranges own the file: URIs with a query, so they come before the files provider.
-	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource });
+	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource, documents: ports.documents });
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });

@@ -9,6 +9,7 @@ const SECRET = '.env';
 const USER_SECRET = 'notes/vault.token';
 const IGNORED = 'ignored.log'; // named by the fixture's .gitignore
 const IGNORED_TS = 'build/broken.ts'; // build/ is ignored too
+const IGNORED_MD = 'build/private-notes.md';
 
 function write(rel: string, content: string): void {
 	fs.mkdirSync(path.dirname(absPath(rel)), { recursive: true });
@@ -29,7 +30,7 @@ describe('served-or-not rules in a real VS Code', () => {
 			await section().update(key, undefined, vscode.ConfigurationTarget.Workspace);
 			await section().update(key, undefined, vscode.ConfigurationTarget.Global);
 		}
-		for (const rel of [SECRET, USER_SECRET, IGNORED, IGNORED_TS]) {
+		for (const rel of [SECRET, USER_SECRET, IGNORED, IGNORED_TS, IGNORED_MD]) {
 			fs.rmSync(absPath(rel), { force: true });
 		}
 		fs.rmSync(absPath('build'), { recursive: true, force: true });
@@ -67,15 +68,25 @@ describe('served-or-not rules in a real VS Code', () => {
 		await closeAllEditors();
 	});
 
-	it('a Markdown preview of an ignored file: the tab is listed, the file is not named', async () => {
-		write('build/preview-notes.md', '# ignored notes\n');
+	it('tabs whose labels show what no rule judged: an untitled buffer (its first line), a preview (its file)', async () => {
 		await closeAllEditors();
-		await vscode.commands.executeCommand('markdown.showPreview', vscodeUri('build/preview-notes.md'));
-		const label = await waitFor(() => vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.input instanceof vscode.TabInputWebview)?.label, 'the preview tab is open');
-		assert.ok(label.includes('preview-notes.md'), `VS Code's own label names the file: ${label}`);
+		write(IGNORED_MD, '# notes nobody should see\n');
+		await vscode.commands.executeCommand('markdown.showPreview', vscodeUri(IGNORED_MD));
+		const untitled = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'API_KEY=pasted-into-a-new-buffer\n' }), { preview: false });
+		const labels = await waitFor(() => {
+			const tabs = vscode.window.tabGroups.all.flatMap(g => g.tabs);
+			const buffer = tabs.find(t => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'untitled');
+			const preview = tabs.find(t => t.input instanceof vscode.TabInputWebview);
+			return buffer && preview ? { buffer: buffer.label, preview: preview.label } : undefined;
+		}, 'the untitled buffer and the preview are open');
+		assert.ok(labels.buffer.includes('API_KEY'), `VS Code names an untitled buffer by its first line: ${labels.buffer}`);
+		assert.ok(labels.preview.includes('private-notes.md'), `VS Code names a preview by its file: ${labels.preview}`);
 		const text = await client.readText('editor://tabs');
-		assert.ok(!text.includes('preview-notes'), text);
-		assert.ok((JSON.parse(text) as { tabs: { kind: string }[] }).tabs.some(t => t.kind === 'webview'), text);
+		assert.ok(!text.includes('API_KEY') && !text.includes('private-notes'), text);
+		const tabs = (JSON.parse(text) as { tabs: { kind: string }[] }).tabs;
+		assert.deepEqual(tabs.map(t => t.kind).sort(), ['text', 'webview'], 'both tabs are listed, unnamed');
+		// Reverted first (closeAllEditors reverts the active editor), so closing asks nothing.
+		await vscode.window.showTextDocument(untitled.document);
 		await closeAllEditors();
 	});
 
@@ -104,5 +115,12 @@ describe('served-or-not rules in a real VS Code', () => {
 		assert.ok(![...await client.listedUris()].some(u => u.includes('broken.ts')), 'its problems are not listed');
 		await assertMcpError(client.client.readResource({ uri: 'diagnostics://file/build/broken.ts' }), RESOURCE_NOT_FOUND, 'read of the ignored file\'s problems');
 		await assertMcpError(client.client.subscribeResource({ uri: 'diagnostics://file/build/broken.ts' }), RESOURCE_NOT_FOUND, 'subscribe to the ignored file\'s problems');
+
+		// Open, with problems, active: everything that ranks open files, and outlines, pass it over.
+		await assertMcpError(client.client.readResource({ uri: 'outline://file/build/broken.ts' }), RESOURCE_NOT_FOUND, 'read of the ignored file\'s outline');
+		const completed = await client.client.complete({ ref: { type: 'ref/resource', uri: 'outline://file/{+path}' }, argument: { name: 'path', value: '' } });
+		assert.ok(!completed.completion.values.some(v => v.startsWith('build/') || v === IGNORED), completed.completion.values.join(', '));
+		const relevant = await client.readText('context://relevant');
+		assert.ok(!relevant.includes(IGNORED_TS) && !relevant.includes(IGNORED) && !relevant.includes('not a number'), relevant);
 	});
 });

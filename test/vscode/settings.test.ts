@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { assertMcpError, ensureServer, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
 
@@ -11,6 +12,8 @@ describe('settings apply without a restart', () => {
 	afterEach(async () => {
 		await section().update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
 		await section().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+		await section().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+		await section().update('port', undefined, vscode.ConfigurationTarget.Workspace);
 		await ensureServer();
 	});
 	after(async () => { await client?.close(); });
@@ -52,4 +55,31 @@ describe('settings apply without a restart', () => {
 		const fresh = await TestClient.connect(after);
 		await fresh.close();
 	});
+
+	it('a folder\'s settings can turn the server off but not on against the user', async () => {
+		await ensureServer();
+		await section().update('enabled', false, vscode.ConfigurationTarget.Global);
+		await waitFor(() => !fs.existsSync(lockFilePath()), 'lock file removed when the user disables the server');
+		await section().update('enabled', true, vscode.ConfigurationTarget.Workspace);
+		// The command settles once the server has been started or kept stopped as the settings say.
+		await vscode.commands.executeCommand('mcpResources.restartServer');
+		assert.equal(fs.existsSync(lockFilePath()), false, 'the folder\'s `enabled: true` did not start the server');
+	});
+
+	it('a folder\'s settings do not choose the port the server listens on', async () => {
+		const port = await freePort();
+		await section().update('port', port, vscode.ConfigurationTarget.Workspace);
+		await vscode.commands.executeCommand('mcpResources.restartServer');
+		const lock = await ensureServer();
+		assert.notEqual(Number(new URL(lock.url).port), port, 'the folder\'s port was ignored');
+	});
 });
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+	const server = net.createServer();
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise<void>(resolve => server.close(() => resolve()));
+	return port;
+}

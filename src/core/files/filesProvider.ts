@@ -122,12 +122,17 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		const { absPath, index } = located;
 		const mimeType = mimeTypeForName(path.basename(absPath));
 		const dirty = this.ports.documents.dirtyText(absPath);
+		const settings = this.ports.settings.get();
 		if (dirty !== undefined) {
 			// The editor's buffer, not the disk: nothing is opened, so the name is checked.
 			await this.served.checkTarget(uri, located);
+			// The same cap as for the saved file: a big file edited, or a big paste, is no exception.
+			const size = Buffer.byteLength(dirty, 'utf8');
+			if (size > settings.maxFileSize) {
+				throw new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
+			}
 			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 		}
-		const settings = this.ports.settings.get();
 		// The file is opened first and what was opened is checked: a link renamed over the
 		// file after a check by name would otherwise be followed by the read.
 		const accept = (realPath: string) => realPath === absPath || this.served.isServedTarget(realPath, index);

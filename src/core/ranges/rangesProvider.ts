@@ -5,7 +5,7 @@ import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
-import { FileSystemReader } from '../ports';
+import { FileSystemReader, OpenDocuments } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
@@ -31,6 +31,8 @@ export interface RangesProviderPorts {
 	readonly reader: FileSystemReader;
 	/** The editor's outlines; without them (headless) only `?lines=` is offered. */
 	readonly outline?: OutlineSource;
+	/** The editor's unsaved text, for files over the read cap (the files provider's reads have it below). */
+	readonly documents?: OpenDocuments;
 }
 
 /**
@@ -192,6 +194,15 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		if (!(await scope.isServed(absPath))) {
 			throw new ResourceNotFound(uri);
 		}
+		const mimeType = mimeTypeForName(path.basename(absPath));
+		const dirty = this.ports.documents?.dirtyText(absPath);
+		if (dirty !== undefined) {
+			const size = Buffer.byteLength(dirty, 'utf8');
+			if (size > MAX_RANGE_SOURCE_BYTES) {
+				throw new ResourceTooLarge(uri, size, MAX_RANGE_SOURCE_BYTES, 'a smaller file (ranges read files up to 16 MB)');
+			}
+			return { text: dirty, mimeType: mimeType ?? TEXT_MIME };
+		}
 		const result = await reader.readFileUpTo(absPath, MAX_RANGE_SOURCE_BYTES, async real => real === absPath || await scope.isServed(real))
 			.catch(() => ({ kind: 'refused' as const }));
 		if (result.kind === 'too-large') {
@@ -200,7 +211,6 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		if (result.kind !== 'ok') {
 			throw new ResourceNotFound(uri);
 		}
-		const mimeType = mimeTypeForName(path.basename(absPath));
 		const text = isBinaryMime(mimeType) ? undefined : decodeText(result.bytes);
 		if (text === undefined) {
 			throw new InvalidParams('The file is binary: it has no lines');

@@ -1,9 +1,9 @@
-import { UriTemplate } from '@modelcontextprotocol/client';
 import * as vscode from 'vscode';
 import { escapeIconSyntax } from '../../picker/markdownText';
 import { PickerNode, ResourceNode } from '../../picker/pickerNodes';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { ListedResource, ListedTemplate } from '../../picker/serverConnection';
+import { fillUriTemplate } from '../../picker/templateFill';
 import { attachSelection, AttachResult, AttachTarget } from './attach';
 import { PICKER_COMMANDS } from './pickerCommandIds';
 import { pickResources } from './pickResources';
@@ -120,22 +120,18 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 		if (!server || !template) {
 			return;
 		}
-		let parsed: UriTemplate;
+		const chosenServer = server;
+		const chosenTemplate = template;
+		let uri: string | undefined;
 		try {
-			parsed = new UriTemplate(template.uriTemplate);
+			uri = await fillUriTemplate(template.uriTemplate, (variable, filled) => askVariable(chosenServer, chosenTemplate, variable, filled));
 		} catch (err) {
 			void vscode.window.showErrorMessage(`The server's template ${template.uriTemplate.slice(0, 200)} is not a valid URI template: ${(err as Error).message}`);
 			return;
 		}
-		const values: Record<string, string> = {};
-		for (const variable of new Set(parsed.variableNames)) {
-			const value = await askVariable(server, template, variable, values);
-			if (value === undefined) {
-				return;
-			}
-			values[variable] = value;
+		if (uri === undefined) {
+			return;
 		}
-		const uri = parsed.expand(values);
 		const action = await vscode.window.showQuickPick(['Open', 'Add to Selection'], { title: uri, placeHolder: 'What to do with the resource' });
 		const listed: ListedResource = server.resources.resource(uri)?.resource ?? { uri, name: uri.split('/').pop() || uri };
 		if (action === 'Open') {
@@ -171,7 +167,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 }
 
 /** Asks for one template variable, suggesting values from `completion/complete` as the user types. */
-function askVariable(server: ServerEntry, template: ListedTemplate, variable: string, context: Record<string, string>): Promise<string | undefined> {
+function askVariable(server: ServerEntry, template: ListedTemplate, variable: string, context: Readonly<Record<string, string>>): Promise<string | undefined> {
 	const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
 	qp.title = `${template.uriTemplate}: ${variable}`;
 	qp.placeholder = `Value for "${variable}" (suggestions from the server)`;

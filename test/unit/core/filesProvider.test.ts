@@ -126,6 +126,24 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(err.data, { uri, size: 10, limit: 5, setting: 'mcpResources.maxFileSize' });
 	});
 
+	it('holds unsaved editor text to the same size cap as the file, naming the cap and the setting', async () => {
+		const file = fx.file('README.md');
+		const uri = fileUri(file);
+		server.settings.set({ maxFileSize: 16 });
+		await server.files.ready();
+		try {
+			documents.edit(file, '# caf\u00e9 unsaved!\n');
+			const err = await errorOf(conn.client.readResource({ uri }));
+			assert.equal(err.code, -32600);
+			assert.deepEqual(err.data, { uri, size: 17, limit: 16, setting: 'mcpResources.maxFileSize' }, 'bytes as UTF-8, not characters');
+			documents.edit(file, '# small unsaved\n');
+			const read = await conn.client.readResource({ uri });
+			assert.equal((read.contents[0] as { text: string }).text, '# small unsaved\n');
+		} finally {
+			documents.revert(file);
+		}
+	});
+
 	it('notifies subscribers only, and list_changed when files appear or go', async () => {
 		const other = await connectInMemory(server.registry);
 		try {

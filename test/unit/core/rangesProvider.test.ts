@@ -36,7 +36,7 @@ describe('line ranges and outlines through an MCP client', () => {
 		const scope = new WorkspaceScope(folders, server.files, reader);
 		registry = new ProviderRegistry([
 			new OutlineProvider(outline, scope, folders, server.files, FILE_TEMPLATE, { throttleMs: 10 }),
-			new RangesProvider({ files: server.files, scope, reader, outline }),
+			new RangesProvider({ files: server.files, scope, reader, outline, documents }),
 			server.files,
 		], { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
 		conn = await connectInMemory(registry);
@@ -70,6 +70,15 @@ describe('line ranges and outlines through an MCP client', () => {
 		const whole = await errorOf(conn.client.readResource({ uri: fileUri(big) }));
 		assert.match(whole.message, /over the 1 KB limit/);
 		assert.equal(await text(`${fileUri(big)}?lines=300-301`), 'row 300\nrow 301\n');
+	});
+
+	it('read a range of unsaved text over the read cap, which a whole read refuses as it refuses the file', async () => {
+		const uri = fileUri(file);
+		const rows = Array.from({ length: 400 }, (_, i) => `unsaved ${i + 1}`).join('\n') + '\n';
+		documents.edit(file, rows);
+		const whole = await errorOf(conn.client.readResource({ uri }));
+		assert.match(whole.message, /over the 1 KB limit/);
+		assert.equal(await text(`${uri}?lines=300-301`), 'unsaved 300\nunsaved 301\n', 'the editor\'s text, not the disk\'s');
 	});
 
 	it('name the URI sent, with its query, when a file is too large even for a range', async () => {

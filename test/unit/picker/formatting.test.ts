@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
 import { parseServerConfigs } from '../../../src/picker/serverConfig';
+import { fillUriTemplate } from '../../../src/picker/templateFill';
 import { countTokens } from '../../../src/picker/tokenCount';
 import { formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
@@ -57,6 +58,15 @@ describe('picker: context bundle', () => {
 		assert.equal(languageFor(undefined, 'file:///a/b.rs'), 'rust');
 		assert.equal(languageFor('text/plain', 'file:///a/b'), '');
 	});
+
+	it('gives no fence language to an extension every object has a member of (a.constructor, a.__proto__)', () => {
+		for (const member of ['constructor', '__proto__', 'hasOwnProperty', 'toString', 'valueOf']) {
+			assert.equal(languageFor(undefined, `file:///x/a.${member}`), '', member);
+			assert.equal(languageFor('text/plain', `file:///x/a.${member.toUpperCase()}`), '', member);
+		}
+		const bundle = buildContextBundle([{ uri: 'file:///x/a.constructor', contents: [{ uri: 'file:///x/a.constructor', text: 'x' }] }], { images: 'note' });
+		assert.equal(bundle.text, '## file:///x/a.constructor\n\n```\nx\n```\n');
+	});
 });
 
 describe('picker: token formatting', () => {
@@ -81,6 +91,17 @@ describe('picker: server settings', () => {
 			{ kind: 'http', name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } },
 			{ kind: 'stdio', name: 'local', command: 'node', args: ['server.js'], env: { DEBUG: '1' } },
 		]);
+	});
+
+	it('keeps env and header names every object has a member of (__proto__, constructor) as given', () => {
+		// As settings arrive: parsed JSON, where `__proto__` is an own key like any other.
+		const { servers, errors } = parseServerConfigs(JSON.parse('[{ "name": "s", "command": "x", "env": { "__proto__": "1", "constructor": "2" } },' +
+			'{ "name": "h", "url": "http://127.0.0.1:9/mcp", "headers": { "__proto__": "3" } }]'));
+		assert.deepEqual(errors, []);
+		const [stdio, http] = servers;
+		assert.ok(stdio.kind === 'stdio' && http.kind === 'http');
+		assert.deepEqual(Object.entries(stdio.env), [['__proto__', '1'], ['constructor', '2']]);
+		assert.deepEqual(Object.entries(http.headers), [['__proto__', '3']]);
 	});
 
 	it('skips bad entries with a message naming each and keeps the good ones', () => {
@@ -112,5 +133,28 @@ describe('picker: URI templates', () => {
 		assert.equal(new UriTemplate('file:///{+path}').expand({ path: 'src/a b.ts' }), 'file:///src/a%20b.ts');
 		assert.equal(new UriTemplate('git://{repo}/show/{ref}').expand({ repo: 'r', ref: 'a/b' }), 'git://r/show/a%2Fb');
 		assert.equal(new UriTemplate('x://q{?a,b}').expand({ a: '1', b: '2 3' }), 'x://q?a=1&b=2%203');
+	});
+
+	it('fills a server\'s template by asking for each variable once, with the values given so far', async () => {
+		const asked: [string, Record<string, string>][] = [];
+		const uri = await fillUriTemplate('git://{repo}/show/{ref}{?repo}', async (variable, filled) => {
+			asked.push([variable, { ...filled }]);
+			return `${variable} 1`;
+		});
+		assert.equal(uri, 'git://repo%201/show/ref%201?repo=repo%201');
+		assert.deepEqual(asked, [['repo', {}], ['ref', { repo: 'repo 1' }]]);
+		assert.equal(await fillUriTemplate('x://{a}/{b}', async variable => variable === 'b' ? undefined : 'v'), undefined, 'the user gave up');
+		await assert.rejects(fillUriTemplate('x://{a', async () => 'v'), 'not a template');
+	});
+
+	it('expands variables named after members of every object (__proto__, constructor) to what the user typed', async () => {
+		const contexts: string[] = [];
+		const uri = await fillUriTemplate('x://{__proto__}/{constructor}/{toString}', async (variable, filled) => {
+			contexts.push(JSON.stringify(filled));
+			return `${variable} 1`;
+		});
+		assert.equal(uri, 'x://__proto__%201/constructor%201/toString%201');
+		assert.deepEqual(contexts, ['{}', '{"__proto__":"__proto__ 1"}', '{"__proto__":"__proto__ 1","constructor":"constructor 1"}'],
+			'the completion context holds what was typed, under the server\'s own names');
 	});
 });

@@ -191,6 +191,45 @@ describe('picker: a hostile server', () => {
 			assert.match(bundle.text, /_Binary content \(unknown type, \d+ B\) not included\._/, 'a MIME type that is not one is not shown');
 		});
 
+		it('stops reading an answer past the byte cap on one message, before it is all in memory', async () => {
+			const cap = 1024 * 1024;
+			let sent = 0;
+			const answer = (res: import('node:http').ServerResponse, head: string, tail: string) => {
+				res.writeHead(200, { 'content-type': head.startsWith('data:') ? 'text/event-stream' : 'application/json' });
+				res.write(head);
+				const chunk = 'x'.repeat(64 * 1024);
+				// Eight times the cap, then a proper ending: without the cap the read succeeds.
+				const more = () => {
+					while (sent < 8 * cap) {
+						sent += chunk.length;
+						if (!res.write(chunk)) {
+							res.once('drain', more);
+							return;
+						}
+					}
+					res.end(tail);
+				};
+				res.on('close', () => res.removeAllListeners('drain'));
+				more();
+			};
+			for (const events of [false, true]) {
+				sent = 0;
+				const direct = await startHostileServer({
+					rawRead: (id, res) => answer(res, `${events ? 'data: ' : ''}{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"contents":[{"uri":"test://endless","text":"`, `"}]}}${events ? '\n\n' : ''}`),
+				});
+				try {
+					const connection = direct.connect(cap);
+					const outcome = await connection.read('test://endless').then(() => 'read', (err: Error) => err.message);
+					// A JSON body fails the request with the cap's words; a broken event stream, as the
+					// SDK reports any: the connection closed.
+					assert.match(outcome, events ? /Connection closed/ : /larger than the picker's 1 MB limit/, `${events ? 'an event stream' : 'a JSON body'}: ${outcome}`);
+					assert.ok(sent < 8 * cap, `the picker stopped reading after ${sent} bytes`);
+				} finally {
+					await direct.close();
+				}
+			}
+		});
+
 		it('does not paste a read result over the cap, and says why', async () => {
 			const huge = 'x'.repeat(MAX_READ_BYTES + 1024 * 1024);
 			const direct = await startHostileServer({ read: uri => ({ contents: [{ uri, text: huge }] }) });

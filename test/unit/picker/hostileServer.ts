@@ -14,6 +14,8 @@ export interface HostileBehaviour {
 	list?(cursor: string | undefined): ListResourcesResult;
 	templates?(cursor: string | undefined): ListResourceTemplatesResult;
 	read?(uri: string): ReadResourceResult;
+	/** Answers `resources/read` itself, bytes as it likes, instead of through the SDK server. */
+	rawRead?(id: unknown, res: http.ServerResponse): void;
 	/** `serverInfo.icons` */
 	icons?: { src: string; mimeType?: string; theme?: 'light' | 'dark' }[];
 }
@@ -22,8 +24,8 @@ export interface HostileServer {
 	readonly url: string;
 	/** Requests per method, to show how far the picker followed it. */
 	readonly calls: Map<string, number>;
-	/** A picker connection to it. */
-	connect(): ServerConnection;
+	/** A picker connection to it (with the byte cap on one message the picker gives other servers). */
+	connect(maxMessageBytes?: number): ServerConnection;
 	close(): Promise<void>;
 }
 
@@ -57,15 +59,27 @@ export async function startHostileServer(behaviour: HostileBehaviour): Promise<H
 			void transport.close();
 			void server.close();
 		});
-		void server.connect(transport).then(() => transport.handleRequest(req, res));
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body: unknown = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+			const message = body as { method?: unknown; id?: unknown } | undefined;
+			if (behaviour.rawRead && message?.method === 'resources/read') {
+				count('resources/read');
+				behaviour.rawRead(message.id, res);
+				return;
+			}
+			void server.connect(transport).then(() => transport.handleRequest(req, res, body));
+		});
 	});
 	await new Promise<void>(resolve => httpServer.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`;
 	return {
 		url,
 		calls,
-		connect() {
-			const connection = new ServerConnection('hostile', 'Hostile', { resolve: async () => ({ kind: 'http', url, headers: {} }) }, { log: nullLogger, backoffMs: [60_000] });
+		connect(maxMessageBytes?: number) {
+			const target = { kind: 'http' as const, url, headers: {}, ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}) };
+			const connection = new ServerConnection('hostile', 'Hostile', { resolve: async () => target }, { log: nullLogger, backoffMs: [60_000] });
 			connections.push(connection);
 			return connection;
 		},
