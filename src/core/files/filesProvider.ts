@@ -4,8 +4,6 @@ import { Logger } from '../../common/logger';
 import { MAX_COMPLETIONS } from '../completions';
 import { HeadMoveRecheck, MovedPath, PathRecheck } from '../git/headMoveRecheck';
 import { GitSource } from '../git/ports';
-import { ResourceNotFound, ResourceTooLarge } from '../errors';
-import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import {
 	FileChangeEvent, FileSettings, FileSystemReader, FileWatcher, OpenDocuments, ServedRule, SettingsSource,
 	WorkspaceFoldersSource,
@@ -13,6 +11,7 @@ import {
 import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
+import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
 import { eventsForHeadMove } from './headMoveEvents';
@@ -23,12 +22,6 @@ import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
 
-/**
- * Errors of opening a path that mean no file is there to serve: missing, a directory, a path
- * through a file, a link loop, a name too long to exist (a client may send 8 KB URIs), or a
- * socket (open(2) says ENXIO). The client gets not-found with its URI, not an internal error.
- */
-const NO_FILE_THERE = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'ENXIO']);
 /** Spellings of subscribed files other than their own URIs remembered at once (as ranges are). */
 const MAX_SPELLINGS = 1_000;
 
@@ -119,41 +112,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	async read(uri: string): Promise<ResourceContent[]> {
 		const located = await this.served.locate(uri);
-		const { absPath, index } = located;
-		const mimeType = mimeTypeForName(path.basename(absPath));
-		const dirty = this.ports.documents.dirtyText(absPath);
-		const settings = this.ports.settings.get();
-		if (dirty !== undefined) {
-			// The editor's buffer, not the disk: nothing is opened, so the name is checked.
-			await this.served.checkTarget(uri, located);
-			// The same cap as for the saved file: a big file edited, or a big paste, is no exception.
-			const size = Buffer.byteLength(dirty, 'utf8');
-			if (size > settings.maxFileSize) {
-				throw new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
-			}
-			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
-		}
-		// The file is opened first and what was opened is checked: a link renamed over the
-		// file after a check by name would otherwise be followed by the read.
-		const accept = (realPath: string) => realPath === absPath || this.served.isServedTarget(realPath, index);
-		const result = await this.ports.reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
-			if (err?.code !== undefined && NO_FILE_THERE.has(err.code)) {
-				throw new ResourceNotFound(uri);
-			}
-			throw err;
-		});
-		if (result.kind === 'not-a-file' || result.kind === 'refused') {
-			throw new ResourceNotFound(uri);
-		}
-		if (result.kind === 'too-large') {
-			throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
-		}
-		const bytes = result.bytes;
-		const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
-		if (text !== undefined) {
-			return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
-		}
-		return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+		const { reader, documents, settings } = this.ports;
+		return fileContents(uri, located, { reader, documents, settings: settings.get(), served: this.served });
 	}
 
 	isServedNow(absPath: string): boolean {

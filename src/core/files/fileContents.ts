@@ -1,0 +1,63 @@
+import { ResourceNotFound, ResourceTooLarge } from '../errors';
+import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
+import { FileSettings, FileSystemReader, OpenDocuments } from '../ports';
+import { ResourceContent } from '../resource';
+import { LocatedFile, ServedPaths } from './servedPaths';
+import * as path from 'node:path';
+
+/**
+ * Errors of opening a path that mean no file is there to serve: missing, a directory, a path
+ * through a file, a link loop, a name too long to exist (a client may send 8 KB URIs), or a
+ * socket (open(2) says ENXIO). The client gets not-found with its URI, not an internal error.
+ */
+const NO_FILE_THERE = new Set(['ENOENT', 'EISDIR', 'ENOTDIR', 'ELOOP', 'ENAMETOOLONG', 'ENXIO']);
+
+/** What reading a file's contents needs. */
+export interface FileContentsPorts {
+	readonly reader: FileSystemReader;
+	readonly documents: OpenDocuments;
+	readonly settings: FileSettings;
+	readonly served: ServedPaths;
+}
+
+/**
+ * A located file's contents as `resources/read` returns them under `uri`: the editor's unsaved
+ * text when it is dirty, else the file as opened (and checked) on disk, text or base64 blob,
+ * both held to the read cap.
+ */
+export async function fileContents(uri: string, located: LocatedFile, { reader, documents, settings, served }: FileContentsPorts): Promise<ResourceContent[]> {
+	const { absPath, index } = located;
+	const mimeType = mimeTypeForName(path.basename(absPath));
+	const dirty = documents.dirtyText(absPath);
+	if (dirty !== undefined) {
+		// The editor's buffer, not the disk: nothing is opened, so the name is checked.
+		await served.checkTarget(uri, located);
+		// The same cap as for the saved file: a big file edited, or a big paste, is no exception.
+		const size = Buffer.byteLength(dirty, 'utf8');
+		if (size > settings.maxFileSize) {
+			throw new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
+		}
+		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
+	}
+	// The file is opened first and what was opened is checked: a link renamed over the
+	// file after a check by name would otherwise be followed by the read.
+	const accept = (realPath: string) => realPath === absPath || served.isServedTarget(realPath, index);
+	const result = await reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
+		if (err?.code !== undefined && NO_FILE_THERE.has(err.code)) {
+			throw new ResourceNotFound(uri);
+		}
+		throw err;
+	});
+	if (result.kind === 'not-a-file' || result.kind === 'refused') {
+		throw new ResourceNotFound(uri);
+	}
+	if (result.kind === 'too-large') {
+		throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
+	}
+	const bytes = result.bytes;
+	const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
+	if (text !== undefined) {
+		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
+	}
+	return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+}
