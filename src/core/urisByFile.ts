@@ -33,6 +33,13 @@ export class UrisByFile {
 
 	/** The URIs held for the files among `files`. */
 	among(files: readonly string[]): string[] {
-		return this.byFile.size === 0 ? [] : files.flatMap(file => [...this.byFile.get(file) ?? []]);
+		const found: string[] = [];
+		if (this.byFile.size > 0) {
+			// No array per file: a burst of changes names thousands, of which few are held.
+			for (const file of files) {
+				this.byFile.get(file)?.forEach(uri => found.push(uri));
+			}
+		}
+		return found;
 	}
 }

@@ -88,6 +88,14 @@ export class BoundedIgnore {
 	}
 }
 
+/**
+ * Whether a path is ignored after one more rule file's answer, as git lets a later (deeper) file
+ * decide: its match ignores, its negation re-includes, silence keeps what came before.
+ */
+export function ignoredAfter(soFar: boolean, result: { ignored: boolean; unignored: boolean }): boolean {
+	return result.ignored || (soFar && !result.unignored);
+}
+
 /** A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). */
 export function parseGitignore(text: string | null): BoundedIgnore | null {
 	try {

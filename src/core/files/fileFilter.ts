@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
-import { BoundedIgnore, parseGitignore } from './boundedIgnore';
+import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
 import { readRepositoryRules, readTextOrNull, RuleFile } from './repositoryRules';
 import { BUILT_IN_SECRETS, SecretMatcher } from './secretMatcher';
 
@@ -188,11 +188,7 @@ export class FileFilter {
 		let ignored = false;
 		for (const outside of this.loadedRepositoryRules.get(folder.path) ?? []) {
 			const result = outside.rules.test(isDirectory ? `${outside.prefix}${rel}/` : outside.prefix + rel);
-			if (result.ignored) {
-				ignored = true;
-			} else if (result.unignored) {
-				ignored = false;
-			}
+			ignored = ignoredAfter(ignored, result);
 		}
 		const loaded = this.gitignores.get(folder.path);
 		let slash = -1;
@@ -202,11 +198,7 @@ export class FileFilter {
 			if (rules) {
 				const sub = rel.slice(slash + 1);
 				const result = rules.test(isDirectory ? `${sub}/` : sub);
-				if (result.ignored) {
-					ignored = true;
-				} else if (result.unignored) {
-					ignored = false;
-				}
+				ignored = ignoredAfter(ignored, result);
 			}
 			slash = rel.indexOf('/', slash + 1);
 		} while (slash >= 0);
@@ -238,11 +230,7 @@ export class NameCheck {
 		let ignored = false;
 		for (const { rules, prefix } of this.chain) {
 			const result = prefix === '' ? rules.testName(name, isDirectory, lower) : rules.test(isDirectory ? `${prefix}${name}/` : prefix + name);
-			if (result.ignored) {
-				ignored = true;
-			} else if (result.unignored) {
-				ignored = false;
-			}
+			ignored = ignoredAfter(ignored, result);
 		}
 		return ignored;
 	}

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { FileSystemReader } from '../ports';
-import { BoundedIgnore, parseGitignore } from './boundedIgnore';
+import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
 
 /** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
 export interface RuleFile {
@@ -41,8 +41,7 @@ export async function readRepositoryRules(reader: FileSystemReader, folderPath: 
 	let folderIgnored = false;
 	for (const { rules, prefix } of found) {
 		if (prefix !== '') {
-			const result = rules.test(prefix);
-			folderIgnored = result.ignored || (folderIgnored && !result.unignored);
+			folderIgnored = ignoredAfter(folderIgnored, rules.test(prefix));
 		}
 	}
 	return folderIgnored ? [] : found;
