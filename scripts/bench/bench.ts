@@ -9,8 +9,11 @@
 //        --previous REF|PATH (also bench a previous build: a git ref, built once into
 //        .cache/bench/previous/<sha>, or a cli.js) --skip-modern
 // Our server runs in both protocol eras (scripts/bench/eras.ts): legacy (SDK v1 client) and
-// modern (SDK v2 client pinned to 2026-07-28), then the previous build, and a second table
-// compares them, with the new-era HTTP/stdio reads ratio. E.g. npm run bench -- --previous main
+// modern (SDK v2 client pinned to 2026-07-28), then the previous build (read by the v1 client
+// and, as the modern rows' reference, by the v2 client in its 2025 mode), and a second table
+// compares them, with the new-era HTTP/stdio reads ratio. The legacy era's notifications and
+// burst come last, so no contender's reads follow the burst's writes. E.g. npm run bench --
+// --previous main
 //        --scale: only the scale section instead (scripts/bench/scale.ts, its own flags);
 //        --scale --host: the same at 100,000 files in the real extension host (scripts/bench/hostScale.ts)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
@@ -21,9 +24,11 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { OursHttp, OursStdio, PeerFilesystem, floor, runReads, type OursOptions, type ReadRun, type ReadStats } from './contenders.js';
 import {
-	OursModernHttp, OursModernStdio, eraRows, httpOverStdio, measureUpdatedLatencyListen, previousContender, readCpuPerRead, readCpuStart, renderEras,
-	resolvePreviousCli, type EraRow, type HttpOverStdio, type UpdatedLatencyListen,
+	eraRows, httpOverStdio, previousContender, readCpuPerRead, readCpuStart, renderEras, resolvePreviousCli, type EraRow, type HttpOverStdio,
 } from './eras.js';
+import {
+	MODERN_VERSION, OursV2Http, OursV2Stdio, measureUpdatedLatencyListen, modernContender, previousV2Contender, type UpdatedLatencyListen,
+} from './v2Contenders.js';
 import { measureBurst, measureUpdatedLatency, type NotifyContender, type UpdatedLatency } from './notify.js';
 import {
 	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
@@ -527,19 +532,19 @@ async function runOurs(ctx: BenchContext, kind: 'stdio' | 'http', variant: OursV
 		r.memory = memoryOf(contender.pid);
 		log(`  server RSS ${r.memory?.rssMiB} MiB (peak ${r.memory?.peakRssMiB})`);
 
-		if (!opts.skipNotify && opts.notifyTransport === kind && opts.notifySamples > 0 && variant.key) {
-			// The other eras and builds: updated latency only (the burst runs once, on the legacy era).
+		// The other eras and builds: updated latency only. The legacy era's notifications and its
+		// burst run after every contender's reads (runDeferredNotify): the burst's 10,000 files
+		// written and deleted would otherwise weigh on the contenders measured right after it.
+		// The previous build read by the v2 client has its updated latency from the v1 client's.
+		const v2 = contender instanceof OursV2Stdio || contender instanceof OursV2Http ? contender : undefined;
+		if (!opts.skipNotify && opts.notifyTransport === kind && opts.notifySamples > 0 && variant.key && (!v2 || v2.era === MODERN_VERSION)) {
 			phase = 'notifications';
 			const args = { root: ctx.root, targets: ctx.notifyTargets, log };
-			const updated = contender instanceof OursModernStdio || contender instanceof OursModernHttp
-				? await measureUpdatedLatencyListen({ ...args, contender })
+			const updated = v2
+				? await measureUpdatedLatencyListen({ ...args, contender: v2 })
 				: await measureUpdatedLatency({ ...args, contender: notifyContender(contender) });
 			r.notify = { updated };
 			log(`  updated latency: p50 ${updated.latency.p50} ms, p99 ${updated.latency.p99} ms`);
-		} else if (!opts.skipNotify && opts.notifyTransport === kind) {
-			phase = 'notifications';
-			r.notify = { updated: (await runNotify(ctx, contender)).updated };
-			r.memoryAfterNotify = memoryOf(contender.pid);
 		}
 	} catch (err) {
 		r.error = `${phase}: ${messageOf(err)}`;
@@ -551,6 +556,36 @@ async function runOurs(ctx: BenchContext, kind: 'stdio' | 'http', variant: OursV
 		} catch (err) {
 			problem(`${r.name}: close failed: ${messageOf(err)}`);
 		}
+	}
+}
+
+/**
+ * The legacy era's notifications and burst, on a server of their own started after every
+ * contender's reads, into that era's result on `--notify-transport`.
+ */
+async function runDeferredNotify(ctx: BenchContext): Promise<void> {
+	const kind = opts.notifyTransport;
+	const r = results.contenders[kind === 'http' ? 'oursHttp' : 'oursStdio'];
+	if (!r || r.error) return; // its reads failed: the error is recorded there
+	const contender: Ours = kind === 'http'
+		? new OursHttp({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli })
+		: new OursStdio({ repoRoot, root: ctx.root, home: ctx.home, cli: ctx.cli });
+	log(`\n== ${contender.name}: notifications and burst (a server of their own, after every contender's reads)`);
+	let phase = 'start';
+	try {
+		await contender.start();
+		phase = 'enumerate';
+		const listed = await contender.enumerate(); // the index is complete before the first write
+		const c = completeness(listed.files, ctx.expectedSet);
+		if (c.missing) throw new Error(`enumeration incomplete before the notifications: ${c.missing} of ${ctx.expectedSet.size} files missing`);
+		phase = 'notifications';
+		r.notify = { updated: (await runNotify(ctx, contender)).updated };
+		r.memoryAfterNotify = memoryOf(contender.pid);
+	} catch (err) {
+		r.error = `${phase}: ${messageOf(err)}`;
+		recordError(r.name, phase, err, e => contender.describeFailure(e));
+	} finally {
+		await contender.close().catch(err => problem(`${contender.name} (notifications): close failed: ${messageOf(err)}`));
 	}
 }
 
@@ -813,8 +848,8 @@ async function main() {
 		await runOurs(ctx, 'stdio');
 		await runOurs(ctx, 'http');
 		if (!opts.skipModern) {
-			await runOurs(ctx, 'stdio', { key: 'oursModernStdio', make: o => new OursModernStdio(o) });
-			await runOurs(ctx, 'http', { key: 'oursModernHttp', make: o => new OursModernHttp(o) });
+			await runOurs(ctx, 'stdio', { key: 'oursModernStdio', make: o => modernContender('stdio', o) });
+			await runOurs(ctx, 'http', { key: 'oursModernHttp', make: o => modernContender('http', o) });
 		}
 	}
 	if (opts.previous) {
@@ -828,8 +863,13 @@ async function main() {
 			results.previousCli = previousCli;
 			await runOurs(ctx, 'stdio', { key: 'prevStdio', cli: previousCli, make: o => previousContender('stdio', o) });
 			await runOurs(ctx, 'http', { key: 'prevHttp', cli: previousCli, make: o => previousContender('http', o) });
+			if (!opts.skipModern) {
+				await runOurs(ctx, 'stdio', { key: 'prevV2Stdio', cli: previousCli, make: o => previousV2Contender('stdio', o) });
+				await runOurs(ctx, 'http', { key: 'prevV2Http', cli: previousCli, make: o => previousV2Contender('http', o) });
+			}
 		}
 	}
+	if (!opts.skipNotify && existsSync(cli)) await runDeferredNotify(ctx);
 	rmSync(home, { recursive: true, force: true });
 
 	results.finishedAt = new Date().toISOString();

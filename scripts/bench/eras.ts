@@ -1,157 +1,19 @@
-// Both protocol eras side by side for scripts/bench/bench.ts, next to the previous build.
+// Both protocol eras side by side for scripts/bench/bench.ts, next to the previous build: the
+// eras table, the HTTP/stdio ratios, building the previous build, and CPU per read.
 //
 //   - legacy era: the existing contenders (SDK v1 client, initialize + sessions, resources/subscribe).
-//   - modern era: SDK v2 client pinned to 2026-07-28 (`versionNegotiation: { mode: { pin } }`, so a
-//     server that does not offer it fails instead of falling back): stateless HTTP, one page per
-//     raw resources/list request (v2's listResources() without a cursor walks every page), reads
-//     with `cacheMode: 'bypass'` (the v2 client otherwise serves reads from its own cache while
-//     ttlMs says fresh, and the bench would measure the cache), updates through `client.listen`.
-//     There is no ping in this era.
-//   - previous build: the legacy contenders against another build's dist/cli.js (`--previous REF`
-//     builds a git ref into .cache/bench/previous/<sha>, once; `--previous PATH` takes a cli.js).
+//   - modern era: the SDK v2 client pinned to 2026-07-28 (v2Contenders.ts).
+//   - previous build: another build's dist/cli.js (`--previous REF` builds a git ref into
+//     .cache/bench/previous/<sha>, once; `--previous PATH` takes a cli.js), read by the v1 client
+//     (the legacy rows' reference) and by the v2 client in its 2025 mode (the modern rows'
+//     reference: one client on both sides of a comparison).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Readable } from 'node:stream';
-import {
-	CLIENT_INFO, OursHttp, OursStdio, REQUEST_TIMEOUT_MS, extractBinary, extractText,
-	type EraRequests, type OursOptions, type ReadStats, type ResourcePage, type ServerCapabilitiesSeen, type SessionReader,
-} from './contenders.js';
-import { timeUpdatedNotifications } from './notify.js';
-import type { TextEntry } from './workspace.js';
-import { killPidAtExit } from '../lib/processes.js';
-import { now, round, summarize, withTimeout, type LatencySummary } from './measurement.js';
+import { OursHttp, OursStdio, type OursOptions } from './contenders.js';
+import { round, type LatencySummary } from './measurement.js';
 
-export const MODERN_VERSION = '2026-07-28';
-
-/**
- * The v2 client and its requests, which both modern contenders hold (composition: the legacy
- * contenders' `client` is the v1 type, so the modern ones keep theirs here and delegate to it).
- */
-export class ModernRequests implements EraRequests {
-	client: Client | null = null;
-	constructor(private readonly owner: { readonly name: string; readonly readStats: ReadStats; connectionError: Error | null }) {}
-
-	newClient(): Client {
-		const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
-		client.onerror = err => {
-			this.owner.connectionError ??= err;
-		};
-		return client;
-	}
-
-	/** The connected client (start() first). */
-	get connected(): Client {
-		if (!this.client) throw new Error(`${this.owner.name}: not started`);
-		return this.client;
-	}
-
-	/** One raw resources/list request: v2's listResources() without a cursor walks every page. */
-	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
-		return this.connected.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, { timeout });
-	}
-
-	read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		return this.readWith(this.connected, absPath, timeout);
-	}
-
-	serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.client?.getServerCapabilities();
-	}
-
-	serverVersion(): unknown {
-		return this.client?.getServerVersion();
-	}
-
-	async readWith(client: Client, absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		const uri = pathToFileURL(absPath).href;
-		return extractText(await client.readResource({ uri }, { timeout, cacheMode: 'bypass' }), uri, this.owner.readStats);
-	}
-
-	async readBinary(absPath: string): Promise<Buffer> {
-		const uri = pathToFileURL(absPath).href;
-		return extractBinary(await this.connected.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS, cacheMode: 'bypass' }), uri, this.owner.readStats);
-	}
-
-	async close(): Promise<void> {
-		await this.client?.close();
-	}
-}
-
-export class OursModernStdio extends OursStdio {
-	override readonly era = MODERN_VERSION;
-	readonly modern = new ModernRequests(this);
-	protected override readonly requests: EraRequests = this.modern;
-	constructor(opts: OursOptions) {
-		super(opts, 'ours modern (stdio)');
-	}
-
-	override async start(): Promise<this> {
-		this.t0 = now();
-		const transport = new StdioClientTransport({
-			command: process.execPath,
-			args: this.serverArgs(['--stdio']),
-			env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: this.home } as Record<string, string>,
-			stderr: 'pipe',
-			cwd: this.repoRoot,
-		});
-		this.stderr.attach(transport.stderr as Readable | null);
-		const client = this.modern.newClient();
-		this.modern.client = client;
-		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
-		this.pid = transport.pid ?? undefined;
-		this.untrack = killPidAtExit(this.pid);
-		this.connectMs = now() - this.t0;
-		return this;
-	}
-
-	protected override closeClient(): Promise<void> {
-		return this.modern.close();
-	}
-}
-
-export class OursModernHttp extends OursHttp {
-	override readonly era = MODERN_VERSION;
-	readonly modern = new ModernRequests(this);
-	protected override readonly requests: EraRequests = this.modern;
-	constructor(opts: OursOptions) {
-		super(opts, 'ours modern (http)');
-	}
-
-	private async connectModernClient(): Promise<Client> {
-		const transport = new StreamableHTTPClientTransport(new URL(this.url), {
-			requestInit: { headers: { Authorization: `Bearer ${this.token}` } },
-		});
-		const client = this.modern.newClient();
-		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
-		return client;
-	}
-
-	protected override async connect(): Promise<void> {
-		this.modern.client = await this.connectModernClient();
-	}
-
-	override async openSession(): Promise<SessionReader> {
-		const client = await this.connectModernClient();
-		return {
-			read: absPath => this.modern.readWith(client, absPath),
-			close: async () => {
-				await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
-				await client.close().catch(() => {});
-			},
-		};
-	}
-
-	protected override async closeClient(): Promise<void> {
-		await (this.modern.client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
-		await this.modern.close();
-	}
-}
-
-/** The previous build's contenders: the legacy era, as that build served it. */
+/** The previous build's contenders read by the v1 client: the legacy era, as that build served it. */
 export function previousContender(kind: 'stdio' | 'http', opts: OursOptions): OursStdio | OursHttp {
 	return kind === 'http' ? new OursHttp(opts, 'previous (http)') : new OursStdio(opts, 'previous (stdio)');
 }
@@ -186,44 +48,6 @@ export function resolvePreviousCli(repoRoot: string, value: string, log: (messag
 	}
 	if (!existsSync(cli)) throw new Error(`--previous ${value}: the build made no dist/cli.js`);
 	return cli;
-}
-
-/**
- * `notifications/resources/updated` latency through `subscriptions/listen` (the modern era's
- * subscribe): one listen stream naming every target, then each file written in turn.
- */
-export interface UpdatedLatencyListen {
-	samples: number; received: number; timeouts: number; acknowledged: number; listenMs: number; updatedPerWrite: number; latency: LatencySummary;
-}
-
-export async function measureUpdatedLatencyListen({ contender, root, targets, timeoutMs = 3000, gapMs = 60, log }: {
-	contender: { modern: ModernRequests }; root: string; targets: readonly TextEntry[]; timeoutMs?: number; gapMs?: number; log?: (message: string) => void;
-}): Promise<UpdatedLatencyListen> {
-	const client = contender.modern.connected;
-	const uris = targets.map(e => pathToFileURL(path.join(root, e.rel)).href);
-	let listenMs = 0;
-	let honored = new Set<string>();
-	const { latencies, timeouts, updatedPerWrite } = await timeUpdatedNotifications({
-		root, targets, uris, timeoutMs, gapMs,
-		onUpdated: handler => client.setNotificationHandler('notifications/resources/updated', n => handler(n.params.uri)),
-		subscribe: async () => {
-			const tListen = now();
-			const subscription = await client.listen({ resourceSubscriptions: uris });
-			listenMs = now() - tListen;
-			honored = new Set(subscription.honoredFilter?.resourceSubscriptions ?? []);
-			return () => subscription.close().catch(() => {});
-		},
-	});
-	log?.(`  updated latency (listen): ${latencies.length}/${targets.length} arrived, ${timeouts} timed out, ${honored.size}/${uris.length} URIs acknowledged`);
-	return {
-		samples: targets.length,
-		received: latencies.length,
-		timeouts,
-		acknowledged: honored.size,
-		listenMs: round(listenMs),
-		updatedPerWrite,
-		latency: summarize(latencies),
-	};
 }
 
 /** User + system CPU time of a live process in ms (Linux /proc, 10 ms ticks), or null. */
@@ -296,10 +120,17 @@ export interface EraAim { text: string; met: boolean }
 export interface EraRow { metric: string; contender: string; value: number; unit: string; vsPrevious: number | null; aim: EraAim | null }
 
 const ERA_CONTENDERS = [
-	['oursStdio', 'legacy stdio'], ['oursModernStdio', 'modern stdio'], ['prevStdio', 'previous stdio'],
-	['oursHttp', 'legacy http'], ['oursModernHttp', 'modern http'], ['prevHttp', 'previous http'],
+	['oursStdio', 'legacy stdio'], ['oursModernStdio', 'modern stdio'], ['prevStdio', 'previous stdio'], ['prevV2Stdio', 'previous stdio, v2'],
+	['oursHttp', 'legacy http'], ['oursModernHttp', 'modern http'], ['prevHttp', 'previous http'], ['prevV2Http', 'previous http, v2'],
 ] as const;
-const PREVIOUS_OF: Partial<Record<string, string>> = { oursStdio: 'prevStdio', oursModernStdio: 'prevStdio', oursHttp: 'prevHttp', oursModernHttp: 'prevHttp' };
+/**
+ * Each contender's reference in the previous build: the one read by the same client (v1 for the
+ * legacy rows, v2 for the modern ones), else (a result file from before the v2 reference) the
+ * previous build read by the v1 client.
+ */
+const PREVIOUS_OF: Partial<Record<string, readonly string[]>> = {
+	oursStdio: ['prevStdio'], oursHttp: ['prevHttp'], oursModernStdio: ['prevV2Stdio', 'prevStdio'], oursModernHttp: ['prevV2Http', 'prevHttp'],
+};
 
 const CLIENT_CPU_1 = 'bench client CPU per read, 1 at a time';
 const CLIENT_CPU_8 = 'bench client CPU per read, 8 in flight';
@@ -316,7 +147,7 @@ export function eraRows(results: EraResults): EraRow[] {
 			const result = c[key];
 			const value = result ? get(result) : undefined;
 			if (value === undefined || value === null) continue;
-			const prevKey = PREVIOUS_OF[key];
+			const prevKey = PREVIOUS_OF[key]?.find(k => c[k] !== undefined);
 			const prevResult = prevKey ? c[prevKey] : undefined;
 			const prev = prevResult ? get(prevResult) : undefined;
 			const vsPrevious = typeof prev === 'number' && Number.isFinite(prev) && prev > 0 && value > 0 ? (better === 'lower' ? prev / value : value / prev) : null;
@@ -341,7 +172,7 @@ export function eraRows(results: EraResults): EraRow[] {
 	// "Nothing slower than the previous build": every timed row of the current build that has a
 	// previous-build counterpart (memory is reported, not aimed at).
 	for (const row of rows) {
-		// The bench client's CPU is the client's (the previous build is read by the v1 client), not the server's to beat.
+		// The bench client's CPU is the client's, not the server's to beat.
 		if (!row.aim && row.vsPrevious !== null && row.unit !== 'MiB' && row.metric !== CLIENT_CPU_1 && row.metric !== CLIENT_CPU_8) {
 			row.aim = { text: 'not slower than previous', met: row.vsPrevious >= 1 };
 		}
@@ -385,7 +216,10 @@ export function renderEras(results: EraResults): string {
 	});
 	const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)));
 	const line = (cells: readonly string[]) => cells.map((cell, i) => ([2, 4].includes(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-	const out = ['both eras (legacy: SDK v1 client, 2025 era; modern: SDK v2 client pinned 2026-07-28) and the previous build', '', line(header), widths.map(w => '-'.repeat(w)).join('  ')];
+	const out = [
+		'both eras (legacy: SDK v1 client, 2025 era; modern: SDK v2 client pinned 2026-07-28) and the previous build',
+		'(vs previous: through the same client; the v2 client reads the previous build in its 2025 mode)',
+		'', line(header), widths.map(w => '-'.repeat(w)).join('  ')];
 	body.forEach((b, i) => {
 		if (i > 0 && b[0]) out.push('');
 		out.push(line(b));

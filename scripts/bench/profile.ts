@@ -21,7 +21,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { errorText } from '../lib/errorText.js';
 import { OursHttp, OursStdio, runReads } from './contenders.js';
-import { OursModernHttp, OursModernStdio, readCpuPerRead, readCpuStart } from './eras.js';
+import { readCpuPerRead, readCpuStart } from './eras.js';
+import { OursV2Http, OursV2Stdio } from './v2Contenders.js';
 import { filterMaxListenersWarnings } from './measurement.js';
 import { onInterrupt } from '../lib/processes.js';
 import { ensureWorkspace } from './workspace.js';
@@ -150,8 +151,8 @@ interface PhaseProfile extends SelfTimes { phase: string; count: number; perSec:
 interface EraContext { root: string; home: string; cli: string; sample: string[]; lists: number; transport: string; inFlight: number }
 
 function contenderClass(era: string, transport: string): ContenderClass {
-	if (transport === 'stdio') return era === 'modern' ? OursModernStdio : OursStdio;
-	return era === 'modern' ? OursModernHttp : OursHttp;
+	if (transport === 'stdio') return era === 'modern' ? OursV2Stdio : OursStdio;
+	return era === 'modern' ? OursV2Http : OursHttp;
 }
 
 async function timedPhase(phase: string, count: number, pid: number | undefined, work: () => Promise<void>): Promise<Omit<PhaseProfile, keyof SelfTimes>> {

@@ -42,6 +42,20 @@ describe('scripts: the bench eras table', () => {
 		assert.deepEqual(p50.map(r => r.vsPrevious), [2, 0.5, null]);
 	});
 
+	it('compares the modern rows with the previous build read by the same (v2) client when it was measured', () => {
+		const withV2 = {
+			...contenders,
+			prevV2Stdio: { readSeq: { readsPerSec: 40, latency: { n: 1, p50: 5 } } },
+		};
+		const rows = eras.eraRows({ contenders: withV2 }).filter(r => r.metric === 'reads/s, 1 at a time');
+		assert.deepEqual(rows.map(r => [r.contender, r.value, r.vsPrevious, r.aim?.met ?? null]), [
+			['legacy stdio', 200, 2, true],
+			['modern stdio', 50, 1.25, true],
+			['previous stdio', 100, null, null],
+			['previous stdio, v2', 40, null, null],
+		]);
+	});
+
 	it('aims at "not slower than previous" unless a row has an aim of its own, never for the previous build', () => {
 		const rows = eras.eraRows({ contenders });
 		const reads = rows.filter(r => r.metric === 'reads/s, 1 at a time');
