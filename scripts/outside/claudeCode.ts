@@ -1,7 +1,7 @@
 // Claude Code: added with the exact `claude mcp add` lines "Connect a Client..." generates (the
 // bridge, and HTTP with the token), and the same form for `serve --stdio`; driven in `-p` mode.
 import { startAnthropicStandIn } from './anthropicStandIn.js';
-import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { conversationSteps, converse, productAddArgs, type ClientContext, type ClientSetup } from './clientRun.js';
 
 /** Telemetry, error reports and auto-update off; a dummy key (the stand-in takes any). */
 const CLAUDE_ENV = {
@@ -15,24 +15,15 @@ const CLAUDE_ENV = {
 	MCP_CONNECTION_NONBLOCKING: 'false',
 };
 
-/** Splits one line of POSIX shell words as clientConfigs.ts quotes them (bare or single-quoted). */
-export function shellWords(line: string): string[] {
-	return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map(m => m[1] !== undefined ? m[1].replace(/'\\''/g, `'`) : m[2]);
-}
-
-function conversation(ctx: ClientContext, transport: string, addLine: string | undefined, { healthCheck = false } = {}): Promise<void> {
-	if (addLine === undefined) {
-		throw new Error(`the product's Claude Code configuration has no \`claude mcp add\` line for ${transport}`);
-	}
+function conversation(ctx: ClientContext, transport: string, addArgs: string[], { healthCheck = false } = {}): Promise<void> {
 	const claude = ctx.clients.claude;
-	const [, ...addArgs] = shellWords(addLine);
 	return converse(ctx, {
 		tool: `claude-code ${transport}`,
 		steps: conversationSteps(ctx.fixture),
 		startStandIn: script => startAnthropicStandIn(script, ctx.serverName),
 		env: standIn => ({ ...CLAUDE_ENV, ANTHROPIC_BASE_URL: standIn.url }),
-		add: [claude, ...addArgs],
-		addLabel: addLine.split(' -- ')[0].replace(/--header .*/, '--header …'),
+		add: [claude, 'mcp', 'add', ...addArgs],
+		addLabel: `claude mcp add ${addArgs.join(' ').split(' -- ')[0].replace(/--header .*/, '--header …')}`,
 		list: healthCheck ? [claude, 'mcp', 'list'] : undefined,
 		listLabel: 'claude mcp list',
 		// ToolSearch: Claude Code offers MCP tools deferred, behind it (the stand-in loads them).
@@ -41,7 +32,8 @@ function conversation(ctx: ClientContext, transport: string, addLine: string | u
 }
 
 export async function checkClaudeCode(ctx: ClientContext, setup: ClientSetup): Promise<void> {
-	await conversation(ctx, 'stdio', `claude mcp add --scope user ${ctx.serverName} -- ${setup.stdio.join(' ')}`);
-	await conversation(ctx, 'http', setup.claudeLines.find(line => line.includes('--transport http')));
-	await conversation(ctx, 'bridge', setup.claudeLines.find(line => line.includes(' bridge ')), { healthCheck: true });
+	const lines = setup.configLines.claude;
+	await conversation(ctx, 'stdio', ['--scope', 'user', ctx.serverName, '--', ...setup.stdio]);
+	await conversation(ctx, 'http', productAddArgs('claude', lines, 'HTTP', line => line.includes('--transport http')));
+	await conversation(ctx, 'bridge', productAddArgs('claude', lines, 'the bridge', line => line.includes(' bridge ')), { healthCheck: true });
 }

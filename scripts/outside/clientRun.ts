@@ -32,13 +32,34 @@ export interface ClientContext {
 }
 
 /** The commands each transport is added with (realClients.ts). */
+/** Splits one line of POSIX shell words as clientConfigs.ts quotes them (bare or single-quoted). */
+export function shellWords(line: string): string[] {
+	return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map(m => m[1] !== undefined ? m[1].replace(/'\\''/g, `'`) : m[2]);
+}
+
+/**
+ * The one line among a product configuration's command lines that `pick` chooses, as the words
+ * after `<client> mcp add`; throws when there is none, naming what was looked for.
+ */
+export function productAddArgs(client: string, lines: readonly string[], what: string, pick: (line: string) => boolean): string[] {
+	const line = lines.find(pick);
+	if (line === undefined) {
+		throw new Error(`the product's ${client} configuration has no \`${client} mcp add\` line for ${what}: ${JSON.stringify(lines)}`);
+	}
+	const words = shellWords(line);
+	if (words[0] !== client || words[1] !== 'mcp' || words[2] !== 'add') {
+		throw new Error(`the product's ${client} configuration line for ${what} is not \`${client} mcp add\`: ${line}`);
+	}
+	return words.slice(3);
+}
+
 export interface ClientSetup {
 	/** `serve --stdio` argv. */
 	stdio: string[];
 	/** The bridge argv. */
 	bridge: string[];
-	/** The `claude mcp add` lines of the product's Claude Code configuration. */
-	claudeLines: string[];
+	/** The command lines of the product's configurations ("Connect a Client..."), by client. */
+	configLines: { claude: string[]; codex: string[]; gemini: string[] };
 }
 
 /** One client x transport conversation (see converse). */

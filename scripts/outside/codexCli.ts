@@ -1,11 +1,11 @@
-// Codex CLI: added with `codex mcp add` (stdio command, or --url with the token in a variable);
-// driven with `codex exec`, its model provider pointed at the stand-in in config.toml.
+// Codex CLI: added with `codex mcp add` (stdio command, or --url with the token in a variable):
+// for HTTP and the bridge, the very lines "Connect a Client..." generates, the token in the
+// variable its `export` line sets; driven with `codex exec`, its model provider pointed at the
+// stand-in in config.toml.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { conversationSteps, converse, productAddArgs, shellWords, type ClientContext, type ClientSetup } from './clientRun.js';
 import { startOpenAiStandIn } from './openaiStandIn.js';
-
-const TOKEN_VARIABLE = 'MCP_WORKSPACE_RESOURCES_TOKEN';
 
 /** config.toml: the stand-in as the model provider; analytics, feedback, updates and online features off. */
 function codexConfig(baseUrl: string): string {
@@ -42,14 +42,14 @@ function codexConfig(baseUrl: string): string {
 	].join('\n');
 }
 
-function conversation(ctx: ClientContext, transport: string, addArgs: string[]): Promise<void> {
+function conversation(ctx: ClientContext, transport: string, addArgs: string[], variables: Record<string, string> = {}): Promise<void> {
 	const codex = [process.execPath, ctx.clients.codex];
 	return converse(ctx, {
 		tool: `codex ${transport}`,
 		// Codex CLI also has a tool for resources/templates/list.
 		steps: [...conversationSteps(ctx.fixture), { label: 'lists resource templates', kind: 'templates', expect: ['git://{repo}/show/{ref}', 'file:///{+path}'] }],
 		startStandIn: script => startOpenAiStandIn(script, ctx.serverName),
-		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', [TOKEN_VARIABLE]: ctx.lock.token }),
+		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', ...variables }),
 		prepare: (env, standIn) => {
 			const home = env.HOME ?? '';
 			mkdirSync(path.join(home, '.codex'), { recursive: true });
@@ -61,8 +61,22 @@ function conversation(ctx: ClientContext, transport: string, addArgs: string[]):
 	});
 }
 
+/** The variables the configuration's `export NAME=value` lines set, as a shell would. */
+function exportedVariables(lines: readonly string[]): Record<string, string> {
+	const variables: Record<string, string> = {};
+	for (const line of lines) {
+		const [word, assignment, ...rest] = shellWords(line);
+		const equals = assignment?.indexOf('=') ?? -1;
+		if (word === 'export' && equals > 0 && rest.length === 0) {
+			variables[assignment.slice(0, equals)] = assignment.slice(equals + 1);
+		}
+	}
+	return variables;
+}
+
 export async function checkCodex(ctx: ClientContext, setup: ClientSetup): Promise<void> {
+	const lines = setup.configLines.codex;
 	await conversation(ctx, 'stdio', [ctx.serverName, '--', ...setup.stdio]);
-	await conversation(ctx, 'http', [ctx.serverName, '--url', ctx.lock.url, '--bearer-token-env-var', TOKEN_VARIABLE]);
-	await conversation(ctx, 'bridge', [ctx.serverName, '--', ...setup.bridge]);
+	await conversation(ctx, 'http', productAddArgs('codex', lines, 'HTTP', line => line.includes(' --url ')), exportedVariables(lines));
+	await conversation(ctx, 'bridge', productAddArgs('codex', lines, 'the bridge', line => line.includes(' bridge ')));
 }

@@ -1,9 +1,10 @@
 // Gemini CLI: added with `gemini mcp add --scope user` (stdio command, or --transport http with
-// the Authorization header); driven with `gemini -p`, its API pointed at the stand-in.
+// the Authorization header): for HTTP and the bridge, the very lines "Connect a Client..."
+// generates; driven with `gemini -p`, its API pointed at the stand-in.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { conversationSteps, converse, type ClientContext, type ClientSetup } from './clientRun.js';
+import { conversationSteps, converse, productAddArgs, type ClientContext, type ClientSetup } from './clientRun.js';
 import { startGeminiStandIn } from './geminiStandIn.js';
 
 /** settings.json: API-key auth (so the stand-in URL is used), telemetry, statistics and updates off. */
@@ -50,6 +51,7 @@ function conversation(ctx: ClientContext, transport: string, addArgs: string[], 
 
 export async function checkGemini(ctx: ClientContext, setup: ClientSetup): Promise<void> {
 	await conversation(ctx, 'stdio', ['--scope', 'user', ctx.serverName, ...setup.stdio]);
-	await conversation(ctx, 'http', ['--scope', 'user', '--transport', 'http', ctx.serverName, ctx.lock.url, '--header', `Authorization: Bearer ${ctx.lock.token}`]);
-	await conversation(ctx, 'bridge', ['--scope', 'user', ctx.serverName, ...setup.bridge], { healthCheck: true });
+	const lines = setup.configLines.gemini;
+	await conversation(ctx, 'http', productAddArgs('gemini', lines, 'HTTP', line => line.includes('--transport http')));
+	await conversation(ctx, 'bridge', productAddArgs('gemini', lines, 'the bridge', line => line.includes(' bridge ')), { healthCheck: true });
 }

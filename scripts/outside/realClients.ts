@@ -1,7 +1,7 @@
 // Real AI clients from npm (pinned) list and read the headless host's resources, each driven by a
 // local stand-in for its model API (script.ts, *StandIn.ts): over stdio (`serve --stdio`), over
 // Streamable HTTP with the bearer token, and through the bridge, configured with each client's own
-// `mcp add` command; for Claude Code, the very lines "Connect a Client..." generates
+// `mcp add` command: for the HTTP and bridge runs, the very lines "Connect a Client..." generates
 // (src/mcp/clientConfigs.ts, bundled here from the source).
 //
 // Isolation (clientRun.ts): each client run gets its own HOME and XDG folders, an environment
@@ -77,11 +77,12 @@ export async function realClientChecks(ctx: RealClientsContext): Promise<void> {
 	const lock = lockFileOf(ctx.home, ctx.hostPid);
 	const cliPath = path.join(ctx.root, 'dist', 'cli.js');
 	const { command, args } = bridgeCommand({ cliPath, workspaceFolder: ctx.fixture });
-	const claudeConfig = buildClientConfig('claudeCode', { cliPath, workspaceFolder: ctx.fixture, url: lock.url, token: lock.token });
+	const commandLines = (kind: 'claudeCode' | 'codex' | 'gemini') =>
+		buildClientConfig(kind, { cliPath, workspaceFolder: ctx.fixture, url: lock.url, token: lock.token }).copy.split('\n').filter(line => line !== '' && !line.startsWith('#'));
 	const setup: ClientSetup = {
 		stdio: [process.execPath, cliPath, 'serve', '--root', ctx.fixture, '--stdio'],
 		bridge: [command, ...args],
-		claudeLines: claudeConfig.copy.split('\n').filter(line => line.startsWith('claude mcp add')),
+		configLines: { claude: commandLines('claudeCode'), codex: commandLines('codex'), gemini: commandLines('gemini') },
 	};
 	const sink = await startOffMachineSink();
 	const c: ClientContext = { ...ctx, lock, sink, serverName: DEFAULT_SERVER_NAME, clients: realClientPaths(ctx.cache) };

@@ -1,7 +1,7 @@
 import { bearerAuthorization } from './authorization';
 
 /** The clients "Connect a Client..." knows how to configure. */
-export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode';
+export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode' | 'codex' | 'gemini';
 
 export interface ClientConfigContext {
 	/** The running server's URL and bearer token; absent when the server is not running. */
@@ -35,7 +35,28 @@ function withNotes(kind: ClientKind, label: string, detail: string, notes: strin
 	return { kind, label, detail, language: 'jsonc', copy, document: [...notes, copy].join('\n') };
 }
 
-export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode'];
+/**
+ * A CLI's configuration as commands to run: the bridge first (it finds the window again whatever
+ * changed), then, while the server runs, Streamable HTTP with the token. Comments and commands
+ * alike go on the clipboard: a shell skips the comments.
+ */
+function shellCommands(kind: ClientKind, label: string, detail: string, ctx: ClientConfigContext, bridgeLine: string, notes: string[], http: string[] | undefined): ClientConfig {
+	const lines = [
+		`# ${label}. Recommended: the bridge, which finds the window again whatever changed`,
+		'# (the token changes when the window reloads). Run in a terminal, in any folder:',
+		bridgeLine,
+		...bridgeNotes(ctx, '#'),
+		...notes,
+		...(http ? ['', ...http] : []),
+	];
+	const text = lines.join('\n') + '\n';
+	return { kind, label, detail, language: 'shellscript', copy: text, document: text };
+}
+
+export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode', 'codex', 'gemini'];
+
+/** The variable Codex CLI reads the bearer token from (`--bearer-token-env-var`). */
+export const CODEX_TOKEN_VARIABLE = 'MCP_WORKSPACE_RESOURCES_TOKEN';
 
 /**
  * The name clients know this server by. Not `workspace`: Claude Code reserves that name (and `ide`,
@@ -56,6 +77,11 @@ function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
 /** `value` as one word of a POSIX shell command line. */
 export function shellQuote(value: string): string {
 	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command and its arguments as one POSIX shell command line. */
+function shellLine({ command, args }: { command: string; args: readonly string[] }): string {
+	return [command, ...args].map(shellQuote).join(' ');
 }
 
 function json(value: unknown): string {
@@ -102,21 +128,34 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 				'// only, so it runs the bridge, which finds this window through its lock file.',
 				...bridgeNotes(ctx, '//'),
 			], { mcpServers: { [name]: bridge } });
-		case 'claudeCode': {
-			const lines = [
-				'# Claude Code. Recommended: the bridge, which finds the window again whatever changed',
-				'# (the token changes when the window reloads). Run in a terminal, in any folder:',
-				`claude mcp add --scope user ${shellQuote(name)} -- ${[bridge.command, ...bridge.args].map(shellQuote).join(' ')}`,
-				...bridgeNotes(ctx, '#'),
-			];
-			if (ctx.url && headers) {
-				lines.push('',
+		case 'claudeCode':
+			return shellCommands(kind, 'Claude Code', 'claude mcp add: the bridge, or HTTP with the token', ctx,
+				`claude mcp add --scope user ${shellQuote(name)} -- ${shellLine(bridge)}`, [],
+				ctx.url && headers ? [
 					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
-					`claude mcp add --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`);
-			}
-			const text = lines.join('\n') + '\n';
-			return { kind, label: 'Claude Code', detail: 'claude mcp add: the bridge, or HTTP with the token', language: 'shellscript', copy: text, document: text };
-		}
+					`claude mcp add --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`,
+				] : undefined);
+		case 'codex':
+			return shellCommands(kind, 'Codex CLI', 'codex mcp add: the bridge, or HTTP with the token in a variable', ctx,
+				`codex mcp add ${shellQuote(name)} -- ${shellLine(bridge)}`,
+				['# Codex reads resources with its list_mcp_resources, list_mcp_resource_templates and read_mcp_resource tools.'],
+				ctx.url && ctx.token ? [
+					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES}. Codex reads the token from a variable:`,
+					'# set it in the shell that starts codex (and again, with the new token, when it changes).',
+					`codex mcp add ${shellQuote(name)} --url ${shellQuote(ctx.url)} --bearer-token-env-var ${CODEX_TOKEN_VARIABLE}`,
+					`export ${CODEX_TOKEN_VARIABLE}=${shellQuote(ctx.token)}`,
+				] : undefined);
+		case 'gemini':
+			return shellCommands(kind, 'Gemini CLI', 'gemini mcp add: the bridge, or HTTP with the token', ctx,
+				`gemini mcp add --scope user ${shellQuote(name)} ${shellLine(bridge)}`,
+				[
+					'# Gemini CLI turns off every MCP server in a folder it does not trust ("gemini mcp list" shows',
+					`# "Disabled"): trust the folder you run it in. Mention a resource as @${name}:<uri>.`,
+				],
+				ctx.url && headers ? [
+					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
+					`gemini mcp add --scope user --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`,
+				] : undefined);
 		case 'cursor': {
 			const servers: Record<string, unknown> = { [name]: bridge };
 			if (ctx.url && headers) {

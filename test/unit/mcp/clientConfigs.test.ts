@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bridgeCommand, buildClientConfig, CLIENT_KINDS, ClientConfigContext, DEFAULT_SERVER_NAME } from '../../../src/mcp/clientConfigs';
+import { bridgeCommand, buildClientConfig, CLIENT_KINDS, ClientConfigContext, CODEX_TOKEN_VARIABLE, DEFAULT_SERVER_NAME } from '../../../src/mcp/clientConfigs';
 
 const running: ClientConfigContext = {
 	url: 'http://127.0.0.1:43123/mcp',
@@ -35,6 +35,32 @@ describe('client configurations', () => {
 		assert.equal(config.language, 'shellscript');
 		const withoutServer = buildClientConfig('claudeCode', stopped).copy.split('\n').filter(l => l.startsWith('claude '));
 		assert.equal(withoutServer.length, 1, 'no HTTP line without a running server');
+	});
+
+	it('Codex CLI: the bridge first, then HTTP with the token in the variable it names', () => {
+		const config = buildClientConfig('codex', running);
+		const commands = config.copy.split('\n').filter(l => !l.startsWith('#') && l !== '');
+		assert.deepEqual(commands, [
+			`codex mcp add workspace-resources -- node ${running.cliPath} bridge --workspace '/home/me/my project'`,
+			`codex mcp add workspace-resources --url http://127.0.0.1:43123/mcp --bearer-token-env-var ${CODEX_TOKEN_VARIABLE}`,
+			`export ${CODEX_TOKEN_VARIABLE}=${'ab'.repeat(32)}`,
+		]);
+		assert.equal(config.language, 'shellscript');
+		assert.match(config.document, /read_mcp_resource/);
+		const withoutServer = buildClientConfig('codex', stopped).copy.split('\n').filter(l => l.startsWith('codex ') || l.startsWith('export '));
+		assert.equal(withoutServer.length, 1, 'no HTTP lines without a running server');
+	});
+
+	it('Gemini CLI: the bridge first, then HTTP with the bearer header, and how to trust the folder', () => {
+		const config = buildClientConfig('gemini', running);
+		const commands = config.copy.split('\n').filter(l => l.startsWith('gemini '));
+		assert.deepEqual(commands, [
+			`gemini mcp add --scope user workspace-resources node ${running.cliPath} bridge --workspace '/home/me/my project'`,
+			`gemini mcp add --scope user --transport http workspace-resources http://127.0.0.1:43123/mcp --header 'Authorization: Bearer ${'ab'.repeat(32)}'`,
+		]);
+		assert.match(config.document, /does not trust/);
+		assert.match(config.document, /@workspace-resources:<uri>/);
+		assert.equal(buildClientConfig('gemini', stopped).copy.split('\n').filter(l => l.startsWith('gemini ')).length, 1);
 	});
 
 	it('Cursor: the bridge and an HTTP entry with url and headers', () => {
