@@ -1,4 +1,5 @@
 import { bearerAuthorization } from './authorization';
+import { shellFor, ShellSyntax } from './shellSyntax';
 
 /** The clients "Connect a Client..." knows how to configure. */
 export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode' | 'codex' | 'gemini';
@@ -15,6 +16,8 @@ export interface ClientConfigContext {
 	readonly serverName?: string;
 	/** Set when the extension host runs on another machine (SSH, containers, code-server). */
 	readonly remoteName?: string;
+	/** The platform the CLI runs on (the extension host's), for how commands are quoted; this process's by default. */
+	readonly platform?: NodeJS.Platform;
 }
 
 export interface ClientConfig {
@@ -23,7 +26,7 @@ export interface ClientConfig {
 	/** Where the configuration goes, in one line. */
 	readonly detail: string;
 	/** The language of the untitled document that shows it. */
-	readonly language: 'shellscript' | 'jsonc';
+	readonly language: 'shellscript' | 'powershell' | 'jsonc';
 	/** What goes on the clipboard: valid JSON for the JSON files (their parsers refuse comments). */
 	readonly copy: string;
 	/** What the untitled document shows: `copy` with notes as comments. */
@@ -40,7 +43,7 @@ function withNotes(kind: ClientKind, label: string, detail: string, notes: strin
  * changed), then, while the server runs, Streamable HTTP with the token. Comments and commands
  * alike go on the clipboard: a shell skips the comments.
  */
-function shellCommands(kind: ClientKind, label: string, detail: string, ctx: ClientConfigContext, bridgeLine: string, notes: string[], http: string[] | undefined): ClientConfig {
+function shellCommands(kind: ClientKind, label: string, detail: string, ctx: ClientConfigContext, shell: ShellSyntax, bridgeLine: string, notes: string[], http: string[] | undefined): ClientConfig {
 	const lines = [
 		`# ${label}. Recommended: the bridge, which finds the window again whatever changed`,
 		'# (the token changes when the window reloads). Run in a terminal, in any folder:',
@@ -50,7 +53,7 @@ function shellCommands(kind: ClientKind, label: string, detail: string, ctx: Cli
 		...(http ? ['', ...http] : []),
 	];
 	const text = lines.join('\n') + '\n';
-	return { kind, label, detail, language: 'shellscript', copy: text, document: text };
+	return { kind, label, detail, language: shell.language, copy: text, document: text };
 }
 
 export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode', 'codex', 'gemini'];
@@ -74,14 +77,9 @@ function bearer(ctx: ClientConfigContext): Record<string, string> | undefined {
 	return ctx.token ? bearerAuthorization(ctx.token) : undefined;
 }
 
-/** `value` as one word of a POSIX shell command line. */
-export function shellQuote(value: string): string {
-	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A command and its arguments as one POSIX shell command line. */
-function shellLine({ command, args }: { command: string; args: readonly string[] }): string {
-	return [command, ...args].map(shellQuote).join(' ');
+/** A command and its arguments as one command line. */
+function shellLine(shell: ShellSyntax, { command, args }: { command: string; args: readonly string[] }): string {
+	return [command, ...args].map(shell.quote).join(' ');
 }
 
 function json(value: unknown): string {
@@ -120,6 +118,8 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 	const name = ctx.serverName ?? DEFAULT_SERVER_NAME;
 	const bridge = bridgeCommand(ctx);
 	const headers = bearer(ctx);
+	const shell = shellFor(ctx.platform ?? process.platform);
+	const q = shell.quote;
 	switch (kind) {
 		case 'claudeDesktop':
 			return withNotes(kind, 'Claude Desktop', 'claude_desktop_config.json (Settings > Developer > Edit Config): stdio through the bridge', [
@@ -129,32 +129,32 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 				...bridgeNotes(ctx, '//'),
 			], { mcpServers: { [name]: bridge } });
 		case 'claudeCode':
-			return shellCommands(kind, 'Claude Code', 'claude mcp add: the bridge, or HTTP with the token', ctx,
-				`claude mcp add --scope user ${shellQuote(name)} -- ${shellLine(bridge)}`, [],
+			return shellCommands(kind, 'Claude Code', 'claude mcp add: the bridge, or HTTP with the token', ctx, shell,
+				`claude mcp add --scope user ${q(name)} -- ${shellLine(shell, bridge)}`, [],
 				ctx.url && headers ? [
 					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
-					`claude mcp add --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`,
+					`claude mcp add --transport http ${q(name)} ${q(ctx.url)} --header ${q(`Authorization: ${headers.Authorization}`)}`,
 				] : undefined);
 		case 'codex':
-			return shellCommands(kind, 'Codex CLI', 'codex mcp add: the bridge, or HTTP with the token in a variable', ctx,
-				`codex mcp add ${shellQuote(name)} -- ${shellLine(bridge)}`,
+			return shellCommands(kind, 'Codex CLI', 'codex mcp add: the bridge, or HTTP with the token in a variable', ctx, shell,
+				`codex mcp add ${q(name)} -- ${shellLine(shell, bridge)}`,
 				['# Codex reads resources with its list_mcp_resources, list_mcp_resource_templates and read_mcp_resource tools.'],
 				ctx.url && ctx.token ? [
 					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES}. Codex reads the token from a variable:`,
 					'# set it in the shell that starts codex (and again, with the new token, when it changes).',
-					`codex mcp add ${shellQuote(name)} --url ${shellQuote(ctx.url)} --bearer-token-env-var ${CODEX_TOKEN_VARIABLE}`,
-					`export ${CODEX_TOKEN_VARIABLE}=${shellQuote(ctx.token)}`,
+					`codex mcp add ${q(name)} --url ${q(ctx.url)} --bearer-token-env-var ${CODEX_TOKEN_VARIABLE}`,
+					shell.setVariable(CODEX_TOKEN_VARIABLE, ctx.token),
 				] : undefined);
 		case 'gemini':
-			return shellCommands(kind, 'Gemini CLI', 'gemini mcp add: the bridge, or HTTP with the token', ctx,
-				`gemini mcp add --scope user ${shellQuote(name)} ${shellLine(bridge)}`,
+			return shellCommands(kind, 'Gemini CLI', 'gemini mcp add: the bridge, or HTTP with the token', ctx, shell,
+				`gemini mcp add --scope user ${q(name)} ${shellLine(shell, bridge)}`,
 				[
 					'# Gemini CLI turns off every MCP server in a folder it does not trust ("gemini mcp list" shows',
 					`# "Disabled"): trust the folder you run it in. Mention a resource as @${name}:<uri>.`,
 				],
 				ctx.url && headers ? [
 					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
-					`gemini mcp add --scope user --transport http ${shellQuote(name)} ${shellQuote(ctx.url)} --header ${shellQuote(`Authorization: ${headers.Authorization}`)}`,
+					`gemini mcp add --scope user --transport http ${q(name)} ${q(ctx.url)} --header ${q(`Authorization: ${headers.Authorization}`)}`,
 				] : undefined);
 		case 'cursor': {
 			const servers: Record<string, unknown> = { [name]: bridge };

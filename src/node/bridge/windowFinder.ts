@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Logger } from '../../common/logger';
-import { shellQuote } from '../../mcp/clientConfigs';
+import { shellFor } from '../../mcp/shellSyntax';
 import { LockFileContent } from '../../mcp/lockFile';
 import { findLockFile, readLockFiles } from '../../mcp/lockFileDiscovery';
 
@@ -42,7 +42,7 @@ export class WindowFinder {
  * (an extension installed from a .vsix puts no `mcp-workspace-resources` on the PATH), quoted.
  */
 function serveCommand(folder: string): string {
-	return ['node', process.argv[1] ?? 'dist/cli.js', 'serve', '--root', folder, '--http'].map(shellQuote).join(' ');
+	return ['node', process.argv[1] ?? 'dist/cli.js', 'serve', '--root', folder, '--http'].map(shellFor(process.platform).quote).join(' ');
 }
 
 /** A window as the log names it. */
