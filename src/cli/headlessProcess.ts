@@ -1,5 +1,6 @@
 import { StreamLogger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
+import { gitUserConfig } from '../node/gitUserConfig';
 import { createHeadlessRegistry } from '../node/headless';
 import { ServeArgs } from './serveArgs';
 
@@ -15,7 +16,7 @@ export interface HeadlessProcess {
 /** The headless host's registry on the given folders; SIGINT and SIGTERM end the process cleanly. */
 export function startHeadlessProcess(args: ServeArgs): HeadlessProcess {
 	const log = new StreamLogger(line => process.stderr.write(line), args.logLevel);
-	const { registry } = createHeadlessRegistry({ ...args, log });
+	const { registry } = createHeadlessRegistry({ ...args, gitUser: gitUserConfig(), log });
 	const cleanups: (() => Promise<void> | void)[] = [];
 	let stopping = false;
 	const stop = async (code: number) => {

@@ -86,6 +86,16 @@ export interface OpenDocuments {
 export const DEFAULT_MAX_FILE_SIZE = 1024 * 1024;
 
 /** What the files provider serves, from settings (VS Code) or arguments (headless). */
+/** Where git's user-level configuration lives, as the host sees it (git's own rules). */
+export interface GitUserConfig {
+	/** The system and global config files, in the order git reads them (a later value wins). */
+	readonly configFiles: readonly string[];
+	/** The user's home, for values that start with `~/`. */
+	readonly home: string;
+	/** Git's excludes file when no config names one: `$XDG_CONFIG_HOME/git/ignore`, or `~/.config/git/ignore`. */
+	readonly defaultExcludesFile: string;
+}
+
 export interface FileSettings {
 	/** Glob patterns, relative to each folder, like VS Code's `files.exclude` keys. */
 	readonly exclude: readonly string[];
@@ -96,6 +106,12 @@ export interface FileSettings {
 	readonly maxFileSize: number;
 	/** Where a user changes `maxFileSize`, named in the too-large error. */
 	readonly maxFileSizeSetting: string;
+	/**
+	 * Where git's user-level config is, so that with `respectGitignore` the user's global
+	 * excludes file (`core.excludesFile`) applies inside repositories as git applies it.
+	 * Absent: no such file is read.
+	 */
+	readonly gitUser?: GitUserConfig;
 }
 
 /**

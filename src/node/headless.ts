@@ -3,7 +3,7 @@ import { Logger } from '../common/logger';
 import { ChangeTrackerOptions } from '../core/changeTracker';
 import { FilesProvider } from '../core/files/filesProvider';
 import { GitProvider } from '../core/git/gitProvider';
-import { DEFAULT_MAX_FILE_SIZE, FileWatcher, noOpenDocuments } from '../core/ports';
+import { DEFAULT_MAX_FILE_SIZE, FileWatcher, GitUserConfig, noOpenDocuments } from '../core/ports';
 import { RangesProvider } from '../core/ranges/rangesProvider';
 import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
@@ -20,6 +20,8 @@ export interface HeadlessOptions {
 	readonly secrets?: readonly string[];
 	readonly respectGitignore?: boolean;
 	readonly maxFileSize?: number;
+	/** Git's user-level config (src/node/gitUserConfig.ts), for the user's global excludes file; none read without it. */
+	readonly gitUser?: GitUserConfig;
 	readonly log: Logger;
 	/** Defaults to one inotify watch per served directory. */
 	readonly watcher?: FileWatcher;
@@ -40,6 +42,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		respectGitignore: options.respectGitignore ?? true,
 		maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
 		maxFileSizeSetting: '--max-file-size',
+		gitUser: options.gitUser,
 	});
 	// The walk stays on this thread here (the editor walks in a worker, src/extension.ts): this
 	// process's event loop serves only our clients and the sliced walk holds it briefly, while a

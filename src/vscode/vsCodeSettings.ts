@@ -3,6 +3,7 @@ import { Emitter } from '../common/event';
 import { Logger } from '../common/logger';
 import { FileSettingLayers, mergeFileSettings, SettingLayers } from '../core/files/settingLayers';
 import { DEFAULT_MAX_FILE_SIZE, FileSettings, SettingsSource } from '../core/ports';
+import { gitUserConfig } from '../node/gitUserConfig';
 
 const KEYS = ['files.exclude', 'mcpResources.exclude', 'mcpResources.secrets', 'mcpResources.respectGitignore', 'mcpResources.maxFileSize'];
 
@@ -52,6 +53,7 @@ export class VsCodeFileSettings implements SettingsSource<FileSettings>, vscode.
 				respectGitignore: merged.respectGitignore,
 				maxFileSize: merged.maxFileSize,
 				maxFileSizeSetting: 'mcpResources.maxFileSize',
+				gitUser: gitUserConfig(),
 			};
 		}
 		return this.cached;

@@ -125,7 +125,7 @@ export class FileFilter {
 
 	/**
 	 * Reads the rules of each folder's repository that lie outside the folder, as git applies
-	 * them: the repository's `.git/info/exclude`, then, for a repository's subfolder opened alone,
+	 * them: the user's global excludes file, the repository's `.git/info/exclude`, then, for a repository's subfolder opened alone,
 	 * the `.gitignore` files from the repository's top (the first directory up from the folder's
 	 * real path with a `.git`) down to the folder. None when no repository holds the folder, or
 	 * when those rules ignore the folder itself (someone who opens a folder git ignores, such as a
@@ -139,7 +139,7 @@ export class FileFilter {
 		await Promise.all(folders.map(async folder => {
 			let loading = this.repositoryRules.get(folder.path);
 			if (!loading) {
-				loading = readRepositoryRules(this.reader, folder.path).catch(() => []);
+				loading = readRepositoryRules(this.reader, folder.path, this.settings.gitUser).catch(() => []);
 				this.repositoryRules.set(folder.path, loading);
 			}
 			this.loadedRepositoryRules.set(folder.path, await loading);

@@ -1,6 +1,10 @@
 import * as path from 'node:path';
-import { FileSystemReader } from '../ports';
+import { FileSystemReader, GitUserConfig } from '../ports';
 import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
+import { readRegularTextOrNull, userExcludesFile } from './gitUserExcludes';
+
+/** The user's excludes file is theirs, not a folder's; past this size it is skipped. */
+const MAX_USER_EXCLUDES_BYTES = 4 * 1024 * 1024;
 
 /** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
 export interface RuleFile {
@@ -10,13 +14,14 @@ export interface RuleFile {
 
 /**
  * The rules of a folder's repository that lie outside the folder, in git's order (later ones
- * win), each with the folder's path relative to it: the repository's `.git/info/exclude`, then,
+ * win), each with the folder's path relative to it: the user's global excludes file (with
+ * `gitUser`: `core.excludesFile`, or git's default), the repository's `.git/info/exclude`, then,
  * for a repository's subfolder opened alone, the `.gitignore` files from the repository's top
  * (the first directory up from the folder's real path with a `.git`) down to the folder's
  * parent. None when no repository holds the folder, or when these rules ignore the folder
  * itself: someone who opens a folder git ignores, such as a build output, means to see it.
  */
-export async function readRepositoryRules(reader: FileSystemReader, folderPath: string): Promise<RuleFile[]> {
+export async function readRepositoryRules(reader: FileSystemReader, folderPath: string, gitUser?: GitUserConfig): Promise<RuleFile[]> {
 	const real = await reader.realpath(folderPath);
 	/** The folder's path relative to a directory at or above it, with its `/` ('' for itself). */
 	const prefixFrom = (dir: string) => (dir === real ? '' : `${path.relative(dir, real).split(path.sep).join('/')}/`);
@@ -37,6 +42,11 @@ export async function readRepositoryRules(reader: FileSystemReader, folderPath: 
 	const exclude = parseGitignore(await readTextOrNull(reader, path.join(top, '.git', 'info', 'exclude')));
 	if (exclude) {
 		found.unshift({ rules: exclude, prefix: prefixFrom(top) });
+	}
+	const userExcludes = gitUser && await userExcludesFile(reader, gitUser, top);
+	const user = userExcludes ? parseGitignore(await readRegularTextOrNull(reader, userExcludes, MAX_USER_EXCLUDES_BYTES)) : null;
+	if (user) {
+		found.unshift({ rules: user, prefix: prefixFrom(top) });
 	}
 	let folderIgnored = false;
 	for (const { rules, prefix } of found) {
