@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
 import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
-import { readRepositoryRules, readTextOrNull, RuleFile } from './repositoryRules';
+import { readRepositoryRules, RuleFile } from './repositoryRules';
+import { readRuleFileText } from './ruleFileText';
 import { BUILT_IN_SECRETS, SecretMatcher } from './secretMatcher';
 
 type Ignore = BoundedIgnore;
@@ -176,7 +177,7 @@ export class FileFilter {
 	}
 
 	private readGitignoreText(dirPath: string): Promise<string | null> {
-		return readTextOrNull(this.reader, path.join(dirPath, '.gitignore'));
+		return readRuleFileText(this.reader, path.join(dirPath, '.gitignore'));
 	}
 
 	private gitignored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, extra?: Map<string, Ignore | null>): boolean {

@@ -1,8 +1,6 @@
 import * as path from 'node:path';
 import { FileSystemReader, GitUserConfig } from '../ports';
-
-/** Git reads config files of any size; a user's own are small. Past this, the file is skipped. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
+import { readRuleFileText } from './ruleFileText';
 
 /**
  * The path of git's user-level excludes file (`core.excludesFile` from the system and global
@@ -14,7 +12,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export async function userExcludesFile(reader: FileSystemReader, config: GitUserConfig, repositoryTop: string): Promise<string | undefined> {
 	let value: string | undefined;
 	for (const file of config.configFiles) {
-		const text = await readRegularTextOrNull(reader, file, MAX_CONFIG_BYTES);
+		const text = await readRuleFileText(reader, file);
 		value = (text === null ? undefined : excludesFileIn(text)) ?? value;
 	}
 	if (value === undefined || value === '') {
@@ -80,20 +78,4 @@ function configValue(raw: string): string {
 		}
 	}
 	return out;
-}
-
-/**
- * A regular file's text; null when it is missing, not a regular file (a FIFO would block the
- * read, a device never end), larger than `maxBytes`, or unreadable.
- */
-export async function readRegularTextOrNull(reader: FileSystemReader, filePath: string, maxBytes: number): Promise<string | null> {
-	try {
-		const stat = await reader.stat(filePath);
-		if (stat.kind !== 'file' || stat.size > maxBytes) {
-			return null;
-		}
-		return new TextDecoder().decode(await reader.readFile(filePath));
-	} catch {
-		return null;
-	}
 }

@@ -1,10 +1,8 @@
 import * as path from 'node:path';
 import { FileSystemReader, GitUserConfig } from '../ports';
 import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
-import { readRegularTextOrNull, userExcludesFile } from './gitUserExcludes';
-
-/** The user's excludes file is theirs, not a folder's; past this size it is skipped. */
-const MAX_USER_EXCLUDES_BYTES = 4 * 1024 * 1024;
+import { userExcludesFile } from './gitUserExcludes';
+import { readRuleFileText } from './ruleFileText';
 
 /** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
 export interface RuleFile {
@@ -32,19 +30,19 @@ export async function readRepositoryRules(reader: FileSystemReader, folderPath: 
 		if (parent === top) {
 			return []; // in no repository: git reads none of these
 		}
-		const rules = parseGitignore(await readTextOrNull(reader, path.join(parent, '.gitignore')));
+		const rules = parseGitignore(await readRuleFileText(reader, path.join(parent, '.gitignore')));
 		if (rules) {
 			found.unshift({ rules, prefix: prefixFrom(parent) });
 		}
 		top = parent;
 	}
 	// A `.git` file (a worktree, a submodule) has no `info/` here: nothing is read.
-	const exclude = parseGitignore(await readTextOrNull(reader, path.join(top, '.git', 'info', 'exclude')));
+	const exclude = parseGitignore(await readRuleFileText(reader, path.join(top, '.git', 'info', 'exclude')));
 	if (exclude) {
 		found.unshift({ rules: exclude, prefix: prefixFrom(top) });
 	}
 	const userExcludes = gitUser && await userExcludesFile(reader, gitUser, top);
-	const user = userExcludes ? parseGitignore(await readRegularTextOrNull(reader, userExcludes, MAX_USER_EXCLUDES_BYTES)) : null;
+	const user = userExcludes ? parseGitignore(await readRuleFileText(reader, userExcludes)) : null;
 	if (user) {
 		found.unshift({ rules: user, prefix: prefixFrom(top) });
 	}
@@ -55,15 +53,6 @@ export async function readRepositoryRules(reader: FileSystemReader, folderPath: 
 		}
 	}
 	return folderIgnored ? [] : found;
-}
-
-/** A file's text; null when it cannot be read (missing, a directory, unreadable). */
-export async function readTextOrNull(reader: FileSystemReader, filePath: string): Promise<string | null> {
-	try {
-		return new TextDecoder().decode(await reader.readFile(filePath));
-	} catch {
-		return null;
-	}
 }
 
 async function exists(reader: FileSystemReader, filePath: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -85,6 +86,17 @@ describe('a repository\'s ignore rules outside an opened folder', () => {
 		const atTop = await indexedNames(repo.root);
 		assert.ok(atTop.includes('top.ts') && atTop.includes('.gitignore'), atTop.join(' '));
 		assert.deepEqual(atTop.filter(name => name.endsWith('scratch.md') || name.endsWith('TODO.txt')), []);
+	});
+
+	it('indexes a folder whose rule files are FIFOs (their read would wait forever), as if they were absent', async () => {
+		const app = path.join(repo.root, 'packages', 'app');
+		rmSync(path.join(repo.root, 'packages', '.gitignore'));
+		rmSync(path.join(repo.root, '.git', 'info', 'exclude'), { force: true });
+		for (const fifo of [path.join(repo.root, 'packages', '.gitignore'), path.join(repo.root, '.git', 'info', 'exclude'), path.join(app, 'src', '.gitignore')]) {
+			execFileSync('mkfifo', [fifo]);
+		}
+		const names = await indexedNames(app);
+		assert.deepEqual(names, ['generated/g.ts', 'keep.log', 'src/a.ts']);
 	});
 
 	it('reads no .gitignore above a folder that no repository holds, as git reads none', async () => {
