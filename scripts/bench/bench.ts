@@ -6,8 +6,9 @@
 // Flags: --files N (20000) --binaries N (200) --reads N (2000) --skip-peer --skip-notify
 //        --notify-transport stdio|http (stdio) --burst N (10000) --notify-samples N (50)
 //        --seed N (1) --reps N (3) --cli PATH (dist/cli.js, to bench another build) --json-only
-//        --previous REF|PATH (also bench a previous build: a git ref, built once into
-//        .cache/bench/previous/<sha>, or a cli.js) --skip-modern
+//        --previous REF|PATH|none (the previous build measured too: a git ref, built once into
+//        .cache/bench/previous/<sha>, or a cli.js; by default the SDK v1 build, the reference of
+//        the protocol eras' aims: scripts/bench/referenceBuilds.ts) --skip-modern
 // Our server runs in both protocol eras (scripts/bench/eras.ts): legacy (SDK v1 client) and
 // modern (SDK v2 client pinned to 2026-07-28), then the previous build (read by the v1 client
 // and, as the modern rows' reference, by the v2 client in its 2025 mode), and a second table
@@ -30,6 +31,7 @@ import {
 	MODERN_VERSION, OursV2Http, OursV2Stdio, measureUpdatedLatencyListen, modernContender, previousV2Contender, type UpdatedLatencyListen,
 } from './v2Contenders.js';
 import { measureBurst, measureUpdatedLatency, type NotifyContender, type UpdatedLatency } from './notify.js';
+import { NO_PREVIOUS, SDK_V1_BUILD } from './referenceBuilds.js';
 import {
 	createRng, filterMaxListenersWarnings, median, now, readProcMemory,
 	round, shuffled, summarize, type LatencySummary,
@@ -49,13 +51,15 @@ interface BenchOptions {
 	files: number; binaries: number; reads: number; seed: number; skipPeer: boolean; skipNotify: boolean;
 	jsonOnly: boolean; notifyTransport: 'stdio' | 'http'; burst: number; notifySamples: number; reps: number;
 	cli: string; previous: string | null; skipModern: boolean;
+	/** The previous build was named by --previous (a failure to build it is then an error, not a note). */
+	previousAsked: boolean;
 }
 
 function parseArgs(argv: readonly string[]): BenchOptions {
 	const opts: BenchOptions = {
 		files: 20_000, binaries: 200, reads: 2000, seed: 1, skipPeer: false, skipNotify: false,
 		jsonOnly: false, notifyTransport: 'stdio', burst: 10_000, notifySamples: 50, reps: 3,
-		cli: 'dist/cli.js', previous: null, skipModern: false,
+		cli: 'dist/cli.js', previous: SDK_V1_BUILD, skipModern: false, previousAsked: false,
 	};
 	const num = (flag: string, v: string | undefined) => {
 		const n = Number(v);
@@ -86,13 +90,18 @@ function parseArgs(argv: readonly string[]): BenchOptions {
 				break;
 			}
 			case '--cli': opts.cli = text(); break;
-			case '--previous': opts.previous = text(); break;
+			case '--previous': {
+				const ref = text();
+				opts.previous = ref === NO_PREVIOUS ? null : ref;
+				opts.previousAsked = true;
+				break;
+			}
 			case '--skip-modern': opts.skipModern = true; break;
 			case '--skip-peer': opts.skipPeer = true; break;
 			case '--skip-notify': opts.skipNotify = true; break;
 			case '--json-only': opts.jsonOnly = true; break;
 			case '-h': case '--help':
-				process.stdout.write('usage: npm run bench -- [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH] [--skip-modern] [--json-only]\n');
+				process.stdout.write('usage: npm run bench -- [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH|none (default: the SDK v1 build)] [--skip-modern] [--json-only]\n');
 				process.exit(0);
 				break;
 			default: throw new Error(`unknown flag ${a}`);
@@ -857,7 +866,11 @@ async function main() {
 		try {
 			previousCli = resolvePreviousCli(repoRoot, opts.previous, log);
 		} catch (err) {
-			recordError('previous build', 'build', err, messageOf);
+			if (opts.previousAsked) {
+				recordError('previous build', 'build', err, messageOf);
+			} else {
+				problem(`the default previous build (the SDK v1 build, ${opts.previous}) was not measured: ${messageOf(err)} (--previous REF names another, --previous none skips it)`);
+			}
 		}
 		if (previousCli) {
 			results.previousCli = previousCli;

@@ -1,6 +1,7 @@
 // Scale section of the bench (`npm run bench -- --scale`): generated trees of 100,000 and
-// 1,000,000 files (kept under BENCH_WORKSPACES/scale/), this build and optionally a previous one
-// (`--prev-cli PATH`) side by side in the same run, each measured against the floor (one plain
+// 1,000,000 files (kept under BENCH_WORKSPACES/scale/), this build and a previous one
+// (`--previous REF`, by default the build the previous round shipped: referenceBuilds.ts; or
+// `--prev-cli PATH`; `--previous none` for none) side by side in the same run, each measured against the floor (one plain
 // Node readdir + stat walk of the same tree, timed in the same run, before each server run).
 //
 // Per server run (headless host over stdio, with bench-scale-probe.mjs preloaded):
@@ -10,7 +11,7 @@
 //   meanwhile and the server's part of the client's wait (the probe's request-to-answer time), and the latency of
 //   list_changed for a file created and of updated for a subscribed file changed at that size.
 // Then a branch switch of thousands of files in a git repository of that layout (scaleSwitch.ts).
-// Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --prev-cli PATH --cli PATH (dist/cli.js)
+// Flags: --scale-sizes 100000,1000000 --scale-reps N (3) --previous REF|none --prev-cli PATH --cli PATH (dist/cli.js)
 //        --switch-files N (100000) --switch-changed M (5000; 0 skips the switch) --json-only. Aims are reported, never asserted.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -21,12 +22,13 @@ import { formatCell, maxOf, median, medianOf, now, readProcMemory, round, sleep,
 import { prepareScaleTree } from './scaleTree.js';
 import { runSwitchBench, switchTable, type SwitchResults } from './scaleSwitch.js';
 import { measureScaleNotifyLatency, type ScaleNotifyLatency } from './notify.js';
-import { serverCpuMs } from './eras.js';
+import { resolvePreviousCli, serverCpuMs } from './eras.js';
+import { LAST_LANDED_BUILD, NO_PREVIOUS } from './referenceBuilds.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 const WALK_CONCURRENCY = 16;
 
-interface ScaleOptions { sizes: number[]; reps: number; prevCli: string | undefined; cli: string; jsonOnly: boolean; switchFiles: number; switchChanged: number }
+interface ScaleOptions { sizes: number[]; reps: number; previous: string | undefined; prevCli: string | undefined; cli: string; jsonOnly: boolean; switchFiles: number; switchChanged: number }
 
 /** One server run at one size (see the header for what each is). */
 interface ScaleRun extends Partial<ScaleNotifyLatency> {
@@ -58,7 +60,7 @@ interface ScaleRun extends Partial<ScaleNotifyLatency> {
 type RunSummary = ReturnType<typeof summarizeRuns>;
 
 function parseScaleArgs(argv: readonly string[]): ScaleOptions {
-	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false, switchFiles: 100_000, switchChanged: 5000 };
+	const opts: ScaleOptions = { sizes: [100_000, 1_000_000], reps: 3, previous: LAST_LANDED_BUILD, prevCli: undefined, cli: 'dist/cli.js', jsonOnly: false, switchFiles: 100_000, switchChanged: 5000 };
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
 		const value = () => inline ?? argv[++i];
@@ -67,6 +69,11 @@ function parseScaleArgs(argv: readonly string[]): ScaleOptions {
 			case '--scale-sizes': opts.sizes = value().split(',').map(v => Number(v.replace(/_/g, ''))); break;
 			case '--scale-reps': opts.reps = Math.max(1, Number(value())); break;
 			case '--prev-cli': opts.prevCli = path.resolve(value()); break;
+			case '--previous': {
+				const ref = value();
+				opts.previous = ref === NO_PREVIOUS ? undefined : ref;
+				break;
+			}
 			case '--cli': opts.cli = value(); break;
 			case '--json-only': opts.jsonOnly = true; break;
 			case '--switch-files': opts.switchFiles = Number(value().replace(/_/g, '')); break;
@@ -252,11 +259,24 @@ function table(results: ScaleResults): string {
 }
 
 
+/** The previous build's cli.js: `--prev-cli`, else `--previous` built (a failure is said, and the run goes on without it). */
+function previousBuild(opts: ScaleOptions, log: (msg: string) => void): string | undefined {
+	if (opts.prevCli) return opts.prevCli;
+	if (!opts.previous) return undefined;
+	try {
+		return resolvePreviousCli(repoRoot, opts.previous, log);
+	} catch (err) {
+		log(`scale: the previous build ${opts.previous} is not measured: ${err instanceof Error ? err.message : String(err)} (--previous REF names another, --previous none skips it)`);
+		return undefined;
+	}
+}
+
 export async function runScaleBench(argv: readonly string[]): Promise<ScaleResults> {
 	const opts = parseScaleArgs(argv);
 	const log = (msg: string) => process.stderr.write(`${msg}\n`);
 	const builds: Record<string, string> = { current: path.resolve(repoRoot, opts.cli) };
-	if (opts.prevCli) builds.previous = opts.prevCli;
+	const previous = previousBuild(opts, log);
+	if (previous) builds.previous = previous;
 	const results: ScaleResults = {
 		startedAt: new Date().toISOString(),
 		params: { ...opts, builds },
