@@ -14,7 +14,8 @@ export const COMMANDS = {
 
 /** The palette commands and the status bar's action menu. */
 export function registerCommands(runner: ServerRunner, controller: ServerController, log: OutputLogger): vscode.Disposable {
-	const restart = async (rotate = false) => {
+	/** Resolves with the message it showed (tests read it). */
+	const restart = async (rotate = false): Promise<string | undefined> => {
 		const before = runner.connectionInfo;
 		await (rotate ? controller.rotateToken() : controller.restart());
 		const state = runner.state;
@@ -26,12 +27,26 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 					? `MCP Resources server restarted on port ${state.info.port} (port ${before.port} was taken). Clients configured with the URL need the new one.`
 					: `MCP Resources server restarted on port ${state.info.port}, same token: connected clients reconnect by themselves.`;
 			void vscode.window.showInformationMessage(message);
-		} else if (state.kind === 'stopped' && state.reason === 'restricted') {
-			void vscode.window.showWarningMessage('MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.');
-		} else if (state.kind === 'error') {
-			void vscode.window.showErrorMessage(`MCP Resources: ${state.message}. See the log for details.`, 'Show Log')
-				.then(choice => choice && log.channel.show());
+			return message;
 		}
+		if (state.kind === 'stopped' && state.reason === 'restricted') {
+			const message = 'MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.';
+			void vscode.window.showWarningMessage(message);
+			return message;
+		}
+		if (state.kind === 'stopped' && state.reason === 'disabled') {
+			const message = 'The MCP Resources server is turned off (setting mcpResources.enabled is false in your user, workspace or folder settings), so it was not started.';
+			void vscode.window.showWarningMessage(message, 'Open Settings')
+				.then(choice => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources.enabled'));
+			return message;
+		}
+		if (state.kind === 'error') {
+			const message = `MCP Resources: ${state.message}. See the log for details.`;
+			void vscode.window.showErrorMessage(message, 'Show Log')
+				.then(choice => choice && log.channel.show());
+			return message;
+		}
+		return undefined;
 	};
 
 	const copyConnectionInfo = async () => {
