@@ -1,16 +1,16 @@
-// Add Server... and Remove Server... inside a real VS Code: they edit the setting
-// mcpResources.servers, scope by scope, with folder settings present.
+// The servers of mcpResources.servers inside a real VS Code: Add Server... and Remove Server...
+// edit the setting scope by scope, with folder settings present; a failing server's row.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { EXTENSION_ID, ensureServer, waitFor } from './helpers';
+import { EXTENSION_ID, ensureServer, freePort, waitFor } from './helpers';
 
 const section = () => vscode.workspace.getConfiguration('mcpResources');
 /** Nothing listens there: the picker never reaches these entries, and need not. */
 const MINE = { name: 'Mine', url: 'http://127.0.0.1:9/mcp' };
 const FOLDERS = { name: 'From the folder', command: 'node', args: ['-e', 'process.exit(1)'] };
 
-describe('picker: Add Server and Remove Server', () => {
+describe('picker: the servers of mcpResources.servers', () => {
 	before(async () => {
 		await ensureServer();
 		// Another view in the sidebar: the picker asks about folder entries (a modal) only
@@ -42,6 +42,19 @@ describe('picker: Add Server and Remove Server', () => {
 		assert.deepEqual(section().inspect('servers')?.globalValue, [MINE]);
 	});
 
+	it('a configured server that fails shows why in its row\'s tooltip, beside where it is', async () => {
+		const port = await freePort();
+		await section().update('servers', [{ name: 'Down', url: `http://127.0.0.1:${port}/mcp` }], vscode.ConfigurationTarget.Global);
+		const { service, view } = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports.picker;
+		const down = await waitFor(() => service.server('config:Down'), 'the configured server');
+		void down.resources.load().catch(() => undefined);
+		await waitFor(() => down.connection.state.kind === 'error', 'the connection failed', 20_000);
+		const row = view.getChildren().find(n => n.kind === 'server' && n.serverId === 'config:Down')!;
+		const tooltip = String(view.getTreeItem(row).tooltip);
+		assert.match(tooltip, /connection refused/, tooltip);
+		assert.match(tooltip, new RegExp(`127\\.0\\.0\\.1:${port}`), tooltip);
+	});
+
 	it('Remove Server finds an entry whose name has spaces around it', async () => {
 		await section().update('servers', [{ ...MINE, name: ' Mine ' }], vscode.ConfigurationTarget.Global);
 		const picker = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports.picker;
@@ -50,3 +63,4 @@ describe('picker: Add Server and Remove Server', () => {
 		assert.equal(section().inspect('servers')?.globalValue, undefined, 'the user setting no longer lists it');
 	});
 });
+

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as vscode from 'vscode';
-import { assertMcpError, ensureServer, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
+import { assertMcpError, ensureServer, freePort, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
 
 const section = () => vscode.workspace.getConfiguration('mcpResources');
 
@@ -85,12 +84,3 @@ describe('settings apply without a restart', () => {
 		assert.notEqual(Number(new URL(lock.url).port), port, 'the folder\'s port was ignored');
 	});
 });
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-	const server = net.createServer();
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as net.AddressInfo;
-	await new Promise<void>(resolve => server.close(() => resolve()));
-	return port;
-}
