@@ -65,11 +65,12 @@ describe('settings apply without a restart', () => {
 		assert.equal(fs.existsSync(lockFilePath()), false, 'the folder\'s `enabled: true` did not start the server');
 	});
 
-	it('Restart Server and Rotate Token say why nothing started while the server is turned off', async () => {
+	it('Restart Server, Rotate Token and Copy Connection Info say why nothing started while the server is turned off', async () => {
 		await ensureServer();
 		await section().update('enabled', false, vscode.ConfigurationTarget.Global);
 		await waitFor(() => !fs.existsSync(lockFilePath()), 'lock file removed when the user disables the server');
-		for (const command of ['mcpResources.restartServer', 'mcpResources.rotateToken']) {
+		// Copy Connection Info said "Restart it from the status bar", which starts nothing here.
+		for (const command of ['mcpResources.restartServer', 'mcpResources.rotateToken', 'mcpResources.copyConnectionInfo']) {
 			// The command resolves with the message it showed.
 			const message = await vscode.commands.executeCommand<string | undefined>(command);
 			assert.match(String(message), /turned off.*mcpResources\.enabled/, command);
