@@ -86,7 +86,7 @@ function folderItem(node: FolderNode): vscode.TreeItem {
 	const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
 	item.id = node.key;
 	item.description = `${node.count.toLocaleString('en-US')}`;
-	item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resources`;
+	item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resource${node.count === 1 ? '' : 's'}`;
 	item.iconPath = vscode.ThemeIcon.Folder;
 	item.resourceUri = vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` });
 	item.contextValue = 'folder';
