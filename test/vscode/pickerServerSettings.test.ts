@@ -55,6 +55,21 @@ describe('picker: the servers of mcpResources.servers', () => {
 		assert.match(tooltip, new RegExp(`127\\.0\\.0\\.1:${port}`), tooltip);
 	});
 
+	it('with the server turned off and a server of the user\'s listed, the view says why "This workspace" is missing', async () => {
+		const { view } = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports.picker;
+		await section().update('servers', [MINE], vscode.ConfigurationTarget.Global);
+		await section().update('enabled', false, vscode.ConfigurationTarget.Global);
+		try {
+			// The welcome view explains only an empty tree: here the user's server is listed.
+			await waitFor(() => view.getChildren().some(n => n.serverId === 'config:Mine') && !view.getChildren().some(n => n.serverId === 'workspace'), 'only the user\'s server listed');
+			await waitFor(() => /This workspace.*mcpResources\.enabled/.test(String(view.view.message ?? '')), `a note on the view (message: ${String(view.view.message)})`);
+		} finally {
+			await section().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+		}
+		await ensureServer();
+		await waitFor(() => view.view.message === undefined, 'the note gone once the server runs');
+	});
+
 	it('Remove Server finds an entry whose name has spaces around it', async () => {
 		await section().update('servers', [{ ...MINE, name: ' Mine ' }], vscode.ConfigurationTarget.Global);
 		const picker = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports.picker;
