@@ -15,7 +15,8 @@ export type ServerState =
 export interface ServerRunnerOptions {
 	readonly registry: ProviderRegistry;
 	readonly log: Logger;
-	readonly port: () => number;
+	/** The configured port as written (a settings file may hold anything); 0 lets the OS choose. */
+	readonly port: () => unknown;
 	readonly workspaceFolders: () => readonly string[];
 	readonly hostKind: 'vscode' | 'headless';
 	readonly home?: string;
@@ -116,7 +117,7 @@ export class ServerRunner extends Disposable {
 		}
 		this.setState({ kind: 'starting' });
 		// A configured port wins; otherwise come back where clients last found us.
-		const port = this.options.port() || this.lastPort || 0;
+		const port = this.configuredPort() || this.lastPort || 0;
 		const host = new HttpHost({ registry: this.options.registry, log: this.options.log, port, token: this.token });
 		try {
 			const info = await host.start();
@@ -144,6 +145,19 @@ export class ServerRunner extends Disposable {
 			}
 			this.setState({ kind: 'error', message });
 		}
+	}
+
+	/**
+	 * The configured port, or 0 when it is not one: Node would take "abc" for a Unix socket's
+	 * path and throw its argument error at 70000, leaving no server.
+	 */
+	private configuredPort(): number {
+		const port = this.options.port() ?? 0;
+		if (typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535) {
+			return port;
+		}
+		this.options.log.warn(`port ${JSON.stringify(port)} is not a port number (an integer from 0 to 65535); using a free port instead (change mcpResources.port or --port)`);
+		return 0;
 	}
 
 	private async writeLock(info: ConnectionInfo): Promise<string | undefined> {

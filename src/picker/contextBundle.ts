@@ -42,6 +42,8 @@ export interface ContextBundle {
 	readonly text: string;
 	readonly images: readonly BundleImage[];
 	readonly resourceCount: number;
+	/** The URIs that could not be read (the bundle says why under each). */
+	readonly unreadable: readonly string[];
 	/** Claude tokens of `text`, counted with the tokenizer (tokenCount.ts). */
 	readonly estimatedTokens: number;
 }
@@ -167,5 +169,6 @@ export function buildContextBundle(entries: readonly BundleEntry[], options: Bun
 		}
 	}
 	const text = parts.join('\n');
-	return { text, images, resourceCount: entries.length, estimatedTokens: countTokens(text) };
+	const unreadable = entries.filter(e => e.error !== undefined).map(e => e.uri);
+	return { text, images, resourceCount: entries.length, unreadable, estimatedTokens: countTokens(text) };
 }

@@ -25,7 +25,7 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
 	const names = new Set<string>();
 	raw.forEach((entry, index) => {
 		const where = `mcpResources.servers[${index}]`;
-		const result = parseOne(entry, where);
+		const result = parseServerEntry(entry, where);
 		if (typeof result === 'string') {
 			errors.push(result);
 			return;
@@ -40,7 +40,8 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
 	return { servers, errors };
 }
 
-function parseOne(entry: unknown, where: string): ServerConfig | string {
+/** One entry, or why it is refused, in words that start with `where`. */
+export function parseServerEntry(entry: unknown, where: string): ServerConfig | string {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
 		return `${where}: expected an object with "name" and either "url" or "command"`;
 	}

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { bearerAuthorization } from '../mcp/authorization';
-import { ServerRunner } from '../mcp/serverRunner';
+import { ServerRunner, ServerState } from '../mcp/serverRunner';
 import { OutputLogger } from './outputLogger';
 import { ServerController } from './serverController';
 
@@ -14,7 +14,8 @@ export const COMMANDS = {
 
 /** The palette commands and the status bar's action menu. */
 export function registerCommands(runner: ServerRunner, controller: ServerController, log: OutputLogger): vscode.Disposable {
-	const restart = async (rotate = false) => {
+	/** Resolves with the message it showed (tests read it). */
+	const restart = async (rotate = false): Promise<string | undefined> => {
 		const before = runner.connectionInfo;
 		await (rotate ? controller.rotateToken() : controller.restart());
 		const state = runner.state;
@@ -26,24 +27,49 @@ export function registerCommands(runner: ServerRunner, controller: ServerControl
 					? `MCP Resources server restarted on port ${state.info.port} (port ${before.port} was taken). Clients configured with the URL need the new one.`
 					: `MCP Resources server restarted on port ${state.info.port}, same token: connected clients reconnect by themselves.`;
 			void vscode.window.showInformationMessage(message);
-		} else if (state.kind === 'stopped' && state.reason === 'restricted') {
-			void vscode.window.showWarningMessage('MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.');
-		} else if (state.kind === 'error') {
-			void vscode.window.showErrorMessage(`MCP Resources: ${state.message}. See the log for details.`, 'Show Log')
-				.then(choice => choice && log.channel.show());
+			return message;
 		}
+		return showNotRunning(state);
 	};
 
-	const copyConnectionInfo = async () => {
+	/** Says why the server is not running and what to do about it; resolves with the message. */
+	const showNotRunning = (state: ServerState, what = ''): string | undefined => {
+		if (state.kind === 'stopped' && state.reason === 'restricted') {
+			const message = `${what}MCP Resources serves nothing in Restricted Mode. Trust this workspace to start the server.`;
+			void vscode.window.showWarningMessage(message);
+			return message;
+		}
+		if (state.kind === 'stopped' && state.reason === 'disabled') {
+			const message = `${what}The MCP Resources server is turned off (setting mcpResources.enabled is false in your user, workspace or folder settings), so it was not started.`;
+			void vscode.window.showWarningMessage(message, 'Open Settings')
+				.then(choice => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources.enabled'));
+			return message;
+		}
+		if (state.kind === 'error') {
+			const message = `${what}MCP Resources: ${state.message}. See the log for details.`;
+			void vscode.window.showErrorMessage(message, 'Show Log')
+				.then(choice => choice && log.channel.show());
+			return message;
+		}
+		if (state.kind !== 'running') {
+			const message = `${what}The MCP Resources server is ${state.kind === 'starting' ? 'still starting: try again in a moment' : 'stopped: restart it from the status bar'}.`;
+			void vscode.window.showWarningMessage(message);
+			return message;
+		}
+		return undefined;
+	};
+
+	/** Resolves with the warning it showed when there was nothing to copy (tests read it). */
+	const copyConnectionInfo = async (): Promise<string | undefined> => {
 		const info = runner.connectionInfo;
 		if (!info) {
-			void vscode.window.showWarningMessage('The MCP Resources server is not running, so there is nothing to copy. Restart it from the status bar.');
-			return;
+			return showNotRunning(runner.state, 'Nothing to copy: ');
 		}
 		// The shape of an HTTP server entry in VS Code's mcp.json, Cursor and Claude Code.
 		const config = { type: 'http', url: info.url, headers: bearerAuthorization(info.token) };
 		await vscode.env.clipboard.writeText(JSON.stringify(config, null, 2));
 		void vscode.window.showInformationMessage('MCP connection info copied: the URL and the bearer token. Keep the token private.');
+		return undefined;
 	};
 
 	const showLog = () => log.channel.show();

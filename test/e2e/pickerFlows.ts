@@ -131,6 +131,28 @@ export const pickerFlowChecks: E2ECheck[] = [
 		},
 	},
 	{
+		name: '"Fill Template...": a value typed and entered at once is the value, not a suggestion listed for what was typed before',
+		async run({ page }) {
+			const input = await openPalettePick(page, 'MCP Resources: Fill Template...', /Choose a resource template/);
+			await quickInput(page).locator('.monaco-list-row', { hasText: /file:\/\/\/\{\+path\}(?!\{)/ }).first().click();
+			await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
+			// The suggestions for an empty value are listed (none is notes/todo.txt's own row yet)...
+			await quickInput(page).locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
+			// ...and Enter comes before the server's suggestions for the typed value can (a slow
+			// server, a fast typist, a paste): value and Enter in one browser task, so the list
+			// still shows the earlier suggestions, the first one highlighted.
+			await input.evaluate((el: HTMLInputElement) => {
+				el.value = 'notes/todo.txt';
+				el.dispatchEvent(new Event('input', { bubbles: true }));
+				el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true }));
+			});
+			await poll(async () => /What to do with the resource/.test(await input.getAttribute('placeholder') ?? ''), 'the Open / Add to Selection choice');
+			const title = await quickInput(page).locator('.quick-input-title').innerText();
+			assert.match(title, /\/notes\/todo\.txt$/, `the filled URI (the choice's title): ${title}`);
+			await closeQuickInput(page);
+		},
+	},
+	{
 		name: '"Add Server..." adds a headless HTTP server with its token, and the tree browses it',
 		async run({ page, workspaceDir, screenshot }) {
 			const headless = await startHeadlessHost({ root: path.join(workspaceDir, 'docs') });

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -243,3 +244,13 @@ export async function closeAllEditors(): Promise<void> {
 export async function restoreFile(rel: string, content: string): Promise<void> {
 	await vscode.workspace.fs.writeFile(vscodeUri(rel), Buffer.from(content));
 }
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+	const server = net.createServer();
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise<void>(resolve => server.close(() => resolve()));
+	return port;
+}
+

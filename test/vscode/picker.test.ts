@@ -91,6 +91,11 @@ describe('picker', () => {
 		assert.ok(!server.resources.resource(resourceUri('.env')), 'secrets stay out of the picker too');
 		const top = server.resources.children(server.resources.filesRoot).map(n => n.kind === 'folder' ? `${n.name}/` : n.kind === 'resource' ? n.label : n.kind);
 		assert.ok(top.includes('src/') && top.includes('README.md'), top.join(', '));
+		// A folder row's tooltip is also what a screen reader reads for it.
+		const { view } = await pickerApi();
+		const docs = server.resources.folder(`${WORKSPACE}|d|docs`)!;
+		assert.equal(view.getTreeItem(docs).tooltip, 'docs/ — 1 resource');
+		assert.equal(view.getTreeItem(many).tooltip, 'many/ — 300 resources');
 	});
 
 	it('filters the tree by name, 50 matches at a time with a "More matches…" row', async () => {

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as vscode from 'vscode';
-import { assertMcpError, ensureServer, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
+import { assertMcpError, ensureServer, freePort, lockFilePath, readLockFile, RESOURCE_NOT_FOUND, resourceUri, TestClient, waitFor } from './helpers';
 
 const section = () => vscode.workspace.getConfiguration('mcpResources');
 
@@ -66,6 +65,18 @@ describe('settings apply without a restart', () => {
 		assert.equal(fs.existsSync(lockFilePath()), false, 'the folder\'s `enabled: true` did not start the server');
 	});
 
+	it('Restart Server, Rotate Token and Copy Connection Info say why nothing started while the server is turned off', async () => {
+		await ensureServer();
+		await section().update('enabled', false, vscode.ConfigurationTarget.Global);
+		await waitFor(() => !fs.existsSync(lockFilePath()), 'lock file removed when the user disables the server');
+		// Copy Connection Info said "Restart it from the status bar", which starts nothing here.
+		for (const command of ['mcpResources.restartServer', 'mcpResources.rotateToken', 'mcpResources.copyConnectionInfo']) {
+			// The command resolves with the message it showed.
+			const message = await vscode.commands.executeCommand<string | undefined>(command);
+			assert.match(String(message), /turned off.*mcpResources\.enabled/, command);
+		}
+	});
+
 	it('a folder\'s settings do not choose the port the server listens on', async () => {
 		const port = await freePort();
 		await section().update('port', port, vscode.ConfigurationTarget.Workspace);
@@ -74,12 +85,3 @@ describe('settings apply without a restart', () => {
 		assert.notEqual(Number(new URL(lock.url).port), port, 'the folder\'s port was ignored');
 	});
 });
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-	const server = net.createServer();
-	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as net.AddressInfo;
-	await new Promise<void>(resolve => server.close(() => resolve()));
-	return port;
-}

@@ -13,6 +13,8 @@ export interface AttachResult {
 	/** Why the chat could not take it (shown to the user). */
 	readonly fallbackReason?: string;
 	readonly resourceCount: number;
+	/** Selected URIs that could not be read (deleted since, refused, server gone): the bundle says why. */
+	readonly unreadable: readonly string[];
 	readonly estimatedTokens: number;
 	readonly document?: vscode.TextDocument;
 }
@@ -47,8 +49,13 @@ export async function attachSelection(service: PickerService, target: AttachTarg
 		});
 	service.selection.resetChanged();
 	const what = `${result.resourceCount} resource${result.resourceCount === 1 ? '' : 's'} (${formatTokens(result.estimatedTokens)})`;
+	const unread = result.unreadable.length;
+	const gone = unread > 0 ? ` ${unread} of them could not be read (deleted, refused or unreachable): the bundle says why under ${unread === 1 ? 'its' : 'each'} URI.` : '';
 	if (result.fellBackFrom === 'chat') {
-		void vscode.window.showWarningMessage(`${result.fallbackReason}, so ${what} ${result.resourceCount === 1 ? 'was' : 'were'} copied to the clipboard instead. Paste them where you need them.`);
+		void vscode.window.showWarningMessage(`${result.fallbackReason}, so ${what} ${result.resourceCount === 1 ? 'was' : 'were'} copied to the clipboard instead. Paste them where you need them.${gone}`);
+	} else if (unread > 0) {
+		const done = result.target === 'clipboard' ? `Copied ${what} to the clipboard.` : result.target === 'chat' ? `Attached ${what} to the chat.` : `Opened ${what} in an editor.`;
+		void vscode.window.showWarningMessage(`${done}${gone}`);
 	} else if (result.target === 'clipboard') {
 		void vscode.window.showInformationMessage(`Copied ${what} to the clipboard.`);
 	} else if (result.target === 'chat') {
@@ -64,14 +71,14 @@ async function read(service: PickerService): Promise<BundleEntry[]> {
 async function toClipboard(service: PickerService): Promise<AttachResult> {
 	const bundle = buildContextBundle(await read(service), { images: 'note' });
 	await vscode.env.clipboard.writeText(bundle.text);
-	return { target: 'clipboard', resourceCount: bundle.resourceCount, estimatedTokens: bundle.estimatedTokens };
+	return { target: 'clipboard', resourceCount: bundle.resourceCount, unreadable: bundle.unreadable, estimatedTokens: bundle.estimatedTokens };
 }
 
 async function toEditor(service: PickerService): Promise<AttachResult> {
 	const bundle = buildContextBundle(await read(service), { images: 'inline' });
 	const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: bundle.text });
 	await vscode.window.showTextDocument(document, { preview: false });
-	return { target: 'editor', resourceCount: bundle.resourceCount, estimatedTokens: bundle.estimatedTokens, document };
+	return { target: 'editor', resourceCount: bundle.resourceCount, unreadable: bundle.unreadable, estimatedTokens: bundle.estimatedTokens, document };
 }
 
 /**
@@ -90,15 +97,23 @@ async function chatUnavailableReason(): Promise<string | undefined> {
 async function attachToChat(service: PickerService, storage: vscode.Uri): Promise<AttachResult | undefined> {
 	const selected = service.selection.list();
 	// Files of this window are attached as themselves: chat reads them (and sees edits) directly.
-	const direct = selected.filter(i => i.serverId === WORKSPACE_SERVER_ID && i.resource.uri.startsWith('file:'));
+	// One deleted since it was selected is read like the rest, so the bundle says it is gone.
+	const direct: typeof selected = [];
+	for (const item of selected) {
+		if (item.serverId === WORKSPACE_SERVER_ID && item.resource.uri.startsWith('file:') && await exists(vscode.Uri.parse(item.resource.uri))) {
+			direct.push(item);
+		}
+	}
 	const rest = selected.filter(i => !direct.includes(i));
 	const files: vscode.Uri[] = direct.map(i => vscode.Uri.parse(i.resource.uri));
 	let tokens = direct.reduce((n, i) => n + (i.tokens ?? estimateTokensFromSize(i.resource.size)), 0);
+	let unreadable: readonly string[] = [];
 	try {
 		if (rest.length > 0) {
 			const entries = await service.readForBundle(rest.map(i => ({ serverId: i.serverId, uri: i.resource.uri })));
 			const bundle = buildContextBundle(entries, { images: 'attach' });
 			tokens += bundle.estimatedTokens;
+			unreadable = bundle.unreadable;
 			const dir = vscode.Uri.joinPath(storage, 'attachments');
 			await vscode.workspace.fs.createDirectory(dir);
 			await pruneOld(dir);
@@ -117,7 +132,11 @@ async function attachToChat(service: PickerService, storage: vscode.Uri): Promis
 	} catch {
 		return undefined;
 	}
-	return { target: 'chat', resourceCount: selected.length, estimatedTokens: tokens };
+	return { target: 'chat', resourceCount: selected.length, unreadable, estimatedTokens: tokens };
+}
+
+function exists(uri: vscode.Uri): Thenable<boolean> {
+	return vscode.workspace.fs.stat(uri).then(() => true, () => false);
 }
 
 /** Keeps the attachments folder small: the newest 20 files stay. */

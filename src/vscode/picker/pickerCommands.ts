@@ -172,6 +172,8 @@ function askVariable(server: ServerEntry, template: ListedTemplate, variable: st
 	qp.title = `${template.uriTemplate}: ${variable}`;
 	qp.placeholder = `Value for "${variable}" (suggestions from the server)`;
 	let request = 0;
+	/** The value the listed suggestions are for. */
+	let listedFor: string | undefined;
 	const suggest = async (value: string) => {
 		const mine = ++request;
 		qp.busy = true;
@@ -183,13 +185,16 @@ function askVariable(server: ServerEntry, template: ListedTemplate, variable: st
 		// Labels are escaped for display; `value` is what the server (or the user) wrote.
 		const typed = value && !values.includes(value) ? [{ label: escapeIconSyntax(value), value, description: 'as typed', alwaysShow: true }] : [];
 		qp.items = [...typed, ...values.map(v => ({ label: escapeIconSyntax(v), value: v, alwaysShow: true }))];
+		listedFor = value;
 	};
 	return new Promise(resolve => {
 		let done = false;
 		qp.onDidChangeValue(v => void suggest(v));
 		qp.onDidAccept(() => {
 			done = true;
-			resolve(qp.selectedItems[0]?.value ?? qp.value);
+			// Until the server answers for what is typed, the list shows the suggestions for an
+			// earlier value, the first one highlighted: Enter then means what is typed.
+			resolve(listedFor === qp.value ? qp.selectedItems[0]?.value ?? qp.value : qp.value);
 			qp.hide();
 		});
 		qp.onDidHide(() => {

@@ -35,6 +35,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 	private refreshDue = 0;
 	/** Resources of all servers at the last refresh: the first page is drawn without waiting. */
 	private shownAtLastRefresh = 0;
+	/** Why "This workspace" is not listed, when it is not (Restricted Mode, turned off). */
+	private workspaceNote: string | undefined;
 	private readonly renderedEmitter = new vscode.EventEmitter<void>();
 	/** Fires after the tree was asked for a refresh (tests wait on it). */
 	readonly onDidRequestRender = this.renderedEmitter.event;
@@ -65,6 +67,15 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 
 	setFilter(query: string | undefined): void {
 		this.model.setFilter(query);
+	}
+
+	/**
+	 * The view's welcome content says why "This workspace" is missing, but VS Code shows it only
+	 * while the tree is empty: with other servers listed, the view's message says it instead.
+	 */
+	setWorkspaceNote(note: string | undefined): void {
+		this.workspaceNote = note;
+		this.refreshWithin(0);
 	}
 
 	refreshNow(): void {
@@ -124,7 +135,9 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		const counted = this.service.selection.tokensCounted;
 		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ${counted ? '' : '~'}${tokens.toLocaleString('en-US')} tokens` } : undefined;
 		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens, counted)}` : undefined;
-		const message = this.model.filter ? `Filter: "${this.model.filter}"` : undefined;
+		const note = this.workspaceNote && this.model.children().length > 0 ? this.workspaceNote : undefined;
+		const filter = this.model.filter ? `Filter: "${this.model.filter}"` : undefined;
+		const message = note && filter ? `${note} ${filter}` : note ?? filter;
 		// Setting the message counts as a tree change for the workbench's coalescing: only on change.
 		if (this.view.message !== message) {
 			this.view.message = message;

@@ -40,15 +40,18 @@ export class Picker implements vscode.Disposable {
 			new ResourceDocuments(service),
 			registerPickerCommands(service, view, context.globalStorageUri),
 			new FolderServerGate(service, view, context.workspaceState, log, cwd),
-			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(model, state)).dispose },
+			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(view, state)).dispose },
 		);
-		this.applyRunnerState(model, runner.state);
+		this.applyRunnerState(view, runner.state);
 	}
 
-	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view explains. */
-	private applyRunnerState(model: PickerViewModel, state: ServerState): void {
+	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view or the view's message explains. */
+	private applyRunnerState(view: PickerView, state: ServerState): void {
 		const reason = state.kind === 'stopped' && (state.reason === 'restricted' || state.reason === 'disabled') ? state.reason : 'ok';
-		model.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
+		view.setWorkspaceNote(reason === 'restricted'
+			? 'This workspace is not listed: in Restricted Mode its MCP server serves nothing until you trust the folder.'
+			: reason === 'disabled' ? 'This workspace is not listed: its MCP server is turned off (setting mcpResources.enabled).' : undefined);
+		view.model.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
 		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.workspaceState', reason);
 	}
 

@@ -1,24 +1,50 @@
 import * as vscode from 'vscode';
 import { PickerNode } from '../../picker/pickerNodes';
 import { PickerService } from '../../picker/pickerService';
+import { parseServerConfigs, parseServerEntry } from '../../picker/serverConfig';
 import { PICKER_COMMANDS } from './pickerCommandIds';
 
 /** Add Server and Remove Server: they edit the setting mcpResources.servers, which the picker follows. */
 export function registerServerSettingsCommands(service: PickerService): vscode.Disposable {
-	const addServer = async () => {
+	/** `given` (an entry as the setting holds it) lets tests skip the questions. */
+	const addServer = async (given?: Record<string, unknown>) => {
+		const config = vscode.workspace.getConfiguration('mcpResources');
+		// The user's own list: `get()` returns a folder's list in its place, and writing that
+		// back would drop the user's entries and make the folder's run without being allowed.
+		const user = config.inspect<unknown>('servers')?.globalValue;
+		const mine = Array.isArray(user) ? user : [];
+		const taken = new Set(parseServerConfigs(mine).servers.map(s => s.name));
+		const entry = given ?? await askForEntry(taken);
+		if (!entry) {
+			return undefined;
+		}
+		// Checked as the picker will read it: an entry it would skip is not added.
+		const parsed = parseServerEntry(entry, 'the new entry');
+		if (typeof parsed === 'string' || taken.has(parsed.name)) {
+			const problem = typeof parsed === 'string' ? parsed : `the name "${parsed.name}" is already in mcpResources.servers; names must be unique`;
+			void vscode.window.showErrorMessage(`The MCP server was not added: ${problem}`);
+			return undefined;
+		}
+		await config.update('servers', [...mine, entry], vscode.ConfigurationTarget.Global);
+		void vscode.window.showInformationMessage(`Added the MCP server "${parsed.name}" to the setting mcpResources.servers.`);
+		return parsed.name;
+	};
+
+	const askForEntry = async (taken: ReadonlySet<string>): Promise<Record<string, unknown> | undefined> => {
 		const kind = await vscode.window.showQuickPick([
 			{ label: '$(globe) HTTP', description: 'a Streamable HTTP URL, optionally with headers', transport: 'http' as const },
 			{ label: '$(terminal) Command (stdio)', description: 'a program that speaks MCP on stdin/stdout', transport: 'stdio' as const },
 		], { title: 'Add MCP Server (1/3)', placeHolder: 'How is the server reached?' });
 		if (!kind) {
-			return;
+			return undefined;
 		}
 		const name = await vscode.window.showInputBox({
 			title: 'Add MCP Server (2/3)', prompt: 'A name for the server',
-			validateInput: v => v.trim() === '' ? 'Give the server a name' : undefined,
+			validateInput: v => v.trim() === '' ? 'Give the server a name'
+				: taken.has(v.trim()) ? `mcpResources.servers already has a server named "${v.trim()}"` : undefined,
 		});
 		if (!name) {
-			return;
+			return undefined;
 		}
 		let entry: Record<string, unknown>;
 		if (kind.transport === 'http') {
@@ -27,7 +53,7 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 				validateInput: v => { try { const u = new URL(v); return /^https?:$/.test(u.protocol) ? undefined : 'Use http:// or https://'; } catch { return 'Not a valid URL'; } },
 			});
 			if (!url) {
-				return;
+				return undefined;
 			}
 			const auth = await vscode.window.showInputBox({ title: 'Authorization header (optional)', prompt: 'e.g. "Bearer abc..."; leave empty for none', password: true });
 			entry = { name: name.trim(), url, ...(auth ? { headers: { Authorization: auth } } : {}) };
@@ -37,15 +63,12 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 				validateInput: v => v.trim() === '' ? 'Give a command' : undefined,
 			});
 			if (!line) {
-				return;
+				return undefined;
 			}
 			const [command, ...args] = splitCommandLine(line);
 			entry = { name: name.trim(), command, args };
 		}
-		const config = vscode.workspace.getConfiguration('mcpResources');
-		const existing = config.get<unknown[]>('servers', []);
-		await config.update('servers', [...existing, entry], vscode.ConfigurationTarget.Global);
-		void vscode.window.showInformationMessage(`Added the MCP server "${name.trim()}" to the setting mcpResources.servers.`);
+		return entry;
 	};
 
 	const removeServer = async (node?: PickerNode) => {
@@ -74,7 +97,8 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 			if (!Array.isArray(value)) {
 				continue;
 			}
-			const kept = value.filter(entry => !(entry && typeof entry === 'object' && (entry as { name?: unknown }).name === name));
+			// Names are trimmed when read (" Docs " is listed as "Docs"): compare them the same way.
+			const kept = value.filter(entry => !(entry && typeof entry === 'object' && String((entry as { name?: unknown }).name).trim() === name));
 			if (kept.length !== value.length) {
 				await config.update('servers', kept.length > 0 ? kept : undefined, target);
 				removed = true;
@@ -82,6 +106,9 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 		}
 		if (removed) {
 			void vscode.window.showInformationMessage(`Removed the MCP server "${name}" from the setting mcpResources.servers.`);
+		} else {
+			void vscode.window.showWarningMessage(`The MCP server "${name}" is not in the user or workspace settings of mcpResources.servers, so nothing was removed. Remove it where it is written.`, 'Open Settings')
+				.then(choice => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'mcpResources.servers'));
 		}
 	};
 	const disposables = [

@@ -65,7 +65,9 @@ function serverItem(node: ServerNode, server: ServerEntry | undefined): vscode.T
 		item.description = load?.kind === 'complete' ? `${count.toLocaleString('en-US')} resource${count === 1 ? '' : 's'}${capped}` : state?.kind === 'connected' ? 'connected' : '';
 	}
 	if (server?.config) {
-		item.tooltip = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
+		const where = server.config.kind === 'http' ? `${server.label}: ${server.config.url}` : `${server.label}: ${server.config.command} ${server.config.args.join(' ')}`;
+		// Where it is, and (after an error) why it failed: the error may show nowhere else once resources were listed.
+		item.tooltip = typeof item.tooltip === 'string' ? `${where}\n${item.tooltip}` : where;
 	}
 	return item;
 }
@@ -84,7 +86,7 @@ function folderItem(node: FolderNode): vscode.TreeItem {
 	const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
 	item.id = node.key;
 	item.description = `${node.count.toLocaleString('en-US')}`;
-	item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resources`;
+	item.tooltip = `${node.path}/ — ${node.count.toLocaleString('en-US')} resource${node.count === 1 ? '' : 's'}`;
 	item.iconPath = vscode.ThemeIcon.Folder;
 	item.resourceUri = vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${node.path}` });
 	item.contextValue = 'folder';

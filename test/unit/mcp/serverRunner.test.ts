@@ -73,4 +73,26 @@ describe('ServerRunner', () => {
 		await runner.refreshLockFile();
 		assert.deepEqual(JSON.parse(readFileSync(lockPath(), 'utf8')).workspaceFolders, [fx.root, fx.outside]);
 	});
+
+	// The port comes from a settings file, which may hold anything: "abc" made Node listen on a
+	// Unix socket named abc (the URL said port undefined), 70000 stopped the server with Node's
+	// argument error.
+	for (const port of ['abc', '8080x', 70000, -1, 1.5, true]) {
+		it(`serves on a free port with a warning when the configured port is ${JSON.stringify(port)}`, async () => {
+			const odd = new ServerRunner({ registry: server.registry, log: server.log, port: () => port, workspaceFolders: () => folders, hostKind: 'vscode', home });
+			try {
+				await odd.start();
+				assert.equal(odd.state.kind, 'running', JSON.stringify(odd.state));
+				const info = await odd.whenRunning();
+				assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+				assert.ok(Number.isInteger(info.port) && info.port > 0, String(info.port));
+				const conn = await connectHttp(info.url, info.token);
+				await conn.close();
+				assert.ok(server.log.warnings.some(w => w.includes(JSON.stringify(port)) && w.includes('mcpResources.port')), server.log.warnings.join('\n'));
+			} finally {
+				await odd.stop();
+				odd.dispose();
+			}
+		});
+	}
 });

@@ -37,6 +37,7 @@ describe('picker: context bundle', () => {
 		assert.match(bundle.text, /_Binary content \(application\/octet-stream, 2 KB\) not included\._/);
 		assert.match(bundle.text, /## file:\/\/\/ws\/gone\.txt \(from A\)\n\n_Could not read this resource: Resource not found_/);
 		assert.ok(!bundle.text.includes('AAAA'), 'no base64 in the text');
+		assert.deepEqual(bundle.unreadable, ['file:///ws/gone.txt'], 'what could not be read, for the message the user sees');
 	});
 
 	it('keeps images as images where the target takes them', () => {
