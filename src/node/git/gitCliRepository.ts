@@ -7,6 +7,7 @@ import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
 import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
 import { GitCli } from './gitProcess';
+import { repositoryFilterOverrides } from './repositoryFilters';
 
 /** A repository read through the git CLI, changes from `.git` (and the workspace's files). */
 export class GitCliRepository extends Disposable implements GitRepository {
@@ -35,23 +36,29 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		return this.cli.run(this.root, args, maxBytes);
 	}
 
+	/** `-c` options for a call that reads the working tree: no content filter the repository names runs. */
+	private workingTreeConfig(): Promise<string[]> {
+		return repositoryFilterOverrides(this.cli, this.root);
+	}
+
 	async status(): Promise<GitStatus> {
-		const { stdout } = await this.git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+		const { stdout } = await this.git([...await this.workingTreeConfig(), 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
 		return parseStatus(stdout);
 	}
 
-	diff(staged: boolean, maxBytes: number): Promise<GitText> {
-		return gitDiff(this.cli, this.root, [...(staged ? ['--cached'] : [])], maxBytes);
+	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return gitDiff(this.cli, this.root, [...(staged ? ['--cached'] : [])], maxBytes, await this.workingTreeConfig());
 	}
 
 	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
 		const spec = ['--', `:(literal)${repoPath}`];
+		const config = await this.workingTreeConfig();
 		if (await this.hasHead()) {
-			return gitDiff(this.cli, this.root, ['HEAD', ...spec], maxBytes);
+			return gitDiff(this.cli, this.root, ['HEAD', ...spec], maxBytes, config);
 		}
 		// Before the first commit: staged (against the empty tree) and unstaged, one after the other.
-		const staged = await gitDiff(this.cli, this.root, ['--cached', ...spec], maxBytes);
-		const unstaged = await gitDiff(this.cli, this.root, spec, maxBytes);
+		const staged = await gitDiff(this.cli, this.root, ['--cached', ...spec], maxBytes, config);
+		const unstaged = await gitDiff(this.cli, this.root, spec, maxBytes, config);
 		return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
 	}
 

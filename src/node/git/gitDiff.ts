@@ -4,10 +4,13 @@ import { GitCli } from './gitProcess';
 /** What `git diff` compares a root commit with. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/** A patch from `git diff` in `root`, plain (no colour, external diff or text conversion), cut at `maxBytes`. */
-export async function gitDiff(cli: GitCli, root: string, args: readonly string[], maxBytes: number): Promise<GitText> {
+/**
+ * A patch from `git diff` in `root`, plain (no colour, external diff or text conversion), cut at
+ * `maxBytes`; `config` is `-c` options for this call (see `repositoryFilterOverrides`).
+ */
+export async function gitDiff(cli: GitCli, root: string, args: readonly string[], maxBytes: number, config: readonly string[] = []): Promise<GitText> {
 	const { stdout, truncated } = await cli.run(root, [
-		'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', ...args,
+		...config, 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', ...args,
 	], maxBytes);
 	return { text: stdout, truncated };
 }

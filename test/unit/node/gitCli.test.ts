@@ -80,6 +80,46 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.equal(fs.existsSync(marker), false, 'the fsmonitor hook ran');
 	});
 
+	it('runs no content filter a repository\'s own config names, and still runs the user\'s own', async () => {
+		// A filter script that leaves a marker and passes the content through, as git-lfs's would.
+		const filter = (name: string) => {
+			const script = path.join(repo.parent, `${name}.sh`);
+			fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(repo.parent, `${name}-ran`)}'\ncat\n`, { mode: 0o755 });
+			return script;
+		};
+		repo.write('.gitattributes', '*.txt filter=evil\n*.md filter=included\n*.dat filter=mine\n');
+		repo.write('a.txt', 'one\n');
+		repo.write('b.md', 'one\n');
+		repo.write('c.dat', 'one\n');
+		repo.commitAll('first');
+		repo.git('config', 'filter.evil.clean', filter('evil'));
+		repo.git('config', 'filter.evil.required', 'true');
+		fs.writeFileSync(path.join(repo.root, '.git', 'more.cfg'), `[filter "included"]\n\tclean = ${filter('included')}\n`);
+		repo.git('config', 'include.path', 'more.cfg');
+		const userConfig = path.join(repo.parent, 'user.gitconfig');
+		fs.writeFileSync(userConfig, `[filter "mine"]\n\tclean = ${filter('mine')}\n`);
+		// Same sizes: git must read the files (through their filters) to tell they changed.
+		repo.write('a.txt', 'two\n');
+		repo.write('b.md', 'two\n');
+		repo.write('c.dat', 'two\n');
+		const before = process.env.GIT_CONFIG_GLOBAL;
+		process.env.GIT_CONFIG_GLOBAL = userConfig;
+		try {
+			assert.deepEqual((await git.status()).unstaged.map(c => c.path), ['a.txt', 'b.md', 'c.dat']);
+			assert.match((await git.diff(false, 100_000)).text, /\+two[\s\S]*\+two[\s\S]*\+two/);
+			assert.match((await git.diffPath('a.txt', 100_000)).text, /-one\n\+two/);
+		} finally {
+			if (before === undefined) {
+				delete process.env.GIT_CONFIG_GLOBAL;
+			} else {
+				process.env.GIT_CONFIG_GLOBAL = before;
+			}
+		}
+		assert.equal(fs.existsSync(path.join(repo.parent, 'evil-ran')), false, 'the repository\'s filter ran');
+		assert.equal(fs.existsSync(path.join(repo.parent, 'included-ran')), false, 'a filter from a file the repository\'s config includes ran');
+		assert.equal(fs.existsSync(path.join(repo.parent, 'mine-ran')), true, 'the user\'s own filter did not run');
+	});
+
 	it('cuts long output at the byte budget and says so', async () => {
 		repo.write('big.txt', 'x\n');
 		repo.commitAll('first');
