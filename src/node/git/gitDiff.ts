@@ -6,11 +6,13 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /**
  * A patch from `git diff` in `root`, plain (no colour, external diff or text conversion), cut at
- * `maxBytes`; `config` is `-c` options for this call (see `repositoryFilterOverrides`).
+ * `maxBytes`; `config` is `-c` options for this call (see `repositoryFilterOverrides`). A
+ * submodule shows only a moved commit, as in status: looking into its working tree would run git
+ * there, under the submodule's own config, which our options do not reach.
  */
 export async function gitDiff(cli: GitCli, root: string, args: readonly string[], maxBytes: number, config: readonly string[] = []): Promise<GitText> {
 	const { stdout, truncated } = await cli.run(root, [
-		...config, 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', ...args,
+		...config, 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', '--ignore-submodules=dirty', ...args,
 	], maxBytes);
 	return { text: stdout, truncated };
 }

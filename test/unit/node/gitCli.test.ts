@@ -120,6 +120,27 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.equal(fs.existsSync(path.join(repo.parent, 'mine-ran')), true, 'the user\'s own filter did not run');
 	});
 
+	it('runs nothing a submodule\'s own config names: a submodule shows a moved commit, not its working tree', async () => {
+		const inner = new TestRepo('inner', repo.parent);
+		inner.write('s.txt', 'one\n');
+		inner.commitAll('inner');
+		repo.write('a.txt', 'one\n');
+		repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner.root, 'sub');
+		repo.commitAll('with a submodule');
+		const script = path.join(repo.parent, 'sub-filter.sh');
+		fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(repo.parent, 'sub-filter-ran')}'\ncat\n`, { mode: 0o755 });
+		repo.git('-C', 'sub', 'config', 'filter.evil.clean', script);
+		repo.write('sub/.gitattributes', '* filter=evil\n');
+		repo.write('sub/s.txt', 'two\n'); // the same size: git would read it, through the filter, to tell
+		repo.write('a.txt', 'two\n');
+		assert.deepEqual((await git.status()).unstaged.map(c => c.path), ['a.txt']);
+		const diff = (await git.diff(false, 100_000)).text;
+		assert.match(diff, /\+two/);
+		assert.doesNotMatch(diff, /sub/);
+		assert.doesNotMatch((await git.diffPath('sub', 100_000)).text, /dirty/);
+		assert.equal(fs.existsSync(path.join(repo.parent, 'sub-filter-ran')), false, 'the submodule\'s filter ran');
+	});
+
 	it('cuts long output at the byte budget and says so', async () => {
 		repo.write('big.txt', 'x\n');
 		repo.commitAll('first');
