@@ -1,5 +1,7 @@
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { CUT_SEAM_CHARS } from './outputBuffer';
+import { CutEdges } from './ports';
 
 /**
  * Credentials terminals print. Token formats come from secretlint's recommended preset (AWS,
@@ -45,9 +47,43 @@ function keyTails(text: string): [number, number][] {
 	return found;
 }
 
+/** Where a rule found a credential: start, end (exclusive), and the rule's id. */
+type Found = [number, number, string];
+
 /** `text` with every credential the rules find replaced by `[REDACTED:<rule>]`. */
 export async function redactSecrets(text: string): Promise<string> {
-	const ranges: [number, number, string][] = [];
+	return applyRedactions(text, await findSecrets(text));
+}
+
+/**
+ * `head + marker + tail` redacted, where the text between `head` and `tail` was cut away. Each side
+ * of the cut is also read together with what was cut next to it (`edges`), so a credential the
+ * cut split in two is still recognised and the part that was kept is hidden: most of a token is
+ * as good as the token.
+ */
+export async function redactAcrossCut(head: string, marker: string, tail: string, edges: CutEdges | undefined): Promise<string> {
+	const text = head + marker + tail;
+	const found = await findSecrets(text);
+	if (edges) {
+		const seamStart = Math.max(0, head.length - CUT_SEAM_CHARS);
+		for (const [start, end, id] of await findSecrets(head.slice(seamStart) + edges.afterHead)) {
+			if (seamStart + start < head.length) {
+				found.push([seamStart + start, Math.min(seamStart + end, head.length), id]);
+			}
+		}
+		const tailAt = head.length + marker.length;
+		const cutChars = edges.beforeTail.length;
+		for (const [start, end, id] of await findSecrets(edges.beforeTail + tail.slice(0, CUT_SEAM_CHARS))) {
+			if (end > cutChars) {
+				found.push([tailAt + Math.max(0, start - cutChars), tailAt + end - cutChars, id]);
+			}
+		}
+	}
+	return applyRedactions(text, found);
+}
+
+async function findSecrets(text: string): Promise<Found[]> {
+	const ranges: Found[] = [];
 	for (const rule of OWN_RULES) {
 		for (const match of text.matchAll(rule.pattern)) {
 			const start = match.index + (rule.keep ? match[rule.keep].length : 0);
@@ -65,6 +101,10 @@ export async function redactSecrets(text: string): Promise<string> {
 		const [start, end] = message.range;
 		ranges.push([start, end, message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')]);
 	}
+	return ranges;
+}
+
+function applyRedactions(text: string, ranges: Found[]): string {
 	if (ranges.length === 0) {
 		return text;
 	}

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { OutputBuffer } from '../../../src/core/terminal/outputBuffer';
+import { OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, OutputBuffer } from '../../../src/core/terminal/outputBuffer';
 import { redactSecrets } from '../../../src/core/terminal/redact';
 import { TerminalProvider } from '../../../src/core/terminal/terminalProvider';
 import { FakeTerminals } from '../../fakes/fakeTerminals';
@@ -111,6 +111,26 @@ describe('terminal provider through an MCP client', () => {
 		await conn.client.subscribeResource({ uri: 'terminal://2/last' });
 		terminals.run(2, { commandLine: 'make again' });
 		await conn.waitForUpdate('terminal://2/last');
+	});
+
+	it('hides what the output cap left of a token it cut in two, on either side of the cut', async () => {
+		const fragments = (text: string) => [...Array(GITHUB_TOKEN.length - 7).keys()].map(i => GITHUB_TOKEN.slice(i, i + 8)).filter(f => text.includes(f));
+		// The head ends 8 characters into the token; then the tail starts 5 characters into it.
+		const endsHead = 'x'.repeat(OUTPUT_HEAD_CHARS - 9) + ' ' + GITHUB_TOKEN + ' ' + 'y\n'.repeat(OUTPUT_TAIL_CHARS);
+		const startsTail = 'x'.repeat(OUTPUT_HEAD_CHARS + 5000) + ' ' + GITHUB_TOKEN + ' ' + 'y'.repeat(OUTPUT_TAIL_CHARS - GITHUB_TOKEN.length + 4);
+		terminals.open(3, 'bash');
+		for (const output of [endsHead, startsTail]) {
+			const buffer = new OutputBuffer();
+			buffer.append(output);
+			assert.ok(buffer.snapshot().cut, 'the output was cut');
+			terminals.run(3, { commandLine: 'env', ...buffer.snapshot() });
+			const text = ((await conn.client.readResource({ uri: 'terminal://3/last' })).contents[0] as { text: string }).text;
+			assert.deepEqual(fragments(text), [], text.slice(0, 200));
+			assert.match(text, /\[REDACTED:github\]/);
+			assert.match(text, /characters of output cut here/);
+			const history = await readJson(conn, 'terminal://3/commands') as { commands: { output: string }[] };
+			assert.deepEqual(fragments(history.commands.at(-1)!.output), []);
+		}
 	});
 
 	it('serves nothing once the setting turns the family off', async () => {
