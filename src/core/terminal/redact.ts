@@ -8,7 +8,9 @@ import { CutEdges } from './ports';
  * GCP, GitHub, npm, Slack, SendGrid, OpenAI, Anthropic, basic-auth URLs, ...); the rules below
  * add what a terminal shows and the preset does not look for: whole private key blocks (the
  * preset needs a complete, valid-looking key), `Authorization:` header values, AWS access key
- * ids on their own, and `NAME_TOKEN=value` style assignments.
+ * ids on their own, `NAME_TOKEN=value` style assignments, and the password of any URL (the
+ * preset's basic-auth rule knows only http and ftp, passwords of letters and digits, hosts with
+ * a dot).
  */
 const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
@@ -17,7 +19,16 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
 	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
+	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`.
+	{ id: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#]+(?=@[^\s@/?#]*(?:[\s/?#]|$))/gi, keep: 1 },
 ];
+
+/**
+ * Where secretlint's findings keep the secret itself (some rules report a range that starts at a
+ * label, `aws_secret_access_key = `, but is as long as the key, so it misses the key's end):
+ * every place the secret appears is hidden too.
+ */
+const FOUND_SECRET_KEYS = ['KEY', 'TOKEN', 'ID', 'URI', 'URL', 'CREDENTIAL'];
 
 export const REDACTED = '[REDACTED]';
 
@@ -99,7 +110,17 @@ async function findSecrets(text: string): Promise<Found[]> {
 	});
 	for (const message of result.messages) {
 		const [start, end] = message.range;
-		ranges.push([start, end, message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')]);
+		const id = message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+		ranges.push([start, end, id]);
+		const data = message.data as Readonly<Record<string, unknown>> | undefined;
+		for (const secret of FOUND_SECRET_KEYS.map(key => data?.[key])) {
+			if (typeof secret !== 'string' || secret === '') {
+				continue;
+			}
+			for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+				ranges.push([at, at + secret.length, id]);
+			}
+		}
 	}
 	return ranges;
 }

@@ -12,6 +12,8 @@ import { readJson } from '../../helpers/readJson';
 const GITHUB_TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const SLACK_TOKEN = 'xoxb-' + '123456789012-1234567890123-abcdefghijABCDEFGHIJabcd';
 const ANTHROPIC_KEY = 'sk-ant-api03-' + 'x'.repeat(93) + 'AA';
+// Not AWS's documented example key, which secretlint deliberately passes over.
+const AWS_SECRET_KEY = 'dkryFMT07cjqxELS' + 'Z6bipwDKRY5ahovCJQX4+gnu';
 const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
 
 describe('terminal output redaction', () => {
@@ -36,6 +38,29 @@ describe('terminal output redaction', () => {
 			'curl -H "authorization: token [REDACTED:authorization]" https://x',
 			'AWS [REDACTED:aws-access-key-id] here',
 			'export NPM_TOKEN=[REDACTED:secret-assignment] DB_PASSWORD=[REDACTED:secret-assignment]',
+		].join('\n'));
+	});
+
+	it('redacts the whole of an AWS secret key as an AWS credentials file prints it, wherever it appears again', async () => {
+		// secretlint reports this finding from the start of its label, as long as the key: the key's end fell outside.
+		const out = await redactSecrets(`$ cat ~/.aws/credentials\naws_secret_access_key = ${AWS_SECRET_KEY}\n$ echo $KEY\n${AWS_SECRET_KEY}\n`);
+		const fragments = [...Array(AWS_SECRET_KEY.length - 7).keys()].map(i => AWS_SECRET_KEY.slice(i, i + 8)).filter(f => out.includes(f));
+		assert.deepEqual(fragments, [], out);
+		assert.equal(out, '$ cat ~/.aws/credentials\n[REDACTED:aws]\n$ echo $KEY\n[REDACTED:aws]\n');
+	});
+
+	it('redacts the password of a URL of any scheme, with any characters, keeping the user and the host', async () => {
+		const out = await redactSecrets([
+			'REDIS_URL=redis://:s3cr3t-Redis-pw@localhost:6379/0',
+			'amqp://guest:Rabbit-pw-2024@rabbit:5672',
+			'https://deploy:p@ss$w0rd!%21@localhost:8080/hook',
+			'http_proxy=http://me:Proxy.Pw.99@proxy:3128',
+		].join('\n'));
+		assert.equal(out, [
+			'REDIS_URL=redis://:[REDACTED:url-password]@localhost:6379/0',
+			'amqp://guest:[REDACTED:url-password]@rabbit:5672',
+			'https://deploy:[REDACTED:url-password]@localhost:8080/hook',
+			'http_proxy=http://me:[REDACTED:url-password]@proxy:3128',
 		].join('\n'));
 	});
 
