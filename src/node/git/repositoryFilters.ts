@@ -12,22 +12,10 @@ const USER_SCOPES = new Set(['global', 'system']);
  * name holds `=`, which `-c` cannot express) fails the call rather than run.
  */
 export async function repositoryFilterOverrides(cli: GitCli, root: string): Promise<string[]> {
-	let stdout: string;
-	try {
-		({ stdout } = await cli.run(root, ['config', '--show-scope', '-z', '--get-regexp', '^filter\\.']));
-	} catch (err) {
-		if (err instanceof GitCommandError && err.exitCode === 1) {
-			return []; // no filter driver is configured anywhere
-		}
-		throw err;
-	}
-	// `-z`: the scope, NUL, then the key, a line break and the value, NUL.
-	const fields = stdout.split('\0');
 	const drivers = new Set<string>();
-	for (let i = 0; i + 1 < fields.length; i += 2) {
-		const key = fields[i + 1].split('\n')[0];
+	for (const [scope, key] of await filterKeys(cli, root)) {
 		const driver = key.slice('filter.'.length, key.lastIndexOf('.'));
-		if (!USER_SCOPES.has(fields[i]) && key.startsWith('filter.') && driver !== '') {
+		if (!USER_SCOPES.has(scope) && key.startsWith('filter.') && driver !== '') {
 			drivers.add(driver);
 		}
 	}
@@ -41,4 +29,32 @@ export async function repositoryFilterOverrides(cli: GitCli, root: string): Prom
 		}
 	}
 	return overrides;
+}
+
+/** Each `filter.*` key set in any config, with its scope. */
+async function filterKeys(cli: GitCli, root: string): Promise<[scope: string, key: string][]> {
+	const query = async (args: string[]) => {
+		try {
+			return (await cli.run(root, ['config', ...args, '-z', '--get-regexp', '^filter\\.'])).stdout.split('\0');
+		} catch (err) {
+			if (err instanceof GitCommandError && err.exitCode === 1) {
+				return []; // no such key
+			}
+			throw err;
+		}
+	};
+	// `-z` prints each key, a line break and its value, then NUL; `--show-scope` puts the scope and a NUL first.
+	const keyOf = (field: string) => field.split('\n')[0];
+	let fields: string[];
+	try {
+		fields = await query(['--show-scope']);
+	} catch {
+		// git before 2.26 has no --show-scope: every key the repository's own config holds is its.
+		return (await query(['--local', '--includes'])).filter(f => f !== '').map(f => ['local', keyOf(f)]);
+	}
+	const keys: [string, string][] = [];
+	for (let i = 0; i + 1 < fields.length; i += 2) {
+		keys.push([fields[i], keyOf(fields[i + 1])]);
+	}
+	return keys;
 }

@@ -4,7 +4,8 @@ import { GitCliRepository } from '../../../src/node/git/gitCliRepository';
 import { GitCliSource } from '../../../src/node/git/gitCliSource';
 import { locateRepository } from '../../../src/node/git/gitLocation';
 import { parseStatus } from '../../../src/node/git/gitOutput';
-import { GitCli } from '../../../src/node/git/gitProcess';
+import { GitCli, GitCommandError } from '../../../src/node/git/gitProcess';
+import { repositoryFilterOverrides } from '../../../src/node/git/repositoryFilters';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { TestRepo } from '../../helpers/gitRepo';
 import * as fs from 'node:fs';
@@ -118,6 +119,18 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.equal(fs.existsSync(path.join(repo.parent, 'evil-ran')), false, 'the repository\'s filter ran');
 		assert.equal(fs.existsSync(path.join(repo.parent, 'included-ran')), false, 'a filter from a file the repository\'s config includes ran');
 		assert.equal(fs.existsSync(path.join(repo.parent, 'mine-ran')), true, 'the user\'s own filter did not run');
+	});
+
+	it('finds the repository\'s own content filters with a git older than --show-scope (2.26) too', async () => {
+		repo.git('config', 'filter.evil.clean', 'false');
+		class OldGit extends GitCli {
+			override run(cwd: string, args: readonly string[], maxBytes?: number) {
+				return args.includes('--show-scope') ? Promise.reject(new GitCommandError(args, 129, 'error: unknown option `show-scope\'')) : super.run(cwd, args, maxBytes);
+			}
+		}
+		const expected = ['-c', 'filter.evil.clean=', '-c', 'filter.evil.smudge=', '-c', 'filter.evil.process=', '-c', 'filter.evil.required=false'];
+		assert.deepEqual(await repositoryFilterOverrides(new OldGit(), repo.root), expected);
+		assert.deepEqual(await repositoryFilterOverrides(cli, repo.root), expected);
 	});
 
 	it('runs nothing a submodule\'s own config names: a submodule shows a moved commit, not its working tree', async () => {
