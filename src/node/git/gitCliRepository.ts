@@ -2,7 +2,7 @@ import { Event } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
-import { commitPatch, gitDiff, pathsChangedBetween } from './gitDiff';
+import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from './gitDiff';
 import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
 import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
@@ -51,15 +51,7 @@ export class GitCliRepository extends Disposable implements GitRepository {
 	}
 
 	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
-		const spec = ['--', `:(literal)${repoPath}`];
-		const config = await this.workingTreeConfig();
-		if (await this.hasHead()) {
-			return gitDiff(this.cli, this.root, ['HEAD', ...spec], maxBytes, config);
-		}
-		// Before the first commit: staged (against the empty tree) and unstaged, one after the other.
-		const staged = await gitDiff(this.cli, this.root, ['--cached', ...spec], maxBytes, config);
-		const unstaged = await gitDiff(this.cli, this.root, spec, maxBytes, config);
-		return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
+		return gitDiffOfPath(this.cli, this.root, repoPath, await this.hasHead(), maxBytes, await this.workingTreeConfig());
 	}
 
 	async log(maxEntries: number): Promise<GitCommit[]> {

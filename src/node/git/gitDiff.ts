@@ -18,6 +18,20 @@ export async function gitDiff(cli: GitCli, root: string, args: readonly string[]
 }
 
 /**
+ * One path's uncommitted changes (staged and unstaged) against HEAD; before the first commit
+ * (`hasHead` false), the staged changes (against the empty tree), then the unstaged ones.
+ */
+export async function gitDiffOfPath(cli: GitCli, root: string, repoPath: string, hasHead: boolean, maxBytes: number, config: readonly string[] = []): Promise<GitText> {
+	const spec = ['--', `:(literal)${repoPath}`];
+	if (hasHead) {
+		return gitDiff(cli, root, ['HEAD', ...spec], maxBytes, config);
+	}
+	const staged = await gitDiff(cli, root, ['--cached', ...spec], maxBytes, config);
+	const unstaged = await gitDiff(cli, root, spec, maxBytes, config);
+	return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
+}
+
+/**
  * A commit's whole patch against its first parent (the empty tree for a root commit). Shared by
  * both hosts: the vscode.git API has no call for it, so the editor's adapter runs its git binary too.
  */
