@@ -8,15 +8,17 @@ import { CutEdges } from './ports';
  * GCP, GitHub, npm, Slack, SendGrid, OpenAI, Anthropic, basic-auth URLs, ...); the rules below
  * add what a terminal shows and the preset does not look for: whole private key blocks (the
  * preset needs a complete, valid-looking key), `Authorization:` header values, AWS access key
- * ids on their own, `NAME_TOKEN=value` style assignments, and the password of any URL (the
- * preset's basic-auth rule knows only http and ftp, passwords of letters and digits, hosts with
- * a dot).
+ * ids on their own, Google API keys, `NAME_TOKEN=value` style assignments, and the password of
+ * any URL (the preset's basic-auth rule knows only http and ftp, passwords of letters and
+ * digits, hosts with a dot).
  */
 const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
 	// Keeps "Authorization: Bearer " and hides the credential after it.
 	{ id: 'authorization', pattern: /(\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate)\s+)?)[^\s"',;]+/gi, keep: 1 },
 	{ id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b/g },
+	// The preset's GCP rule finds service account keys only; Google's API keys have a fixed shape.
+	{ id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
 	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
 	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`.

@@ -64,6 +64,11 @@ describe('terminal output redaction', () => {
 		].join('\n'));
 	});
 
+	it('redacts Google API keys, which the preset\'s GCP rule (service account keys) does not find', async () => {
+		const key = 'AIza' + 'SyB-x1y2z3_A4b5C6d7E8f9G0h1I2j3K4l5';
+		assert.equal(await redactSecrets(`curl "https://maps.googleapis.com/x?key=${key}"`), 'curl "https://maps.googleapis.com/x?key=[REDACTED:google-api-key]"');
+	});
+
 	it('redacts a private key whose end was cut off, and leaves ordinary output alone', async () => {
 		assert.equal(await redactSecrets('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE'), 'x\n[REDACTED:private-key]');
 		const plain = 'npm test\n  316 passing (51s)\nexit 0\nauthor: me, tokens: 12\n';
