@@ -51,10 +51,6 @@ export interface GitApiRepository {
 	readonly onDidCommit?: Event<void>;
 	readonly onDidCheckout?: Event<void>;
 	getCommit(ref: string): Promise<GitApiCommit>;
-	diff(cached?: boolean): Promise<string>;
-	diffWithHEAD(path: string): Promise<string>;
-	diffWith(ref: string, path: string): Promise<string>;
-	diffIndexWithHEAD(path: string): Promise<string>;
 	log(options?: { maxEntries?: number }): Promise<GitApiCommit[]>;
 	getRefs?(query: { pattern?: string | string[] }): Promise<GitApiRef[]>;
 	getBranches?(query: { remote?: boolean }): Promise<GitApiRef[]>;

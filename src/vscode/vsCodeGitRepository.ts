@@ -5,7 +5,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import {
 	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText,
 } from '../core/git/ports';
-import { commitPatch, pathsChangedBetween } from '../node/git/gitDiff';
+import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from '../node/git/gitDiff';
 import { GitCli } from '../node/git/gitProcess';
 import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
 
@@ -112,19 +112,18 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 		return path.sep === '/' ? relative : relative.split(path.sep).join('/');
 	}
 
-	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
-		return cut(await this.api.diff(staged), maxBytes);
+	/*
+	 * Diffs through the extension's git binary, as the headless host makes them: the API's diffs
+	 * run plain `git diff` under the user's config, so an external diff tool (`diff.external`, a
+	 * `.gitattributes` driver's command) or colours made output no filter can read, with secret
+	 * files' changes inside it.
+	 */
+	diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return gitDiff(this.cli, this.root, staged ? ['--cached'] : [], maxBytes);
 	}
 
-	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
-		try {
-			return cut(await this.api.diffWith('HEAD', repoPath), maxBytes);
-		} catch {
-			// No HEAD yet: staged and unstaged changes one after the other.
-			const staged = await this.api.diffIndexWithHEAD(repoPath).catch(() => '');
-			const unstaged = await this.api.diffWithHEAD(repoPath).catch(() => '');
-			return cut(staged + unstaged, maxBytes);
-		}
+	diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
+		return gitDiffOfPath(this.cli, this.root, repoPath, this.api.state.HEAD?.commit !== undefined, maxBytes);
 	}
 
 	async log(maxEntries: number): Promise<GitCommit[]> {
@@ -197,11 +196,4 @@ function toCommit(c: GitApiCommit): GitCommit {
 		...(c.authorDate ? { authorDate: new Date(c.authorDate).toISOString() } : {}),
 		message: c.message.replace(/\n+$/, ''),
 	};
-}
-
-function cut(text: string, maxBytes: number): GitText {
-	if (Buffer.byteLength(text) <= maxBytes) {
-		return { text, truncated: false };
-	}
-	return { text: Buffer.from(text).subarray(0, maxBytes).toString('utf8'), truncated: true };
 }

@@ -56,6 +56,32 @@ describe('git (git://, through the vscode.git extension)', () => {
 		assert.match(one, /\+changed by the git suite/);
 	});
 
+	it('diffs are plain unified diffs without secrets whatever diff tool git is configured with', async () => {
+		// An external diff tool that prints what changed its own way (difftastic does), secrets included.
+		const tool = path.join(workspaceRoot(), '..', 'external-diff.sh');
+		fs.writeFileSync(tool, '#!/bin/sh\necho "EXTERNAL TOOL: $1"\ncat "$5"\n', { mode: 0o755 });
+		const secret = 'keys/deploy.pem';
+		fs.mkdirSync(absPath('keys'), { recursive: true });
+		fs.writeFileSync(absPath(secret), 'first\n');
+		git('add', '-f', secret);
+		git('config', 'diff.external', tool);
+		try {
+			fs.writeFileSync(absPath(secret), 'first\nPEM-SECRET-CHANGED\n');
+			fs.writeFileSync(absPath(FILE), `${original}\nchanged beside a secret\n`);
+			await waitFor(async () => /\+changed beside a secret/.test(await client.readText(`git://${repo}/diff`)), 'the change in /diff, as a unified diff', 30_000);
+			const diff = await client.readText(`git://${repo}/diff`);
+			assert.ok(!/PEM-SECRET|EXTERNAL TOOL/.test(diff), diff);
+			assert.match(diff, /1 file not shown/);
+			assert.match(await client.readText(`git://${repo}/diff/${FILE}`), /\+changed beside a secret/);
+		} finally {
+			git('config', '--unset', 'diff.external');
+			git('rm', '-q', '--cached', '-f', secret);
+			fs.rmSync(absPath('keys'), { recursive: true, force: true });
+			fs.rmSync(tool, { force: true });
+			fs.writeFileSync(absPath(FILE), original);
+		}
+	});
+
 	it('a commit shows in /log and notifies its subscribers', async () => {
 		await client.subscribe(`git://${repo}/log`);
 		const since = client.mark();

@@ -1,11 +1,20 @@
 /**
+ * A commit's header as `git show` prints it (`commit`, `Merge:`, `Author:`, `Date:` lines, then
+ * the message indented by four spaces): the only text a unified diff may hold before its first file.
+ */
+const COMMIT_HEADER = /^commit [0-9a-f]+\n(?:(?:Merge|Author|Date):[^\n]*\n)*\n(?: {4}[^\n]*\n|\n)*$/;
+
+/**
  * Removes the parts of a unified diff (git's format) that touch paths the caller refuses.
- * A file section whose paths cannot be worked out is removed too: when in doubt, hide.
+ * A file section whose paths cannot be worked out is removed too: when in doubt, hide. So is
+ * text before the first file that is not a commit header (`unreadable`): git's diff ran through
+ * an external diff tool or with colours (a user's `diff.external` or `color.ui=always`, which the
+ * editor's git extension does not switch off), and no path in it can be judged.
  */
 export async function filterDiff(
 	text: string,
 	isServed: (repoPath: string) => Promise<boolean>,
-): Promise<{ text: string; hidden: number }> {
+): Promise<{ text: string; hidden: number; unreadable: boolean }> {
 	const sections = splitSections(text);
 	const cache = new Map<string, Promise<boolean>>();
 	const served = (p: string) => {
@@ -17,10 +26,16 @@ export async function filterDiff(
 		return result;
 	};
 	let hidden = 0;
+	let unreadable = false;
 	const kept: string[] = [];
 	for (const section of sections) {
 		if (!section.startsWith('diff ')) {
-			kept.push(section); // text before the first file (a commit header), never a file's content
+			// Text before the first file: a commit header, or what no rule can judge.
+			if (COMMIT_HEADER.test(section)) {
+				kept.push(section);
+			} else {
+				unreadable = true;
+			}
 			continue;
 		}
 		const paths = sectionPaths(section);
@@ -31,7 +46,7 @@ export async function filterDiff(
 			hidden++;
 		}
 	}
-	return { text: kept.join(''), hidden };
+	return { text: kept.join(''), hidden, unreadable };
 }
 
 function splitSections(text: string): string[] {

@@ -66,9 +66,12 @@ export interface DiffLimits {
 
 /** A diff without the files that are not served, cut at the size cap, with notes saying what is missing. */
 export async function renderDiff(result: GitText, header: string, limits: DiffLimits, isServed: IsServed): Promise<string> {
-	const { text, hidden } = await filterDiff(result.text, isServed);
+	const { text, hidden, unreadable } = await filterDiff(result.text, isServed);
 	let out = header + text;
 	const notes: string[] = [];
+	if (unreadable) {
+		notes.push('git\'s output is not shown where it was not a plain unified diff (an external diff tool or colours set in git\'s config)');
+	}
 	if (hidden > 0) {
 		notes.push(`${hidden} file${hidden === 1 ? '' : 's'} not shown: not served (secrets, ignored or outside the workspace)`);
 	}

@@ -92,7 +92,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		const { base, query } = this.parse(uri);
 		const text = await this.text(uri, base);
-		const range = 'lines' in query ? query.lines : await this.symbolLines(base, query.symbol);
+		const range = 'lines' in query ? query.lines : await this.symbolLines(uri, base, query.symbol);
 		const sliced = sliceLines(text.text, range);
 		this.remember(base, uri);
 		return [{ uri, mimeType: text.mimeType, text: sliced.text }];
@@ -218,10 +218,10 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		return { text, mimeType: mimeType ?? TEXT_MIME };
 	}
 
-	private async symbolLines(base: string, name: string): Promise<LineRange> {
+	private async symbolLines(uri: string, base: string, name: string): Promise<LineRange> {
 		const symbols = await this.ports.outline!.symbols(fileUriToPath(base));
 		if (symbols === undefined) {
-			throw new ResourceNotFound(base);
+			throw new ResourceNotFound(uri); // the client's own URI, query included
 		}
 		const found = findSymbol(symbols, name);
 		if (!found) {

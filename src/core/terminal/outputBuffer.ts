@@ -1,8 +1,11 @@
 import { stripVTControlCharacters } from 'node:util';
+import { CutEdges } from './ports';
 
 /** Output kept per command: the start (what ran) and the end (how it finished). */
 export const OUTPUT_HEAD_CHARS = 8 * 1024;
 export const OUTPUT_TAIL_CHARS = 24 * 1024;
+/** Dropped text kept next to each side of the cut, and kept text read with it: more than a token is long. */
+export const CUT_SEAM_CHARS = 1024;
 
 /**
  * A command's output as it streams in, bounded: the first OUTPUT_HEAD_CHARS and the last
@@ -13,6 +16,9 @@ export class OutputBuffer {
 	private head = '';
 	private tail = '';
 	private dropped = 0;
+	/** The first and the last characters dropped, up to CUT_SEAM_CHARS each: see `CutEdges`. */
+	private afterHead = '';
+	private beforeTail = '';
 
 	constructor(private readonly headChars = OUTPUT_HEAD_CHARS, private readonly tailChars = OUTPUT_TAIL_CHARS) {}
 
@@ -27,14 +33,22 @@ export class OutputBuffer {
 			return;
 		}
 		this.tail += text;
-		if (this.tail.length > this.tailChars) {
-			this.dropped += this.tail.length - this.tailChars;
-			this.tail = this.tail.slice(this.tail.length - this.tailChars);
+		const excess = this.tail.length - this.tailChars;
+		if (excess > 0) {
+			// What is dropped is one run, from just after the head to just before the tail.
+			if (this.afterHead.length < CUT_SEAM_CHARS) {
+				this.afterHead += this.tail.slice(0, Math.min(excess, CUT_SEAM_CHARS - this.afterHead.length));
+			}
+			this.beforeTail = (this.beforeTail + this.tail.slice(Math.max(0, excess - CUT_SEAM_CHARS), excess)).slice(-CUT_SEAM_CHARS);
+			this.dropped += excess;
+			this.tail = this.tail.slice(excess);
 		}
 	}
 
-	snapshot(): { output: string; cut?: { at: number; chars: number } } {
+	snapshot(): { output: string; cut?: { at: number; chars: number }; cutEdges?: CutEdges } {
 		const output = this.head + this.tail;
-		return this.dropped > 0 ? { output, cut: { at: this.head.length, chars: this.dropped } } : { output };
+		return this.dropped > 0
+			? { output, cut: { at: this.head.length, chars: this.dropped }, cutEdges: { afterHead: this.afterHead, beforeTail: this.beforeTail } }
+			: { output };
 	}
 }

@@ -14,6 +14,14 @@ export interface TerminalCommand {
 	readonly output: string;
 	/** Where characters were left out of `output` to keep it within the cap, and how many. */
 	readonly cut?: { readonly at: number; readonly chars: number };
+	/** The text left out next to each side of `cut`, so redaction can see a credential the cut split. */
+	readonly cutEdges?: CutEdges;
+}
+
+/** What was cut away next to each side of a cut (a bounded amount): read by redaction, never shown. */
+export interface CutEdges {
+	readonly afterHead: string;
+	readonly beforeTail: string;
 }
 
 export interface TerminalInfo {

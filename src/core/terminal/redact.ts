@@ -1,21 +1,36 @@
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { CUT_SEAM_CHARS } from './outputBuffer';
+import { CutEdges } from './ports';
 
 /**
  * Credentials terminals print. Token formats come from secretlint's recommended preset (AWS,
  * GCP, GitHub, npm, Slack, SendGrid, OpenAI, Anthropic, basic-auth URLs, ...); the rules below
  * add what a terminal shows and the preset does not look for: whole private key blocks (the
  * preset needs a complete, valid-looking key), `Authorization:` header values, AWS access key
- * ids on their own, and `NAME_TOKEN=value` style assignments.
+ * ids on their own, Google API keys, `NAME_TOKEN=value` style assignments, and the password of
+ * any URL (the preset's basic-auth rule knows only http and ftp, passwords of letters and
+ * digits, hosts with a dot).
  */
 const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
 	// Keeps "Authorization: Bearer " and hides the credential after it.
 	{ id: 'authorization', pattern: /(\b(?:proxy-)?authorization\b["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate)\s+)?)[^\s"',;]+/gi, keep: 1 },
 	{ id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b/g },
+	// The preset's GCP rule finds service account keys only; Google's API keys have a fixed shape.
+	{ id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
 	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
+	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`.
+	{ id: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#]+(?=@[^\s@/?#]*(?:[\s/?#]|$))/gi, keep: 1 },
 ];
+
+/**
+ * Where secretlint's findings keep the secret itself (some rules report a range that starts at a
+ * label, `aws_secret_access_key = `, but is as long as the key, so it misses the key's end):
+ * every place the secret appears is hidden too.
+ */
+const FOUND_SECRET_KEYS = ['KEY', 'TOKEN', 'ID', 'URI', 'URL', 'CREDENTIAL'];
 
 export const REDACTED = '[REDACTED]';
 
@@ -45,9 +60,43 @@ function keyTails(text: string): [number, number][] {
 	return found;
 }
 
+/** Where a rule found a credential: start, end (exclusive), and the rule's id. */
+type Found = [number, number, string];
+
 /** `text` with every credential the rules find replaced by `[REDACTED:<rule>]`. */
 export async function redactSecrets(text: string): Promise<string> {
-	const ranges: [number, number, string][] = [];
+	return applyRedactions(text, await findSecrets(text));
+}
+
+/**
+ * `head + marker + tail` redacted, where the text between `head` and `tail` was cut away. Each side
+ * of the cut is also read together with what was cut next to it (`edges`), so a credential the
+ * cut split in two is still recognised and the part that was kept is hidden: most of a token is
+ * as good as the token.
+ */
+export async function redactAcrossCut(head: string, marker: string, tail: string, edges: CutEdges | undefined): Promise<string> {
+	const text = head + marker + tail;
+	const found = await findSecrets(text);
+	if (edges) {
+		const seamStart = Math.max(0, head.length - CUT_SEAM_CHARS);
+		for (const [start, end, id] of await findSecrets(head.slice(seamStart) + edges.afterHead)) {
+			if (seamStart + start < head.length) {
+				found.push([seamStart + start, Math.min(seamStart + end, head.length), id]);
+			}
+		}
+		const tailAt = head.length + marker.length;
+		const cutChars = edges.beforeTail.length;
+		for (const [start, end, id] of await findSecrets(edges.beforeTail + tail.slice(0, CUT_SEAM_CHARS))) {
+			if (end > cutChars) {
+				found.push([tailAt + Math.max(0, start - cutChars), tailAt + end - cutChars, id]);
+			}
+		}
+	}
+	return applyRedactions(text, found);
+}
+
+async function findSecrets(text: string): Promise<Found[]> {
+	const ranges: Found[] = [];
 	for (const rule of OWN_RULES) {
 		for (const match of text.matchAll(rule.pattern)) {
 			const start = match.index + (rule.keep ? match[rule.keep].length : 0);
@@ -63,8 +112,22 @@ export async function redactSecrets(text: string): Promise<string> {
 	});
 	for (const message of result.messages) {
 		const [start, end] = message.range;
-		ranges.push([start, end, message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '')]);
+		const id = message.ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+		ranges.push([start, end, id]);
+		const data = message.data as Readonly<Record<string, unknown>> | undefined;
+		for (const secret of FOUND_SECRET_KEYS.map(key => data?.[key])) {
+			if (typeof secret !== 'string' || secret === '') {
+				continue;
+			}
+			for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+				ranges.push([at, at + secret.length, id]);
+			}
+		}
 	}
+	return ranges;
+}
+
+function applyRedactions(text: string, ranges: Found[]): string {
 	if (ranges.length === 0) {
 		return text;
 	}

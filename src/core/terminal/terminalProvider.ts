@@ -7,7 +7,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { Throttle } from '../throttle';
 import { ownIfDisposable } from '../workspaceScope';
 import { TerminalCommand, TerminalInfo, TerminalSource } from './ports';
-import { redactSecrets } from './redact';
+import { redactAcrossCut, redactSecrets } from './redact';
 
 
 export interface TerminalProviderOptions {
@@ -141,15 +141,18 @@ export function cutMarker(chars: number): string {
 	return `\n[... ${chars.toLocaleString('en-US')} characters of output cut here ...]\n`;
 }
 
-function joinedOutput(command: TerminalCommand): string {
-	const cut = command.cut;
-	return cut ? command.output.slice(0, cut.at) + cutMarker(cut.chars) + command.output.slice(cut.at) : command.output;
+/** The output, redacted, with the marker where it was cut. */
+function redactedOutput(command: TerminalCommand): Promise<string> {
+	const { output, cut } = command;
+	return cut
+		? redactAcrossCut(output.slice(0, cut.at), cutMarker(cut.chars), output.slice(cut.at), command.cutEdges)
+		: redactSecrets(output);
 }
 
 async function renderText(command: TerminalCommand): Promise<string> {
 	const status = command.running ? 'running' : command.exitCode === undefined ? 'exit code unknown' : `exit code ${command.exitCode}`;
 	const head = `$ ${await redactSecrets(command.commandLine)}\n# ${command.cwd ? `in ${command.cwd}, ` : ''}${status}\n`;
-	return head + await redactSecrets(joinedOutput(command));
+	return head + await redactedOutput(command);
 }
 
 async function renderJson(command: TerminalCommand): Promise<Record<string, unknown>> {
@@ -160,7 +163,7 @@ async function renderJson(command: TerminalCommand): Promise<Record<string, unkn
 		running: command.running,
 		startedAt: new Date(command.startedAt).toISOString(),
 		...(command.endedAt !== undefined ? { endedAt: new Date(command.endedAt).toISOString() } : {}),
-		output: await redactSecrets(joinedOutput(command)),
+		output: await redactedOutput(command),
 		...(command.cut ? { outputCut: command.cut.chars } : {}),
 	};
 }

@@ -2,11 +2,12 @@ import { Event } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { GitCommit, GitFileChange, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText } from '../../core/git/ports';
-import { commitPatch, gitDiff, pathsChangedBetween } from './gitDiff';
+import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from './gitDiff';
 import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
 import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
 import { GitCli } from './gitProcess';
+import { repositoryFilterOverrides } from './repositoryFilters';
 
 /** A repository read through the git CLI, changes from `.git` (and the workspace's files). */
 export class GitCliRepository extends Disposable implements GitRepository {
@@ -35,24 +36,22 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		return this.cli.run(this.root, args, maxBytes);
 	}
 
+	/** `-c` options for a call that reads the working tree: no content filter the repository names runs. */
+	private workingTreeConfig(): Promise<string[]> {
+		return repositoryFilterOverrides(this.cli, this.root);
+	}
+
 	async status(): Promise<GitStatus> {
-		const { stdout } = await this.git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+		const { stdout } = await this.git([...await this.workingTreeConfig(), 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
 		return parseStatus(stdout);
 	}
 
-	diff(staged: boolean, maxBytes: number): Promise<GitText> {
-		return gitDiff(this.cli, this.root, [...(staged ? ['--cached'] : [])], maxBytes);
+	async diff(staged: boolean, maxBytes: number): Promise<GitText> {
+		return gitDiff(this.cli, this.root, [...(staged ? ['--cached'] : [])], maxBytes, await this.workingTreeConfig());
 	}
 
 	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
-		const spec = ['--', `:(literal)${repoPath}`];
-		if (await this.hasHead()) {
-			return gitDiff(this.cli, this.root, ['HEAD', ...spec], maxBytes);
-		}
-		// Before the first commit: staged (against the empty tree) and unstaged, one after the other.
-		const staged = await gitDiff(this.cli, this.root, ['--cached', ...spec], maxBytes);
-		const unstaged = await gitDiff(this.cli, this.root, spec, maxBytes);
-		return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
+		return gitDiffOfPath(this.cli, this.root, repoPath, await this.hasHead(), maxBytes, await this.workingTreeConfig());
 	}
 
 	async log(maxEntries: number): Promise<GitCommit[]> {

@@ -61,7 +61,7 @@ export class GitCliSource extends Disposable implements GitSource {
 		const folders = this.options.folders.folders();
 		// Headless, --root is an explicit scope: a repository that starts above a served root
 		// (serving one package of a monorepo) would expose history of files outside it.
-		const found = (await Promise.all(folders.map(f => locateRepository(this.cli, f.path))))
+		const found = (await Promise.all(folders.map(f => locateRepository(this.cli, f.path, this.options.log))))
 			.map((location, i) => location && isInsideFolder(realFolder(folders[i].path), location.root) ? location : undefined);
 		if (this.isDisposed) {
 			return;

@@ -4,12 +4,31 @@ import { GitCli } from './gitProcess';
 /** What `git diff` compares a root commit with. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-/** A patch from `git diff` in `root`, plain (no colour, external diff or text conversion), cut at `maxBytes`. */
-export async function gitDiff(cli: GitCli, root: string, args: readonly string[], maxBytes: number): Promise<GitText> {
+/**
+ * A patch from `git diff` in `root`, plain (no colour, external diff or text conversion), cut at
+ * `maxBytes`; `config` is `-c` options for this call (see `repositoryFilterOverrides`). A
+ * submodule shows only a moved commit, as in status: looking into its working tree would run git
+ * there, under the submodule's own config, which our options do not reach.
+ */
+export async function gitDiff(cli: GitCli, root: string, args: readonly string[], maxBytes: number, config: readonly string[] = []): Promise<GitText> {
 	const { stdout, truncated } = await cli.run(root, [
-		'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', ...args,
+		...config, 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', '--ignore-submodules=dirty', ...args,
 	], maxBytes);
 	return { text: stdout, truncated };
+}
+
+/**
+ * One path's uncommitted changes (staged and unstaged) against HEAD; before the first commit
+ * (`hasHead` false), the staged changes (against the empty tree), then the unstaged ones.
+ */
+export async function gitDiffOfPath(cli: GitCli, root: string, repoPath: string, hasHead: boolean, maxBytes: number, config: readonly string[] = []): Promise<GitText> {
+	const spec = ['--', `:(literal)${repoPath}`];
+	if (hasHead) {
+		return gitDiff(cli, root, ['HEAD', ...spec], maxBytes, config);
+	}
+	const staged = await gitDiff(cli, root, ['--cached', ...spec], maxBytes, config);
+	const unstaged = await gitDiff(cli, root, spec, maxBytes, config);
+	return { text: staged.text + unstaged.text, truncated: staged.truncated || unstaged.truncated };
 }
 
 /**

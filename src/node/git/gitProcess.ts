@@ -27,7 +27,8 @@ export class GitCli {
 		}
 		// A repository's own config is the folder's, not the user's: `core.fsmonitor` there names a
 		// command git would run on every status and diff (diffs already refuse external drivers
-		// and textconv). Nothing a folder names runs.
+		// and textconv; reads of the working tree switch off the repository's content filters, see
+		// repositoryFilters.ts). Nothing a folder names runs.
 		const fullArgs = ['--no-optional-locks', '-c', 'core.quotePath=false', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'core.fsmonitor=false', ...args];
 		return new Promise((resolve, reject) => {
 			execFile(this.gitPath, fullArgs, {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { filterDiff, sectionPaths, unquote } from '../../../src/core/git/diffFilter';
+import { renderDiff } from '../../../src/core/git/gitAnswers';
 
 const section = (a: string, b = a) => `diff --git a/${a} b/${b}\nindex 1..2 100644\n--- a/${a}\n+++ b/${b}\n@@ -1 +1 @@\n-old\n+new ${a}\n`;
 
@@ -26,6 +27,21 @@ describe('diff filter', () => {
 	it('reads paths without prefixes (diff.noprefix) as written', async () => {
 		assert.deepEqual(sectionPaths('diff --git a/b.txt a/b.txt\n--- a/b.txt\n+++ a/b.txt\n'), ['a/b.txt']);
 		assert.deepEqual(sectionPaths('diff --git src/x.ts src/x.ts\n--- src/x.ts\n+++ src/x.ts\n'), ['src/x.ts']);
+	});
+
+	it('hides git output that is not a unified diff (an external diff tool, colours), and says so', async () => {
+		// What `git diff` prints through difftastic (a user's diff.external), and with color.ui=always:
+		// the editor's git extension runs plain `git diff` under the user's config.
+		const external = '.env --- Text\n1 SECRET=old                 1 SECRET=new\n\nsrc/a.ts --- TypeScript\n1 a = 1                      1 a = 2\n';
+		const coloured = `\u001b[1mdiff --git a/.env b/.env\u001b[m\n\u001b[1m--- a/.env\u001b[m\n\u001b[1m+++ b/.env\u001b[m\n\u001b[32m+SECRET=new\u001b[m\n`;
+		for (const text of [external, coloured, external + section('src/a.ts')]) {
+			const result = await filterDiff(text, async p => p !== '.env');
+			assert.ok(!result.text.includes('SECRET'), result.text);
+			assert.equal(result.unreadable, true);
+			const rendered = await renderDiff({ text, truncated: false }, '', { maxBytes: 100_000, maxBytesSetting: 'x', perFileTemplate: 'y' }, async () => true);
+			assert.ok(!rendered.includes('SECRET'), rendered);
+			assert.match(rendered, /not a plain unified diff/);
+		}
 	});
 
 	it('hides a section whose paths cannot be read, keeps a commit header', async () => {

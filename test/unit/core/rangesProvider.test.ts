@@ -88,6 +88,13 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.deepEqual([err.code, err.data], [-32600, { uri, size: MAX_RANGE_SOURCE_BYTES + 1, limit: 1024, setting: 'mcpResources.maxFileSize' }]);
 	});
 
+	it('name the URI sent, with its query, when the editor has no outline for the file', async () => {
+		const uri = `${fileUri(file)}?symbol=main`;
+		outline.symbols = async () => undefined; // as the editor answers once the file is gone
+		const err = await errorOf(conn.client.readResource({ uri }));
+		assert.deepEqual([err.code, err.data], [-32602, { uri }]);
+	});
+
 	it('refuse what a whole read refuses (secrets, ignored, outside), and say what a bad query should be', async () => {
 		for (const rel of ['.env', 'build/out.js', 'link-outside-file']) {
 			const err = await errorOf(conn.client.readResource({ uri: `${fileUri(fx.file(rel))}?lines=1` }));

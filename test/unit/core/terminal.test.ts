@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { OutputBuffer } from '../../../src/core/terminal/outputBuffer';
+import { OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, OutputBuffer } from '../../../src/core/terminal/outputBuffer';
 import { redactSecrets } from '../../../src/core/terminal/redact';
 import { TerminalProvider } from '../../../src/core/terminal/terminalProvider';
 import { FakeTerminals } from '../../fakes/fakeTerminals';
@@ -12,6 +12,8 @@ import { readJson } from '../../helpers/readJson';
 const GITHUB_TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const SLACK_TOKEN = 'xoxb-' + '123456789012-1234567890123-abcdefghijABCDEFGHIJabcd';
 const ANTHROPIC_KEY = 'sk-ant-api03-' + 'x'.repeat(93) + 'AA';
+// Not AWS's documented example key, which secretlint deliberately passes over.
+const AWS_SECRET_KEY = 'dkryFMT07cjqxELS' + 'Z6bipwDKRY5ahovCJQX4+gnu';
 const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----';
 
 describe('terminal output redaction', () => {
@@ -37,6 +39,34 @@ describe('terminal output redaction', () => {
 			'AWS [REDACTED:aws-access-key-id] here',
 			'export NPM_TOKEN=[REDACTED:secret-assignment] DB_PASSWORD=[REDACTED:secret-assignment]',
 		].join('\n'));
+	});
+
+	it('redacts the whole of an AWS secret key as an AWS credentials file prints it, wherever it appears again', async () => {
+		// secretlint reports this finding from the start of its label, as long as the key: the key's end fell outside.
+		const out = await redactSecrets(`$ cat ~/.aws/credentials\naws_secret_access_key = ${AWS_SECRET_KEY}\n$ echo $KEY\n${AWS_SECRET_KEY}\n`);
+		const fragments = [...Array(AWS_SECRET_KEY.length - 7).keys()].map(i => AWS_SECRET_KEY.slice(i, i + 8)).filter(f => out.includes(f));
+		assert.deepEqual(fragments, [], out);
+		assert.equal(out, '$ cat ~/.aws/credentials\n[REDACTED:aws]\n$ echo $KEY\n[REDACTED:aws]\n');
+	});
+
+	it('redacts the password of a URL of any scheme, with any characters, keeping the user and the host', async () => {
+		const out = await redactSecrets([
+			'REDIS_URL=redis://:s3cr3t-Redis-pw@localhost:6379/0',
+			'amqp://guest:Rabbit-pw-2024@rabbit:5672',
+			'https://deploy:p@ss$w0rd!%21@localhost:8080/hook',
+			'http_proxy=http://me:Proxy.Pw.99@proxy:3128',
+		].join('\n'));
+		assert.equal(out, [
+			'REDIS_URL=redis://:[REDACTED:url-password]@localhost:6379/0',
+			'amqp://guest:[REDACTED:url-password]@rabbit:5672',
+			'https://deploy:[REDACTED:url-password]@localhost:8080/hook',
+			'http_proxy=http://me:[REDACTED:url-password]@proxy:3128',
+		].join('\n'));
+	});
+
+	it('redacts Google API keys, which the preset\'s GCP rule (service account keys) does not find', async () => {
+		const key = 'AIza' + 'SyB-x1y2z3_A4b5C6d7E8f9G0h1I2j3K4l5';
+		assert.equal(await redactSecrets(`curl "https://maps.googleapis.com/x?key=${key}"`), 'curl "https://maps.googleapis.com/x?key=[REDACTED:google-api-key]"');
 	});
 
 	it('redacts a private key whose end was cut off, and leaves ordinary output alone', async () => {
@@ -111,6 +141,26 @@ describe('terminal provider through an MCP client', () => {
 		await conn.client.subscribeResource({ uri: 'terminal://2/last' });
 		terminals.run(2, { commandLine: 'make again' });
 		await conn.waitForUpdate('terminal://2/last');
+	});
+
+	it('hides what the output cap left of a token it cut in two, on either side of the cut', async () => {
+		const fragments = (text: string) => [...Array(GITHUB_TOKEN.length - 7).keys()].map(i => GITHUB_TOKEN.slice(i, i + 8)).filter(f => text.includes(f));
+		// The head ends 8 characters into the token; then the tail starts 5 characters into it.
+		const endsHead = 'x'.repeat(OUTPUT_HEAD_CHARS - 9) + ' ' + GITHUB_TOKEN + ' ' + 'y\n'.repeat(OUTPUT_TAIL_CHARS);
+		const startsTail = 'x'.repeat(OUTPUT_HEAD_CHARS + 5000) + ' ' + GITHUB_TOKEN + ' ' + 'y'.repeat(OUTPUT_TAIL_CHARS - GITHUB_TOKEN.length + 4);
+		terminals.open(3, 'bash');
+		for (const output of [endsHead, startsTail]) {
+			const buffer = new OutputBuffer();
+			buffer.append(output);
+			assert.ok(buffer.snapshot().cut, 'the output was cut');
+			terminals.run(3, { commandLine: 'env', ...buffer.snapshot() });
+			const text = ((await conn.client.readResource({ uri: 'terminal://3/last' })).contents[0] as { text: string }).text;
+			assert.deepEqual(fragments(text), [], text.slice(0, 200));
+			assert.match(text, /\[REDACTED:github\]/);
+			assert.match(text, /characters of output cut here/);
+			const history = await readJson(conn, 'terminal://3/commands') as { commands: { output: string }[] };
+			assert.deepEqual(fragments(history.commands.at(-1)!.output), []);
+		}
 	});
 
 	it('serves nothing once the setting turns the family off', async () => {

@@ -4,7 +4,8 @@ import { GitCliRepository } from '../../../src/node/git/gitCliRepository';
 import { GitCliSource } from '../../../src/node/git/gitCliSource';
 import { locateRepository } from '../../../src/node/git/gitLocation';
 import { parseStatus } from '../../../src/node/git/gitOutput';
-import { GitCli } from '../../../src/node/git/gitProcess';
+import { GitCli, GitCommandError } from '../../../src/node/git/gitProcess';
+import { repositoryFilterOverrides } from '../../../src/node/git/repositoryFilters';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { TestRepo } from '../../helpers/gitRepo';
 import * as fs from 'node:fs';
@@ -78,6 +79,79 @@ describe('git CLI adapter (real repositories)', () => {
 		assert.match((await git.diff(false, 100_000)).text, /\+one changed/);
 		assert.match((await git.diffPath('a.txt', 100_000)).text, /\+one changed/);
 		assert.equal(fs.existsSync(marker), false, 'the fsmonitor hook ran');
+	});
+
+	it('runs no content filter a repository\'s own config names, and still runs the user\'s own', async () => {
+		// A filter script that leaves a marker and passes the content through, as git-lfs's would.
+		const filter = (name: string) => {
+			const script = path.join(repo.parent, `${name}.sh`);
+			fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(repo.parent, `${name}-ran`)}'\ncat\n`, { mode: 0o755 });
+			return script;
+		};
+		repo.write('.gitattributes', '*.txt filter=evil\n*.md filter=included\n*.dat filter=mine\n');
+		repo.write('a.txt', 'one\n');
+		repo.write('b.md', 'one\n');
+		repo.write('c.dat', 'one\n');
+		repo.commitAll('first');
+		repo.git('config', 'filter.evil.clean', filter('evil'));
+		repo.git('config', 'filter.evil.required', 'true');
+		fs.writeFileSync(path.join(repo.root, '.git', 'more.cfg'), `[filter "included"]\n\tclean = ${filter('included')}\n`);
+		repo.git('config', 'include.path', 'more.cfg');
+		const userConfig = path.join(repo.parent, 'user.gitconfig');
+		fs.writeFileSync(userConfig, `[filter "mine"]\n\tclean = ${filter('mine')}\n`);
+		// Same sizes: git must read the files (through their filters) to tell they changed.
+		repo.write('a.txt', 'two\n');
+		repo.write('b.md', 'two\n');
+		repo.write('c.dat', 'two\n');
+		const before = process.env.GIT_CONFIG_GLOBAL;
+		process.env.GIT_CONFIG_GLOBAL = userConfig;
+		try {
+			assert.deepEqual((await git.status()).unstaged.map(c => c.path), ['a.txt', 'b.md', 'c.dat']);
+			assert.match((await git.diff(false, 100_000)).text, /\+two[\s\S]*\+two[\s\S]*\+two/);
+			assert.match((await git.diffPath('a.txt', 100_000)).text, /-one\n\+two/);
+		} finally {
+			if (before === undefined) {
+				delete process.env.GIT_CONFIG_GLOBAL;
+			} else {
+				process.env.GIT_CONFIG_GLOBAL = before;
+			}
+		}
+		assert.equal(fs.existsSync(path.join(repo.parent, 'evil-ran')), false, 'the repository\'s filter ran');
+		assert.equal(fs.existsSync(path.join(repo.parent, 'included-ran')), false, 'a filter from a file the repository\'s config includes ran');
+		assert.equal(fs.existsSync(path.join(repo.parent, 'mine-ran')), true, 'the user\'s own filter did not run');
+	});
+
+	it('finds the repository\'s own content filters with a git older than --show-scope (2.26) too', async () => {
+		repo.git('config', 'filter.evil.clean', 'false');
+		class OldGit extends GitCli {
+			override run(cwd: string, args: readonly string[], maxBytes?: number) {
+				return args.includes('--show-scope') ? Promise.reject(new GitCommandError(args, 129, 'error: unknown option `show-scope\'')) : super.run(cwd, args, maxBytes);
+			}
+		}
+		const expected = ['-c', 'filter.evil.clean=', '-c', 'filter.evil.smudge=', '-c', 'filter.evil.process=', '-c', 'filter.evil.required=false'];
+		assert.deepEqual(await repositoryFilterOverrides(new OldGit(), repo.root), expected);
+		assert.deepEqual(await repositoryFilterOverrides(cli, repo.root), expected);
+	});
+
+	it('runs nothing a submodule\'s own config names: a submodule shows a moved commit, not its working tree', async () => {
+		const inner = new TestRepo('inner', repo.parent);
+		inner.write('s.txt', 'one\n');
+		inner.commitAll('inner');
+		repo.write('a.txt', 'one\n');
+		repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner.root, 'sub');
+		repo.commitAll('with a submodule');
+		const script = path.join(repo.parent, 'sub-filter.sh');
+		fs.writeFileSync(script, `#!/bin/sh\ntouch '${path.join(repo.parent, 'sub-filter-ran')}'\ncat\n`, { mode: 0o755 });
+		repo.git('-C', 'sub', 'config', 'filter.evil.clean', script);
+		repo.write('sub/.gitattributes', '* filter=evil\n');
+		repo.write('sub/s.txt', 'two\n'); // the same size: git would read it, through the filter, to tell
+		repo.write('a.txt', 'two\n');
+		assert.deepEqual((await git.status()).unstaged.map(c => c.path), ['a.txt']);
+		const diff = (await git.diff(false, 100_000)).text;
+		assert.match(diff, /\+two/);
+		assert.doesNotMatch(diff, /sub/);
+		assert.doesNotMatch((await git.diffPath('sub', 100_000)).text, /dirty/);
+		assert.equal(fs.existsSync(path.join(repo.parent, 'sub-filter-ran')), false, 'the submodule\'s filter ran');
 	});
 
 	it('cuts long output at the byte budget and says so', async () => {
