@@ -30,7 +30,7 @@ export class ServedPaths {
 	isServedNow(absPath: string): boolean {
 		const index = this.current();
 		const located = index?.roots.locate(absPath);
-		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.links.isBehindRefused(absPath);
 	}
 
 	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
