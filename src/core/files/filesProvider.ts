@@ -10,7 +10,7 @@ import {
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { UrisByFile } from '../urisByFile';
+import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
 import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
@@ -21,9 +21,6 @@ import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
-
-/** Spellings of subscribed files other than their own URIs remembered at once (as ranges are). */
-const MAX_SPELLINGS = 1_000;
 
 export interface FilesProviderPorts {
 	readonly folders: WorkspaceFoldersSource;
@@ -280,7 +277,6 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	/** Announces changes to files by their own URIs and by the other spellings subscribed to them. */
 	private fireChange(updated: readonly string[], listChanged: boolean): void {
-		const spelled = this.spellings.among(updated);
-		this.changeEmitter.fire({ updated: spelled.length === 0 ? updated : [...updated, ...spelled], listChanged });
+		this.changeEmitter.fire({ updated: this.spellings.withHeld(updated), listChanged });
 	}
 }
