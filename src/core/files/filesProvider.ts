@@ -122,10 +122,9 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
-		// A subscription serves no content, so checking the name is enough here.
-		const located = await this.served.locate(uri);
-		await this.served.checkTarget(uri, located);
-		const own = fileUri(located.absPath);
+		// Changes are found by the file's own URI (a link's target's, for a path through a
+		// linked directory, which is never listed): the client's URI is told with them.
+		const own = fileUri(await this.served.subscribedFile(uri, await this.served.locate(uri)));
 		if (own !== uri) {
 			this.spellings.add(own, uri);
 		}

@@ -4,7 +4,7 @@ import { OffThreadWalker } from '../../../src/core/files/walkBatch';
 import { fileUri } from '../../../src/core/uriGuard';
 import { ThreadWalker } from '../../../src/node/threadWalker';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { connectInMemory, ConnectedClient, createTestServer, listAll, RecordingLogger, TestServer } from '../../helpers/harness';
+import { connectInMemory, ConnectedClient, createTestServer, errorOf, listAll, RecordingLogger, TestServer } from '../../helpers/harness';
 
 /**
  * A symlink to a served file is listed and read as that file. A watcher reports a change to the
@@ -25,6 +25,7 @@ for (const [walkedBy, walker] of [['this thread', undefined], ['a worker thread'
 			link = fx.file('docs-link.md');
 			symlinkSync(target, link);
 			symlinkSync(fx.file('docs/later.md'), fx.file('early-link.md')); // leads nowhere yet
+			symlinkSync(fx.file('docs'), fx.file('docs-dir-link')); // a directory: not walked, its files read through it
 			server = createTestServer([fx.root], { walker: (walker as (() => OffThreadWalker) | undefined)?.() });
 			await server.files.ready();
 			conn = await connectInMemory(server.registry, server.log);
@@ -71,6 +72,23 @@ for (const [walkedBy, walker] of [['this thread', undefined], ['a worker thread'
 			await Promise.all([listChanged, conn.updates.length > heard ? undefined : conn.waitForUpdate(fileUri(link))]);
 			assert.equal((await listedLink())?.size, 11);
 			assert.ok(conn.updates.slice(heard).includes(fileUri(link)), 'the link\'s subscriber hears it is back');
+		});
+
+		it('notifies a file subscribed to through a linked directory (read there, never listed) when the file changes', async () => {
+			const through = fileUri(fx.file('docs-dir-link/target.md'));
+			await conn.client.subscribeResource({ uri: through });
+			writeFileSync(target, 'changed\n');
+			server.watcher.fire({ kind: 'changed', path: target });
+			await conn.waitForUpdate(through);
+			assert.equal(((await conn.client.readResource({ uri: through })).contents[0] as { text: string }).text, 'changed\n');
+		});
+
+		it('refuses a subscription to a directory, as its read is refused: nothing there is ever notified', async () => {
+			for (const uri of [fileUri(fx.file('docs')), fileUri(fx.file('docs-dir-link'))]) {
+				assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32602, uri);
+				const refused = await errorOf(conn.client.subscribeResource({ uri }));
+				assert.deepEqual([refused.code, refused.data], [-32602, { uri }], uri);
+			}
 		});
 
 		it('lists a link that led nowhere when the workspace was walked once its file appears', async () => {
