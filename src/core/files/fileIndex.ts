@@ -194,7 +194,7 @@ export class FileIndex implements WalkTarget {
 		const info = await this.reader.lstat(absPath).catch(() => undefined);
 		const uri = fileUri(absPath);
 		if (!info || info.kind !== 'symlink') {
-			this.links.forget(absPath);
+			this.links.forget(absPath, uri);
 		}
 		if (!info) {
 			const slot = this.store.find(uri);

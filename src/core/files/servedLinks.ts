@@ -64,9 +64,9 @@ export class ServedLinks {
 		return stat;
 	}
 
-	/** Forgets what was known of `absPath` as a link: it is gone, or no longer a link. */
-	forget(absPath: string): void {
-		this.refused.delete(fileUri(absPath));
+	/** Forgets what was known of `absPath` (whose URI is `uri`) as a link: it is gone, or no longer a link. */
+	forget(absPath: string, uri: string): void {
+		this.refused.delete(uri);
 		this.lead(absPath, undefined);
 	}
 
