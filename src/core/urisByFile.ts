@@ -1,10 +1,14 @@
 /**
- * URIs that name a file other than by its own (listed) URI: a range of it (`?lines=1-9`), or the
- * same file spelled as a client wrote it (`~` unescaped, `%c3%a9`, `file://localhost/`). Changes
- * are found by the file's own URI; notifications must carry the URI the client subscribed with,
- * byte for byte, or the client never matches them. Kept by file URI, the file first added
- * forgotten first once more than `max` URIs are held.
+ * URIs that name a resource other than by its own (listed) URI: a range of a file
+ * (`?lines=1-9`), or the same resource spelled as a client wrote it (`~` unescaped, `%c3%a9`,
+ * `file://localhost/`, `@` as a URI template expands it). Changes are found by the resource's own
+ * URI; notifications must carry the URI the client subscribed with, byte for byte, or the client
+ * never matches them. Kept by own URI, the one first added forgotten first once more than `max`
+ * URIs are held.
  */
+/** Other spellings of subscribed resources a provider remembers at once. */
+export const MAX_SPELLINGS = 1_000;
+
 export class UrisByFile {
 	private readonly byFile = new Map<string, Set<string>>();
 	private count = 0;
@@ -29,6 +33,12 @@ export class UrisByFile {
 			this.byFile.delete(oldest);
 			this.count -= uris.size;
 		}
+	}
+
+	/** `files` and the URIs held for them: everything to announce when those files change. */
+	withHeld(files: readonly string[]): readonly string[] {
+		const held = this.among(files);
+		return held.length === 0 ? files : [...files, ...held];
 	}
 
 	/** The URIs held for the files among `files`. */

@@ -65,9 +65,10 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	// Headless relevance: git changes and files written on disk (there is no editor). The
 	// directory watcher reports a file written (new or not) as 'changed' and a new directory as
 	// 'created': only files are ranked, as a directory is nothing to read and judged as a file a
-	// new `.aws/` would pass the secrets' directory patterns.
-	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events =>
-		listener(events.filter(e => e.kind === 'changed').map(e => ({ path: e.path, kind: 'written' }))));
+	// new `.aws/` would pass the secrets' directory patterns. A path 'deleted' (a file or a
+	// directory, deleted or renamed away) is no longer ranked for what was written there.
+	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events => listener(events.flatMap((e): FileTouch[] =>
+		e.kind === 'changed' ? [{ path: e.path, kind: 'written' }] : e.kind === 'deleted' ? [{ path: e.path, kind: 'gone' }] : [])));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
 	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
 	files.start();

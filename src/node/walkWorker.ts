@@ -82,7 +82,7 @@ async function walk(request: WalkRequest, post: (message: WalkWorkerMessage) => 
 	});
 	await walkFolders(index, recorder.file);
 	recorder.flush();
-	post({ kind: 'done', done: { refusedLinks: index.refusedLinkUris() } });
+	post({ kind: 'done', done: index.links.handOver() });
 }
 
 /**

@@ -65,6 +65,19 @@ describe('unsaved editor changes', () => {
 		assert.equal(await client.readText(uri()), original);
 	});
 
+	it('serves the disk text again, notified, when a dirty editor is closed without saving', async () => {
+		const editor = await open();
+		assert.ok(await editor.edit(b => b.insert(new vscode.Position(0, 0), '// closed unsaved\n')));
+		await waitFor(async () => (await client.readText(uri())).startsWith('// closed unsaved'), 'dirty text served');
+
+		const since = client.mark();
+		// "Don't Save" on close: the editor reverts the document and closes it.
+		await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+		assert.ok(!vscode.window.visibleTextEditors.some(e => e.document === editor.document), 'closed');
+		await since.updated(uri());
+		assert.equal(await client.readText(uri()), original);
+	});
+
 	it('notifies on save and then serves the saved text', async () => {
 		const editor = await open();
 		assert.ok(await editor.edit(b => b.insert(new vscode.Position(0, 0), '// saved edit\n')));

@@ -5,6 +5,7 @@ import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri } from '../uriGuard';
+import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
 import { addCounts, countProblems, describeCounts, emptyCounts, plural, ProblemCounts } from './problemSummary';
@@ -39,6 +40,8 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	/** Files with problems by display path; undefined until first needed. */
 	private files: Map<string, FileProblems> | undefined;
 	private sorted: ResourceEntry[] | undefined;
+	/** Other spellings clients subscribed to files' problems by (`@` as the template expands it, `%c3%a9`), by own URI. */
+	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
 
 	constructor(private readonly source: DiagnosticsSource, private readonly scope: WorkspaceScope) {
 		super();
@@ -119,7 +122,10 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 		// Change events are judged by the loaded rules: load them before anyone listens.
 		await this.ready();
 		if (uri !== DIAGNOSTICS_WORKSPACE_URI) {
-			await this.resolveFileUri(uri);
+			const own = diagnosticsFileUri((await this.resolveFileUri(uri)).display);
+			if (own !== uri) {
+				this.spellings.add(own, uri);
+			}
 		}
 	}
 
@@ -207,7 +213,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 		}
 		updated.add(DIAGNOSTICS_WORKSPACE_URI);
 		this.sorted = undefined;
-		this.changeEmitter.fire({ updated: [...updated], listChanged });
+		this.changeEmitter.fire({ updated: this.spellings.withHeld([...updated]), listChanged });
 	}
 
 	private rescan(): void {
@@ -220,7 +226,7 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 			for (const key of [...before.keys(), ...after.keys()]) {
 				updated.add(diagnosticsFileUri(key));
 			}
-			this.changeEmitter.fire({ updated: [...updated], listChanged: true });
+			this.changeEmitter.fire({ updated: this.spellings.withHeld([...updated]), listChanged: true });
 		}
 	}
 }

@@ -6,7 +6,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
-import { EditorStateSource, EditorTab } from './ports';
+import { ActiveEditorSnapshot, EditorStateSource, EditorTab } from './ports';
 
 export const EDITOR_ACTIVE_URI = 'editor://active';
 export const EDITOR_SELECTION_URI = 'editor://selection';
@@ -48,6 +48,8 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 	readonly summary = 'editor state (editor://active, editor://selection, editor://tabs)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
+	/** What editor://active showed at the last announcement when it showed no file (undefined when it showed one). */
+	private lastWithheld: string | undefined;
 
 	constructor(
 		private readonly source: EditorStateSource,
@@ -57,8 +59,7 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 		super();
 		ownIfDisposable(source, d => this._register(d));
 		this._register(scope);
-		const active = this._register(new Throttle(options.throttleMs,
-			() => this.changeEmitter.fire({ updated: [EDITOR_ACTIVE_URI, EDITOR_SELECTION_URI], listChanged: false })));
+		const active = this._register(new Throttle(options.throttleMs, () => this.announceActive()));
 		const tabs = this._register(new Throttle(options.throttleMs,
 			() => this.changeEmitter.fire({ updated: [EDITOR_TABS_URI], listChanged: false })));
 		this._register(source.onDidChangeActive(() => active.trigger()));
@@ -71,6 +72,24 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 
 	ready(): Promise<void> {
 		return this.scope.ready();
+	}
+
+	/**
+	 * Tells subscribers the active editor changed, unless a reader is shown no file now and was
+	 * shown the same nothing last time: typing or moving the cursor in a secret, an outside file or
+	 * an untitled buffer changes nothing a client can read, and telling it would tell it when the
+	 * user types there (keystroke timing). The rule as loaded decides (a name it refuses is
+	 * refused by the full rule too); a file it serves is always announced.
+	 */
+	private announceActive(): void {
+		const editor = this.source.activeEditor();
+		const shown = editor?.scheme === 'file' && editor.path !== undefined && this.scope.locate(editor.path) !== undefined;
+		const withheld = shown ? undefined : JSON.stringify(withheldEditor(editor, true));
+		if (withheld !== undefined && withheld === this.lastWithheld) {
+			return;
+		}
+		this.lastWithheld = withheld;
+		this.changeEmitter.fire({ updated: [EDITOR_ACTIVE_URI, EDITOR_SELECTION_URI], listChanged: false });
 	}
 
 	handles(uri: string): boolean {
@@ -108,18 +127,10 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 
 	private async active(full: boolean): Promise<Record<string, unknown>> {
 		const editor = this.source.activeEditor();
-		if (!editor) {
-			return { file: null, reason: 'no active text editor' };
-		}
 		// The full rule (.gitignore and links included), as a read of the file would apply it.
-		const scoped = editor.scheme === 'file' && editor.path ? await this.scope.locateServed(editor.path) : undefined;
-		if (!scoped) {
-			// Outside the workspace, refused (secrets, excluded, ignored) or not a file: no path, no text.
-			return {
-				file: null,
-				reason: editor.scheme === 'file' ? 'the active file is not served (outside the workspace, excluded or ignored)' : `the active document is not a file (${editor.scheme})`,
-				...(full ? { languageId: editor.languageId } : {}),
-			};
+		const scoped = editor?.scheme === 'file' && editor.path ? await this.scope.locateServed(editor.path) : undefined;
+		if (!editor || !scoped) {
+			return withheldEditor(editor, full);
 		}
 		const selections = editor.selections
 			.filter(s => full || s.start.line !== s.end.line || s.start.character !== s.end.character)
@@ -169,4 +180,20 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 		const verdicts = await Promise.all(named.map(p => (p === null ? undefined : this.scope.locateServed(p))));
 		return verdicts.every(scoped => scoped !== undefined);
 	}
+}
+
+/**
+ * What editor://active (`full`) and editor://selection show when they show no file: none is
+ * active, or its file is outside the workspace, refused (secrets, excluded, ignored) or not a
+ * file. No path, no text.
+ */
+function withheldEditor(editor: ActiveEditorSnapshot | undefined, full: boolean): Record<string, unknown> {
+	if (!editor) {
+		return { file: null, reason: 'no active text editor' };
+	}
+	return {
+		file: null,
+		reason: editor.scheme === 'file' ? 'the active file is not served (outside the workspace, excluded or ignored)' : `the active document is not a file (${editor.scheme})`,
+		...(full ? { languageId: editor.languageId } : {}),
+	};
 }

@@ -7,6 +7,7 @@ import { EventLoopSlices } from './eventLoopSlices';
 import { FileFilter, NameCheck } from './fileFilter';
 import { FileStore } from './fileStore';
 import { completeFiles, storeDifference } from './indexQueries';
+import { ServedLinks } from './servedLinks';
 import { OffThreadWalker, WalkReplay } from './walkBatch';
 import { Located, WorkspaceRoots } from './workspaceRoots';
 
@@ -30,8 +31,8 @@ export interface IndexDelta {
 export class FileIndex implements WalkTarget {
 	/** Replaced only when a walk elsewhere failed halfway and this thread walks again. */
 	store: FileStore;
-	/** URIs of symlinks refused because of where they lead (outside, or to something not served). */
-	private readonly refusedLinks = new Set<string>();
+	/** The symlinks refused for where they lead, and those served as the file they lead to. */
+	readonly links: ServedLinks;
 	private readonly slices = new EventLoopSlices();
 	private cancelled = false;
 	private readonly cancellation = new AbortController();
@@ -44,6 +45,7 @@ export class FileIndex implements WalkTarget {
 		private readonly walker?: OffThreadWalker,
 	) {
 		this.store = this.emptyStore();
+		this.links = new ServedLinks(reader, roots, filter);
 	}
 
 	private emptyStore(): FileStore {
@@ -74,23 +76,6 @@ export class FileIndex implements WalkTarget {
 	}
 
 	/**
-	 * True when the path, or a directory above it, is a symlink the index refused for where it
-	 * leads: names alone cannot tell, and synchronous callers cannot resolve links.
-	 */
-	isBehindRefusedLink(absPath: string): boolean {
-		if (this.refusedLinks.size === 0) {
-			return false;
-		}
-		const uri = fileUri(absPath);
-		for (let end = uri.length; end > 'file://'.length; end = uri.lastIndexOf('/', end - 1)) {
-			if (this.refusedLinks.has(uri.slice(0, end))) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
 	 * Walks every folder (through the walker if there is one, else or if it fails in this thread),
 	 * then orders the files. Unreadable directories are skipped, not fatal.
 	 */
@@ -113,18 +98,13 @@ export class FileIndex implements WalkTarget {
 				batch => replay.apply(batch, () => this.pause()),
 				this.cancellation.signal,
 			);
-			done.refusedLinks.forEach(uri => this.refusedLinks.add(uri));
+			this.links.adopt(done);
 			return true;
 		} catch {
 			// The walker logged why. What it handed over is dropped: this thread starts afresh.
 			this.store = this.emptyStore();
 			return this.cancelled;
 		}
-	}
-
-	/** URIs of the symlinks refused for where they lead (what a walk elsewhere reports back). */
-	refusedLinkUris(): string[] {
-		return [...this.refusedLinks];
 	}
 
 	/** Undefined while the current slice of work lasts, else a promise of a later turn (`EventLoopSlices`). */
@@ -165,55 +145,8 @@ export class FileIndex implements WalkTarget {
 		const parents = new Map<string, ParentDirectory>();
 		try {
 			for (const event of events) {
-				if (seen.has(event.path)) {
-					continue;
-				}
-				seen.add(event.path);
-				const wait = this.pause();
-				if (wait) {
-					await wait;
-					if (this.cancelled) {
-						return;
-					}
-				}
-				const located = this.roots.locate(event.path);
-				if (!located) {
-					continue;
-				}
-				// The disk decides, not the event kind: events for one path may arrive in any order.
-				const info = await this.reader.lstat(event.path).catch(() => undefined);
-				const uri = fileUri(event.path);
-				if (!info || info.kind !== 'symlink') {
-					this.refusedLinks.delete(uri);
-				}
-				if (!info) {
-					const slot = this.store.find(uri);
-					if (slot >= 0) {
-						this.store.remove(slot, uri);
-						this.changed(delta, uri, true);
-					} else {
-						goneDirectories.add(uri);
-					}
-					continue;
-				}
-				if (info.kind === 'directory') {
-					if (!this.filter.isIgnored(located.folder, located.rel, true)) {
-						await new DirectoryWalk(this, (dir, name, stat) => this.upsert(dir, name, stat, delta)).run(this.directoryOf(located));
-						parents.clear(); // the walk may have loaded `.gitignore` files
-					}
-					continue;
-				}
-				const parent = this.parentOf(located, parents);
-				const name = located.rel.slice(located.rel.lastIndexOf('/') + 1);
-				const stat = parent.names && !parent.names.isIgnored(name, false) ? await this.linkedStat(located, info) : undefined;
-				if (stat) {
-					this.upsert(parent.dir, name, stat, delta, uri);
-				} else {
-					const slot = this.store.find(uri);
-					if (slot >= 0) {
-						this.store.remove(slot, uri); // now ignored, or a link gone bad
-						this.changed(delta, uri, true);
-					}
+				if (!await this.applyOnce(event.path, seen, delta, parents, goneDirectories)) {
+					return;
 				}
 			}
 			for (const directoryUri of goneDirectories) {
@@ -222,9 +155,77 @@ export class FileIndex implements WalkTarget {
 					this.changed(delta, uri, true);
 				}
 			}
+			// No watcher reports the links to a file that changed, went or came: they are looked
+			// at as if it had. A link is never a directory, so none of them adds a gone one.
+			if (this.links.size > 0) {
+				const linked = this.links.leadingTo(delta.updated);
+				if (delta.listChanged) {
+					linked.push(...this.links.dangling());
+				}
+				for (const link of linked) {
+					if (!await this.applyOnce(link, seen, delta, parents, new Set())) {
+						return;
+					}
+				}
+			}
 		} finally {
 			await this.store.commit(() => this.pause());
 		}
+	}
+
+	/** Applies what the disk now has at `absPath`, once per batch; false when the index was cancelled meanwhile. */
+	private async applyOnce(absPath: string, seen: Set<string>, delta: IndexDelta, parents: Map<string, ParentDirectory>, goneDirectories: Set<string>): Promise<boolean> {
+		if (seen.has(absPath)) {
+			return true;
+		}
+		seen.add(absPath);
+		const wait = this.pause();
+		if (wait) {
+			await wait;
+			if (this.cancelled) {
+				return false;
+			}
+		}
+		const located = this.roots.locate(absPath);
+		if (!located) {
+			return true;
+		}
+		// The disk decides, not the event kind: events for one path may arrive in any order.
+		const info = await this.reader.lstat(absPath).catch(() => undefined);
+		const uri = fileUri(absPath);
+		if (!info || info.kind !== 'symlink') {
+			this.links.forget(absPath, uri);
+		}
+		if (!info) {
+			const slot = this.store.find(uri);
+			if (slot >= 0) {
+				this.store.remove(slot, uri);
+				this.changed(delta, uri, true);
+			} else {
+				goneDirectories.add(uri);
+			}
+			return true;
+		}
+		if (info.kind === 'directory') {
+			if (!this.filter.isIgnored(located.folder, located.rel, true)) {
+				await new DirectoryWalk(this, (dir, name, stat) => this.upsert(dir, name, stat, delta)).run(this.directoryOf(located));
+				parents.clear(); // the walk may have loaded `.gitignore` files
+			}
+			return true;
+		}
+		const parent = this.parentOf(located, parents);
+		const name = located.rel.slice(located.rel.lastIndexOf('/') + 1);
+		const stat = parent.names && !parent.names.isIgnored(name, false) ? await this.links.statOf(located, info) : undefined;
+		if (stat) {
+			this.upsert(parent.dir, name, stat, delta, uri);
+		} else {
+			const slot = this.store.find(uri);
+			if (slot >= 0) {
+				this.store.remove(slot, uri); // now ignored, or a link gone bad
+				this.changed(delta, uri, true);
+			}
+		}
+		return true;
 	}
 
 	private changed(delta: IndexDelta, uri: string, membership: boolean): void {
@@ -284,27 +285,6 @@ export class FileIndex implements WalkTarget {
 		if (this.filter.isIgnored(located.folder, located.rel, false, parentsChecked)) {
 			return undefined;
 		}
-		return this.linkedStat(located, info);
-	}
-
-	/** `statFor` of a file the rules serve by its name. */
-	private async linkedStat(located: Located, info: FileInfo): Promise<FileInfo | undefined> {
-		const absPath = path.join(located.folder.path, located.rel);
-		let stat = info;
-		if (info.kind === 'symlink') {
-			const uri = fileUri(absPath);
-			try {
-				const target = this.roots.locateReal(await this.reader.realpath(absPath));
-				if (!target || this.filter.isIgnored(target.folder, target.rel, false)) {
-					this.refusedLinks.add(uri);
-					return undefined;
-				}
-				this.refusedLinks.delete(uri);
-				stat = await this.reader.stat(absPath);
-			} catch {
-				return undefined; // dangling or looping link
-			}
-		}
-		return stat.kind === 'file' ? stat : undefined;
+		return this.links.statOf(located, info);
 	}
 }

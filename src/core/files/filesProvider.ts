@@ -10,7 +10,7 @@ import {
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { UrisByFile } from '../urisByFile';
+import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
 import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
@@ -21,9 +21,6 @@ import { WorkspaceRoots } from './workspaceRoots';
 import * as path from 'node:path';
 
 export const FILE_TEMPLATE = 'file:///{+path}';
-
-/** Spellings of subscribed files other than their own URIs remembered at once (as ranges are). */
-const MAX_SPELLINGS = 1_000;
 
 export interface FilesProviderPorts {
 	readonly folders: WorkspaceFoldersSource;
@@ -125,10 +122,9 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
-		// A subscription serves no content, so checking the name is enough here.
-		const located = await this.served.locate(uri);
-		await this.served.checkTarget(uri, located);
-		const own = fileUri(located.absPath);
+		// Changes are found by the file's own URI (a link's target's, for a path through a
+		// linked directory, which is never listed): the client's URI is told with them.
+		const own = fileUri(await this.served.subscribedFile(uri, await this.served.locate(uri)));
 		if (own !== uri) {
 			this.spellings.add(own, uri);
 		}
@@ -280,7 +276,6 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	/** Announces changes to files by their own URIs and by the other spellings subscribed to them. */
 	private fireChange(updated: readonly string[], listChanged: boolean): void {
-		const spelled = this.spellings.among(updated);
-		this.changeEmitter.fire({ updated: spelled.length === 0 ? updated : [...updated, ...spelled], listChanged });
+		this.changeEmitter.fire({ updated: this.spellings.withHeld(updated), listChanged });
 	}
 }

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { ResourceNotFound } from '../errors';
 import { FileSystemReader } from '../ports';
 import { fileUriToPath } from '../uriGuard';
@@ -30,7 +31,7 @@ export class ServedPaths {
 	isServedNow(absPath: string): boolean {
 		const index = this.current();
 		const located = index?.roots.locate(absPath);
-		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.isBehindRefusedLink(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.links.isBehindRefused(absPath);
 	}
 
 	/** The rule the files' own reads apply: by name, then by real path when the file exists. */
@@ -55,6 +56,22 @@ export class ServedPaths {
 		if (!(await this.leadsToServed(absPath, index, false))) {
 			throw new ResourceNotFound(uri);
 		}
+	}
+
+	/**
+	 * The file a subscription to `uri` watches, by the path the index and its watcher name it
+	 * (links resolved): refused, as its read would be, unless it is a file the rules serve, or a
+	 * link (or a path through a linked directory) to one.
+	 */
+	async subscribedFile(uri: string, { absPath, index }: LocatedFile): Promise<string> {
+		const realPath = await this.reader.realpath(absPath).catch(() => undefined);
+		const target = realPath === undefined ? undefined : realPath === absPath ? index.roots.locate(absPath) : index.roots.locateReal(realPath);
+		const served = target !== undefined && (realPath === absPath || await index.filter.isServed(target.folder, target.rel, false));
+		const stat = served ? await this.reader.stat(realPath!).catch(() => undefined) : undefined;
+		if (!target || stat?.kind !== 'file') {
+			throw new ResourceNotFound(uri);
+		}
+		return path.join(target.folder.path, target.rel);
 	}
 
 	/** Whether a real path (links resolved) is a file (or a directory) the rules serve. */

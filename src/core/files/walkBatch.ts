@@ -33,9 +33,11 @@ export interface WalkRequest {
 	readonly settings: FileSettings;
 }
 
-/** How the walk ended: the symlinks it refused for where they lead, as URIs. */
+/** How the walk ended: the symlinks it refused for where they lead, as URIs, and those it served. */
 export interface WalkDone {
 	readonly refusedLinks: string[];
+	/** Each served symlink's path and the URI of the file it leads to, flat (see `LinkTargets.pairs`). */
+	readonly links: string[];
 }
 
 /**

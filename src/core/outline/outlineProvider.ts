@@ -7,6 +7,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { WorkspaceFoldersSource } from '../ports';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
+import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { OutlineSource, OutlineSymbol } from './ports';
 
@@ -38,6 +39,8 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly changed = new Set<string>();
 	private readonly notify: Throttle;
+	/** Other spellings clients subscribed to outlines by (`@` as the template expands it, `%c3%a9`), by own URI. */
+	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
 
 	constructor(
 		private readonly source: OutlineSource,
@@ -50,7 +53,7 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 		super();
 		ownIfDisposable(source, d => this._register(d));
 		this.notify = this._register(new Throttle(options.throttleMs, () => {
-			const updated = [...this.changed];
+			const updated = this.spellings.withHeld([...this.changed]);
 			this.changed.clear();
 			this.changeEmitter.fire({ updated, listChanged: false });
 		}));
@@ -119,7 +122,10 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
-		await this.resolve(uri);
+		const own = outlineUri(await this.resolve(uri));
+		if (own !== uri) {
+			this.spellings.add(own, uri);
+		}
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Emitter, Event } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { RELEVANT_URI } from '../../common/wellKnownUris';
@@ -81,6 +82,10 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		this._register(ports.touches(touches => {
 			const at = this.now();
 			for (const touch of touches) {
+				if (touch.kind === 'gone') {
+					this.forgetTouched(touch.path);
+					continue;
+				}
 				const entry = this.touched.get(touch.path) ?? {};
 				this.touched.delete(touch.path); // re-inserted last: the Map's order is recency
 				this.touched.set(touch.path, { ...entry, [touch.kind]: at });
@@ -243,6 +248,16 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		this.priorities = new Map(ranked.map(r => [r.uri, r.priority]));
 		this.rankedUriLengths = new Set(ranked.map(r => r.uri.length));
 		return ranked;
+	}
+
+	/** Forgets what was touched at `absPath`, a file or a directory that went. */
+	private forgetTouched(absPath: string): void {
+		const below = absPath + path.sep;
+		for (const touchedPath of [...this.touched.keys()]) {
+			if (touchedPath === absPath || touchedPath.startsWith(below)) {
+				this.touched.delete(touchedPath);
+			}
+		}
 	}
 
 	private rerankAndNotify(): void {

@@ -100,6 +100,21 @@ describe('diagnostics provider through an MCP client', () => {
 		assert.deepEqual((await conn.client.listResources()).resources.map(r => r.uri), ['diagnostics://workspace']);
 	});
 
+	it('notifies a subscription by the URI exactly as the client spelled it (@ and + as the template expands them, lowercase or no escapes)', async () => {
+		await start();
+		// RFC 6570 (the SDK's UriTemplate) expands diagnostics://file/{+path} keeping @ + , raw; the listing escapes them.
+		const spellings = ['diagnostics://file/packages/@scope/a+b.ts', 'diagnostics://file/src/caf%c3%a9.ts', 'diagnostics://file/src/caf\u00e9.ts'];
+		for (const uri of spellings) {
+			await conn.client.subscribeResource({ uri });
+		}
+		source.set(`${WS}/packages/@scope/a+b.ts`, [problem('error', 0, 'broken')]);
+		source.set(`${WS}/src/caf\u00e9.ts`, [problem('error', 0, 'broken')]);
+		for (const uri of spellings) {
+			await conn.waitForUpdate(uri);
+		}
+		assert.ok(!conn.updates.includes('diagnostics://file/packages/%40scope/a%2Bb.ts'), 'nobody subscribed by the listed spelling');
+	});
+
 	it('coalesces a burst of diagnostics events into few notifications', async () => {
 		await start();
 		await conn.client.subscribeResource({ uri: 'diagnostics://workspace' });

@@ -90,6 +90,36 @@ describe('editor provider through an MCP client', () => {
 		assert.equal(active.selections[0].start.character, 59, 'reads see the latest state');
 	});
 
+	it('tells nobody when the cursor moves or text is typed in a secret, an outside file or an untitled buffer: what a read shows did not change', async () => {
+		// Unthrottled, so that each keystroke would be a notification of its own.
+		const unthrottled = new EditorProvider(editor, scopeOver(new StaticFolders([WS])).scope, { throttleMs: 0 });
+		const own = new ProviderRegistry([unthrottled], fastTracker);
+		const client = await connectInMemory(own);
+		try {
+			await client.client.subscribeResource({ uri: 'editor://selection' });
+			await own.providers[0].ready();
+			editor.open(`${WS}/src/a.ts`, 'served\n');
+			for (const [path, scheme] of [[`${WS}/.env`, 'file'], ['/etc/hosts', 'file'], [undefined, 'untitled']] as const) {
+				editor.open(path, 'TOKEN=', 'plaintext', scheme); // from a served file: a reader now sees none
+				own.flushChanges();
+				await client.waitForUpdate('editor://selection');
+				client.updates.length = 0;
+				for (let i = 1; i <= 5; i++) {
+					editor.select(sel(0, 6 + i, 0, 6 + i)); // typing a character moves the cursor
+					own.flushChanges();
+				}
+				editor.open(`${WS}/src/a.ts`, 'served\n');
+				own.flushChanges();
+				// Notifications arrive in order: once the served file's is here, the keystrokes' would have been.
+				await client.waitForUpdate('editor://selection');
+				assert.deepEqual(client.updates, ['editor://selection'], `${path ?? scheme}: only the served file's change was told`);
+			}
+		} finally {
+			await client.close();
+			own.dispose();
+		}
+	});
+
 	it('refuses unknown editor URIs', async () => {
 		const err = await errorOf(conn.client.readResource({ uri: 'editor://nope' }));
 		assert.equal(err.code, -32602);

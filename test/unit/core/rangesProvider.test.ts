@@ -144,6 +144,15 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.ok(!outline.asked.includes(fx.file('.env')), 'a refused file\'s outline is never asked for');
 	});
 
+	it('notify an outline by the URI exactly as the client expanded the template (@ and + kept raw)', async () => {
+		const scoped = fx.write('packages/@scope/a+b.ts', SOURCE);
+		// RFC 6570 (the SDK's UriTemplate) expands outline://file/{+path} keeping @ and + raw.
+		const uri = 'outline://file/packages/@scope/a+b.ts';
+		await conn.client.subscribeResource({ uri });
+		outline.edit(scoped);
+		await conn.waitForUpdate(uri);
+	});
+
 	it('offer templates with completion for paths and symbol names', async () => {
 		const { resourceTemplates } = await conn.client.listResourceTemplates();
 		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate).sort(), ['file:///{+path}', 'file:///{+path}{?lines}', 'file:///{+path}{?symbol}', 'outline://file/{+path}']);

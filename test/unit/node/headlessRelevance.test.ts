@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { RELEVANT_URI } from '../../../src/common/wellKnownUris';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { createHeadlessRegistry } from '../../../src/node/headless';
@@ -45,4 +45,27 @@ describe('headless relevance from the file watcher', () => {
 		}
 		assert.deepEqual(ranked, ['notes.txt']);
 	});
+
+	it('stops ranking a written file once it is deleted or renamed away: its URI reads nothing', async () => {
+		await conn.client.subscribeResource({ uri: RELEVANT_URI });
+		fx.write('notes.txt', 'written\n');
+		fx.write('src/plan.txt', 'written\n');
+		await untilRanked(ranked => ranked.includes('notes.txt') && ranked.includes('src/plan.txt'));
+		renameSync(fx.file('notes.txt'), fx.file('renamed.txt'));
+		rmSync(fx.file('src'), { recursive: true });
+		await untilRanked(ranked => ranked.includes('renamed.txt'));
+		await conn.waitForUpdate(RELEVANT_URI);
+		assert.deepEqual(await rankedFiles(), ['renamed.txt']);
+	});
+
+	/** Reads the ranking until `done` holds of it (the watcher's events take a moment). */
+	async function untilRanked(done: (ranked: string[]) => boolean): Promise<void> {
+		const deadline = Date.now() + 10_000;
+		let ranked = await rankedFiles();
+		while (!done(ranked)) {
+			assert.ok(Date.now() < deadline, `not ranked as expected: ${ranked.join(', ')}`);
+			await new Promise(resolve => setTimeout(resolve, 20)); // the next look at a condition, not a wait standing in for it
+			ranked = await rankedFiles();
+		}
+	}
 });

@@ -29,6 +29,11 @@ function entries(index: FileIndex): ResourceEntry[] {
 	return Array.from({ length: view.length }, (_, i) => view.at(i)!);
 }
 
+/** Each served link with where it leads, sorted, from `ServedLinks.handOver().links` (flat pairs). */
+function linkPairs(flat: readonly string[]): string[] {
+	return Array.from({ length: flat.length / 2 }, (_, i) => `${flat[2 * i]} -> ${flat[2 * i + 1]}`).sort();
+}
+
 /** Paths whose served-or-not answer depends on the `.gitignore` files the walk loaded. */
 const PROBES = ['pkg/generated/new.ts', 'pkg/new.log', 'pkg/keep.log', 'build/out.js', 'new.log', 'src/new.ts', 'src/deep/new.log'];
 
@@ -66,8 +71,11 @@ describe('the walk in a worker thread', () => {
 		assert.deepEqual(log.warnings, [], 'the worker walked');
 		assert.ok(here.size > 5);
 		assert.deepEqual(entries(there), entries(here));
-		assert.deepEqual(there.refusedLinkUris().sort(), here.refusedLinkUris().sort());
-		assert.ok(here.refusedLinkUris().length > 0, 'the fixture has links that leave the workspace');
+		const [hereLinks, thereLinks] = [here.links.handOver(), there.links.handOver()];
+		assert.deepEqual(thereLinks.refusedLinks.sort(), hereLinks.refusedLinks.sort());
+		assert.ok(hereLinks.refusedLinks.length > 0, 'the fixture has links that leave the workspace');
+		assert.deepEqual(linkPairs(thereLinks.links), linkPairs(hereLinks.links));
+		assert.ok(hereLinks.links.length > 0, 'the fixture has links served as the files they lead to');
 		assert.deepEqual(decisions(there), decisions(here));
 		assert.ok(decisions(here).includes(true) && decisions(here).includes(false));
 	});
