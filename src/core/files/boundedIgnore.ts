@@ -96,10 +96,21 @@ export function ignoredAfter(soFar: boolean, result: { ignored: boolean; unignor
 	return result.ignored || (soFar && !result.unignored);
 }
 
-/** A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). */
+/**
+ * Longer than a path can be (Linux's `PATH_MAX`). `ignore` compiles a rule when it first tests
+ * one, and a line of some 32,000 characters (a `.gitignore` from a clone) makes a regular
+ * expression V8 refuses with an exception the walk cannot survive; building one takes time that
+ * grows with the square of its length.
+ */
+const MAX_RULE_LENGTH = 4096;
+
+/**
+ * A `.gitignore`'s rules; null for none, or for rules `ignore` cannot parse (as if absent). Lines
+ * longer than `MAX_RULE_LENGTH` are skipped.
+ */
 export function parseGitignore(text: string | null): BoundedIgnore | null {
 	try {
-		return text === null ? null : new BoundedIgnore(text);
+		return text === null ? null : new BoundedIgnore(text.split(/\r?\n/).filter(line => line.length <= MAX_RULE_LENGTH));
 	} catch {
 		return null;
 	}

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import ignore from 'ignore';
 import picomatch from 'picomatch';
-import { BoundedIgnore } from '../../../src/core/files/boundedIgnore';
+import { BoundedIgnore, parseGitignore } from '../../../src/core/files/boundedIgnore';
 import { FileStore } from '../../../src/core/files/fileStore';
 import { NameGlobs } from '../../../src/core/files/nameGlobs';
 import { fileUri } from '../../../src/core/uriGuard';
@@ -154,6 +154,13 @@ describe('bounded ignore rules', () => {
 				}
 			}
 		}
+	});
+
+	it('skips a rule line longer than a path can be, which ignore would compile to a regular expression V8 refuses', () => {
+		// A `.gitignore` from a clone: 40,000 characters on one line, then an ordinary rule.
+		const rules = parseGitignore(`${'a/'.repeat(20_000)}x\n*.log\n`);
+		assert.ok(rules);
+		assert.deepEqual([rules.test('x.log').ignored, rules.test('dir/x.txt').ignored, rules.ignores('b.log')], [true, false, true]);
 	});
 
 	it('tells rules that need the whole path from those that need only the name', () => {
