@@ -33,7 +33,6 @@ export interface FileSystemReader {
 	/** Follows symlinks. */
 	stat(filePath: string): Promise<FileInfo>;
 	realpath(filePath: string): Promise<string>;
-	readFile(filePath: string): Promise<Uint8Array>;
 	/**
 	 * Opens `filePath` (following links), asks `accept` about the real path of what was opened,
 	 * and reads it only if accepted and not larger than `maxBytes`. Both checks look at the open

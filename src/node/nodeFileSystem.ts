@@ -48,9 +48,6 @@ export class NodeFileSystem implements FileSystemReader {
 		// showed up as the top item of a read-heavy profile.
 		return realpathSync.native(filePath);
 	}
-	readFile(filePath: string): Promise<Uint8Array> {
-		return fs.readFile(filePath);
-	}
 	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
 		// Synchronous on purpose: files are capped (1 MB by default) and in the page cache
 		// almost always, where four awaited calls (open, fstat, read, close) cost more than

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,15 +88,24 @@ describe('a repository\'s ignore rules outside an opened folder', () => {
 		assert.deepEqual(atTop.filter(name => name.endsWith('scratch.md') || name.endsWith('TODO.txt')), []);
 	});
 
-	it('indexes a folder whose rule files are FIFOs (their read would wait forever), as if they were absent', async () => {
+	it('takes a rule file that is no regular file (a FIFO, a link to /dev/zero) as absent, as git does, and never hangs on it', async () => {
+		// Read whole, a FIFO blocks a thread-pool thread for good and /dev/zero fills memory.
+		const fifo = (rel: string) => {
+			rmSync(path.join(repo.root, rel), { force: true });
+			mkdirSync(path.dirname(path.join(repo.root, rel)), { recursive: true });
+			execFileSync('mkfifo', [path.join(repo.root, rel)]);
+		};
+		fifo('packages/.gitignore');
+		fifo('packages/app/deep/new/.gitignore');
+		fifo('packages/app/src/.gitignore');
+		rmSync(path.join(repo.root, '.git/info/exclude'), { force: true });
+		symlinkSync('/dev/zero', path.join(repo.root, '.git/info/exclude'));
 		const app = path.join(repo.root, 'packages', 'app');
-		rmSync(path.join(repo.root, 'packages', '.gitignore'));
-		rmSync(path.join(repo.root, '.git', 'info', 'exclude'), { force: true });
-		for (const fifo of [path.join(repo.root, 'packages', '.gitignore'), path.join(repo.root, '.git', 'info', 'exclude'), path.join(app, 'src', '.gitignore')]) {
-			execFileSync('mkfifo', [fifo]);
-		}
-		const names = await indexedNames(app);
-		assert.deepEqual(names, ['generated/g.ts', 'keep.log', 'src/a.ts']);
+		assert.deepEqual(await indexedNames(app), ['generated/g.ts', ...served]);
+		const filter = new FileFilter(reader, defaultFileSettings);
+		const folder = { name: 'app', path: app };
+		assert.equal(await filter.isServed(folder, 'deep/new/x.ts', false), true, 'a directory the index has not seen');
+		assert.equal(await filter.isServed(folder, 'deep/new/x.log', false), false);
 	});
 
 	it('reads no .gitignore above a folder that no repository holds, as git reads none', async () => {
