@@ -185,6 +185,23 @@ describe('picker', () => {
 		await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
 	});
 
+	it('attaches to chat, the default, when mcpResources.attachTarget is none of chat, editor or clipboard', async () => {
+		const service = await picker();
+		const server = await loadedWorkspace(service);
+		const settings = vscode.workspace.getConfiguration('mcpResources');
+		await settings.update('attachTarget', 'clipbaord', vscode.ConfigurationTarget.Global);
+		try {
+			await withAiFeatures(true, async () => {
+				service.selection.update([{ serverId: WORKSPACE, resource: server.resources.resource(resourceUri('README.md'))!.resource }]);
+				const result = await vscode.commands.executeCommand<{ target: string; fellBackFrom?: string }>('mcpResources.attachSelected');
+				assert.equal(result?.target, 'chat', JSON.stringify(result));
+			});
+		} finally {
+			await settings.update('attachTarget', undefined, vscode.ConfigurationTarget.Global);
+			await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+		}
+	});
+
 	it('drags workspace files as themselves and other resources as their read-only documents (text/uri-list)', async () => {
 		const service = await picker();
 		const server = await loadedWorkspace(service);

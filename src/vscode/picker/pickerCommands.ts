@@ -38,8 +38,7 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 	};
 
 	const attach = async (arg?: AttachTarget | { target?: AttachTarget }): Promise<AttachResult | undefined> => {
-		const configured = vscode.workspace.getConfiguration('mcpResources').get<AttachTarget>('attachTarget', 'chat');
-		const target = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && arg.target ? arg.target : configured;
+		const target = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && arg.target ? arg.target : configuredAttachTarget();
 		return attachSelection(service, target, storage);
 	};
 
@@ -206,4 +205,19 @@ function askVariable(server: ServerEntry, template: ListedTemplate, variable: st
 		void suggest('');
 		qp.show();
 	});
+}
+
+const ATTACH_TARGETS: readonly unknown[] = ['chat', 'editor', 'clipboard'] satisfies AttachTarget[];
+
+/**
+ * `mcpResources.attachTarget`, or its default (chat) with a warning when the value is none of
+ * the three: a typo sent the bundle to the clipboard with the usual "Copied" message.
+ */
+function configuredAttachTarget(): AttachTarget {
+	const value = vscode.workspace.getConfiguration('mcpResources').get<unknown>('attachTarget', 'chat');
+	if (ATTACH_TARGETS.includes(value)) {
+		return value as AttachTarget;
+	}
+	void vscode.window.showWarningMessage(`mcpResources.attachTarget is ${JSON.stringify(value)}, not chat, editor or clipboard: attaching to chat, the default.`);
+	return 'chat';
 }
