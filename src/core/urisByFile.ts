@@ -1,3 +1,6 @@
+/** Other spellings of subscribed resources a provider remembers at once. */
+export const MAX_SPELLINGS = 1_000;
+
 /**
  * URIs that name a resource other than by its own (listed) URI: a range of a file
  * (`?lines=1-9`), or the same resource spelled as a client wrote it (`~` unescaped, `%c3%a9`,
@@ -6,9 +9,6 @@
  * never matches them. Kept by own URI, the one first added forgotten first once more than `max`
  * URIs are held.
  */
-/** Other spellings of subscribed resources a provider remembers at once. */
-export const MAX_SPELLINGS = 1_000;
-
 export class UrisByFile {
 	private readonly byFile = new Map<string, Set<string>>();
 	private count = 0;
