@@ -36,7 +36,7 @@ export interface WalkRequest {
 /** How the walk ended: the symlinks it refused for where they lead, as URIs, and those it served. */
 export interface WalkDone {
 	readonly refusedLinks: string[];
-	/** Each served symlink's path and the URI of the file it leads to, flat (see `LinkTargets.pairs`). */
+	/** Each served symlink's path and the URI of the file it leads to, flat (see `ServedLinks.handOver`). */
 	readonly links: string[];
 }
 

@@ -51,7 +51,8 @@ export class GitCliRepository extends Disposable implements GitRepository {
 	}
 
 	async diffPath(repoPath: string, maxBytes: number): Promise<GitText> {
-		return gitDiffOfPath(this.cli, this.root, repoPath, await this.hasHead(), maxBytes, await this.workingTreeConfig());
+		const [hasHead, config] = await Promise.all([this.hasHead(), this.workingTreeConfig()]);
+		return gitDiffOfPath(this.cli, this.root, repoPath, hasHead, maxBytes, config);
 	}
 
 	async log(maxEntries: number): Promise<GitCommit[]> {
