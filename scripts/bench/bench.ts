@@ -28,7 +28,7 @@ import {
 	eraRows, httpOverStdio, previousContender, readCpuPerRead, readCpuStart, renderEras, resolvePreviousCli, type EraRow, type HttpOverStdio,
 } from './eras.js';
 import {
-	MODERN_VERSION, OursV2Http, OursV2Stdio, measureUpdatedLatencyListen, modernContender, previousV2Contender, type UpdatedLatencyListen,
+	MODERN_VERSION, OursV2Http, OursV2Stdio, measureUpdatedLatencyListen, modernContender, modernNodeHttpContender, previousV2Contender, type UpdatedLatencyListen,
 } from './v2Contenders.js';
 import { measureBurst, measureUpdatedLatency, type NotifyContender, type UpdatedLatency } from './notify.js';
 import { NO_PREVIOUS, SDK_V1_BUILD } from './referenceBuilds.js';
@@ -42,6 +42,7 @@ import { ensureWorkspace, restoreFiles } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
 import { BENCH_WORKSPACES } from './workspaceHome.js';
+import { loopbackFetch } from '../../src/node/loopbackFetch.js';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -859,6 +860,7 @@ async function main() {
 		if (!opts.skipModern) {
 			await runOurs(ctx, 'stdio', { key: 'oursModernStdio', make: o => modernContender('stdio', o) });
 			await runOurs(ctx, 'http', { key: 'oursModernHttp', make: o => modernContender('http', o) });
+			await runOurs(ctx, 'http', { key: 'oursModernHttpNodeHttp', make: o => modernNodeHttpContender(o, loopbackFetch()) });
 		}
 	}
 	if (opts.previous) {

@@ -121,12 +121,13 @@ export interface EraRow { metric: string; contender: string; value: number; unit
 
 const ERA_CONTENDERS = [
 	['oursStdio', 'legacy stdio'], ['oursModernStdio', 'modern stdio'], ['prevStdio', 'previous stdio'], ['prevV2Stdio', 'previous stdio, v2'],
-	['oursHttp', 'legacy http'], ['oursModernHttp', 'modern http'], ['prevHttp', 'previous http'], ['prevV2Http', 'previous http, v2'],
+	['oursHttp', 'legacy http'], ['oursModernHttp', 'modern http'], ['oursModernHttpNodeHttp', 'modern http, node:http client'], ['prevHttp', 'previous http'], ['prevV2Http', 'previous http, v2'],
 ] as const;
 /**
  * Each contender's reference in the previous build: the one read by the same client (v1 for the
  * legacy rows, v2 for the modern ones), else (a result file from before the v2 reference) the
- * previous build read by the v1 client.
+ * previous build read by the v1 client. The modern HTTP row read with the bridge's `fetch` has
+ * none: no previous build was read with that client.
  */
 const PREVIOUS_OF: Partial<Record<string, readonly string[]>> = {
 	oursStdio: ['prevStdio'], oursHttp: ['prevHttp'], oursModernStdio: ['prevV2Stdio', 'prevStdio'], oursModernHttp: ['prevV2Http', 'prevHttp'],
@@ -186,6 +187,9 @@ export interface HttpOverStdio {
 	modernHttpOverLegacyStdio1: number | null;
 	modernHttpOverLegacyStdio8: number | null;
 	legacyHttpOverLegacyStdio1: number | null;
+	/** The same, read by the v2 client with the bridge's `fetch` (Node's `http` module). */
+	modernNodeHttpOverModernStdio1: number | null;
+	modernNodeHttpOverModernStdio8: number | null;
 }
 
 /** New-era HTTP reads/s over stdio reads/s (the aim is >= 0.5x), 1-way and 8-way. */
@@ -198,6 +202,8 @@ export function httpOverStdio(results: EraResults): HttpOverStdio {
 		modernHttpOverLegacyStdio1: ratio(c.oursModernHttp?.readSeq?.readsPerSec, c.oursStdio?.readSeq?.readsPerSec),
 		modernHttpOverLegacyStdio8: ratio(c.oursModernHttp?.read8?.readsPerSec, c.oursStdio?.read8?.readsPerSec),
 		legacyHttpOverLegacyStdio1: ratio(c.oursHttp?.readSeq?.readsPerSec, c.oursStdio?.readSeq?.readsPerSec),
+		modernNodeHttpOverModernStdio1: ratio(c.oursModernHttpNodeHttp?.readSeq?.readsPerSec, c.oursModernStdio?.readSeq?.readsPerSec),
+		modernNodeHttpOverModernStdio8: ratio(c.oursModernHttpNodeHttp?.read8?.readsPerSec, c.oursModernStdio?.read8?.readsPerSec),
 	};
 }
 
@@ -227,5 +233,6 @@ export function renderEras(results: EraResults): string {
 	const r = httpOverStdio(results);
 	out.push('');
 	out.push(`new-era HTTP reads/s / stdio reads/s (aim >= 0.5x): 1-way ${fmt(r.modernHttpOverModernStdio1)}x vs modern stdio, ${fmt(r.modernHttpOverLegacyStdio1)}x vs legacy stdio; 8 in flight ${fmt(r.modernHttpOverModernStdio8)}x vs modern stdio, ${fmt(r.modernHttpOverLegacyStdio8)}x vs legacy stdio (legacy HTTP 1-way: ${fmt(r.legacyHttpOverLegacyStdio1)}x)`);
+	out.push(`  with the bridge's node:http client instead of fetch: 1-way ${fmt(r.modernNodeHttpOverModernStdio1)}x, 8 in flight ${fmt(r.modernNodeHttpOverModernStdio8)}x vs modern stdio`);
 	return out.join('\n');
 }

@@ -12,7 +12,7 @@
 // own cache while ttlMs says fresh, and the bench would measure the cache).
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import {
@@ -140,7 +140,8 @@ export class OursV2Http extends OursHttp {
 	override readonly era: string | undefined;
 	readonly v2: V2Requests;
 	protected override readonly requests: EraRequests;
-	constructor(opts: OursOptions, name = 'ours modern (http)', negotiation: V2Negotiation = PINNED_MODERN) {
+	/** `fetchImpl`: what the client's transport fetches with, when not the global `fetch`. */
+	constructor(opts: OursOptions, name = 'ours modern (http)', negotiation: V2Negotiation = PINNED_MODERN, private readonly fetchImpl?: FetchLike) {
 		super(opts, name);
 		this.era = eraOf(negotiation);
 		this.v2 = new V2Requests(this, negotiation);
@@ -154,6 +155,7 @@ export class OursV2Http extends OursHttp {
 	private async connectV2Client(): Promise<Client> {
 		const transport = new StreamableHTTPClientTransport(new URL(this.url), {
 			requestInit: { headers: { Authorization: `Bearer ${this.token}` } },
+			...(this.fetchImpl ? { fetch: this.fetchImpl } : {}),
 		});
 		const client = this.v2.newClient();
 		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
@@ -184,6 +186,16 @@ export class OursV2Http extends OursHttp {
 /** This build read by the v2 client pinned to 2026-07-28. */
 export function modernContender(kind: 'stdio' | 'http', opts: OursOptions): OursV2Stdio | OursV2Http {
 	return kind === 'http' ? new OursV2Http(opts) : new OursV2Stdio(opts);
+}
+
+/**
+ * This build read over HTTP by the v2 client pinned to 2026-07-28 with the bridge's `fetch`
+ * (src/node/loopbackFetch.ts: Node's `http` module, not undici's `fetch`): the same server and
+ * protocol as the modern HTTP row, with a client whose HTTP stack costs about half the CPU per
+ * read. Between the two rows is what the client's `fetch` costs.
+ */
+export function modernNodeHttpContender(opts: OursOptions, fetchImpl: FetchLike): OursV2Http {
+	return new OursV2Http(opts, 'ours modern (http, node:http client)', PINNED_MODERN, fetchImpl);
 }
 
 /** The previous build read by the v2 client in its 2025 mode (what that build speaks). */

@@ -17,6 +17,7 @@ import { SERVER_NAME, VERSION } from '../../version';
 import { Honoured, ListenRelayTransport } from './listenRelay';
 import { forwardable, mirrorCapabilities, withoutModernFields } from './relayedMessages';
 import { describeWindow, WindowFinder } from './windowFinder';
+import { loopbackFetch } from '../loopbackFetch';
 
 /** Thrown when no running window or headless host serves the folder, or the one that does does not answer. */
 export class NoServerError extends Error {}
@@ -58,6 +59,8 @@ export class Bridge {
 	private readonly onClosed: (() => void)[] = [];
 	/** The lock file the current (or latest) connection came from. */
 	private lock: LockFileContent | undefined;
+	/** Every request of the client is relayed over loopback HTTP: Node's `http`, not `fetch` (see loopbackFetch). */
+	private readonly fetch = loopbackFetch();
 
 	constructor(private readonly options: BridgeOptions) {
 		this.windows = new WindowFinder(options.workspace, options.home ?? discoveryHome(), options.log);
@@ -81,7 +84,7 @@ export class Bridge {
 					throw new SourceUnavailable(`no window serves ${this.options.workspace}`);
 				}
 				this.lock = lock;
-				return { kind: 'http', url: lock.url, headers: bearerAuthorization(lock.token) };
+				return { kind: 'http', url: lock.url, headers: bearerAuthorization(lock.token), fetch: this.fetch };
 			},
 		};
 		const upstream = new ReconnectingClient(source, {
