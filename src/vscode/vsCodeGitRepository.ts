@@ -7,6 +7,7 @@ import {
 } from '../core/git/ports';
 import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from '../node/git/gitDiff';
 import { GitCli } from '../node/git/gitProcess';
+import { OwnHistory } from '../node/git/ownHistory';
 import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
 
 /** One repository through the git extension; commit patches through the git binary it uses. */
@@ -17,11 +18,13 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 	/** The root with a separator after it: what every path under it starts with. */
 	private readonly rootPrefix: string;
 	private headSignature: string;
+	private readonly ownHistory: OwnHistory;
 
 	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
 		super();
 		this.root = api.rootUri.fsPath;
 		this.rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
+		this.ownHistory = new OwnHistory(cli, this.root);
 		this.headSignature = this.signature();
 		this._register(api.state.onDidChange(() => {
 			const next = this.signature();
@@ -159,11 +162,14 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 		if (ref.startsWith('-')) {
 			return undefined;
 		}
+		let commit: GitCommit;
 		try {
-			return toCommit(await this.api.getCommit(ref));
+			commit = toCommit(await this.api.getCommit(ref));
 		} catch {
 			return undefined;
 		}
+		// The extension's git resolves through a clone's alternates like any git.
+		return (await this.ownHistory.contains(commit.hash)) ? commit : undefined;
 	}
 
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {
