@@ -82,6 +82,39 @@ describe('git (git://, through the vscode.git extension)', () => {
 		}
 	});
 
+	it('notifies each resource when what it shows moved: an edit, staging, a branch made in a terminal', async () => {
+		const uri = (suffix: string) => `git://${repo}/${suffix}`;
+		for (const suffix of ['status', 'diff', 'diff/staged', 'log', 'branches']) {
+			await client.subscribe(uri(suffix));
+		}
+		const file = 'notes/git-kinds.txt';
+		try {
+			const from = client.updated.length;
+			let since = client.mark();
+			fs.writeFileSync(absPath(FILE), `${original}\nedited for the kinds check\n`);
+			await since.updated(uri('diff'), 30_000);
+			await since.updated(uri('status'), 30_000);
+			// Status is the last of a repository's resources in one change's batch: the edit's
+			// batch is all here, and HEAD and refs did not move.
+			const afterEdit = client.updated.slice(from);
+			assert.ok(!afterEdit.includes(uri('log')) && !afterEdit.includes(uri('branches')), afterEdit.join(', '));
+			since = client.mark();
+			fs.writeFileSync(absPath(file), 'staged by the kinds check\n');
+			git('add', file);
+			await since.updated(uri('diff/staged'), 30_000);
+			since = client.mark();
+			// No HEAD or state the API shows moves: only the refs folder tells.
+			git('branch', 'kinds-check');
+			await since.updated(uri('branches'), 30_000);
+			assert.match(await client.readText(uri('branches')), /kinds-check/);
+		} finally {
+			git('update-ref', '-d', 'refs/heads/kinds-check');
+			git('rm', '-q', '--cached', '-f', '--ignore-unmatch', file);
+			fs.rmSync(absPath(file), { force: true });
+			fs.writeFileSync(absPath(FILE), original);
+		}
+	});
+
 	it('a commit shows in /log and notifies its subscribers', async () => {
 		await client.subscribe(`git://${repo}/log`);
 		const since = client.mark();

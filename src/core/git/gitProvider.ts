@@ -10,11 +10,12 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { unusedName } from '../unusedName';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
+import { changedBy } from './gitChangeScope';
 import { branchesAnswer, commitHeader, logAnswer, renderDiff, statusAnswer } from './gitAnswers';
 import {
 	DIFF_MIME, GIT_DIFF_TEMPLATE, GIT_LOG_LIMIT, GIT_SHOW_TEMPLATE, GIT_TEMPLATES, gitRoute, GitRoute, repositoryEntries, repositoryPrefix, splitGitUri,
 } from './gitUris';
-import { GitCommit, GitRepository, GitSource, GitText } from './ports';
+import { GitCommit, GitRepository, GitRepositoryChange, GitSource, GitText } from './ports';
 
 /** Template URIs (per-path diffs, commits) read or subscribed lately, to notify on change. */
 const MAX_WATCHED = 500;
@@ -107,12 +108,10 @@ export class GitProvider extends Disposable implements ResourceProvider {
 				throw new ResourceNotFound(uri);
 			}
 			const canonical = showKey(commit.hash);
-			const contents = await this.cache.getOrCompute(canonical, false, () => this.showCommit(canonical, entry, commit));
+			const contents = await this.cache.getOrCompute(canonical, () => this.showCommit(canonical, entry, commit));
 			return contents.map(c => ({ ...c, uri }));
 		}
-		// Only the log is kept across working-tree changes: refs can move without HEAD moving
-		// (a branch made in a terminal), which the VS Code host cannot tell apart cheaply.
-		return this.cache.getOrCompute(uri, route.kind === 'log', () => this.compute(uri, entry, route));
+		return this.cache.getOrCompute(uri, () => this.compute(uri, entry, route));
 	}
 
 	/** Bytes the answer cache holds (diagnostics and tests). */
@@ -267,7 +266,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		this.repos = next;
 		this.repoListeners.clear();
 		for (const entry of next) {
-			this.repoListeners.add(entry.repo.onDidChange(change => this.onRepositoryChanged(entry, change.history)));
+			this.repoListeners.add(entry.repo.onDidChange(change => this.onRepositoryChanged(entry, change)));
 		}
 		this.sorted = next.flatMap(entry => repositoryEntries(entry.name)).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 		this.cache.clear();
@@ -276,19 +275,20 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		this.changeEmitter.fire({ updated, listChanged: true });
 	}
 
-	private onRepositoryChanged(entry: RepoEntry, history: boolean): void {
+	/** Notifies and forgets only the answers that `change` can make differ (see {@link changedBy}). */
+	private onRepositoryChanged(entry: RepoEntry, change: GitRepositoryChange): void {
 		const prefix = repositoryPrefix(entry.name);
-		const updated = [`${prefix}status`, `${prefix}diff`, `${prefix}diff/staged`];
-		if (history) {
-			updated.push(`${prefix}log`, `${prefix}branches`);
-		}
+		const affected = (uri: string) => uri.startsWith(prefix) && changedBy(change, uri.slice(prefix.length));
+		const updated = this.sorted.map(e => e.uri).filter(affected);
 		for (const uri of this.watched) {
-			if (uri.startsWith(`${prefix}diff/`) ? this.namesServedFile(entry, uri) : history && uri.startsWith(`${prefix}show/`)) {
+			if (affected(uri) && (!uri.startsWith(`${prefix}diff/`) || this.namesServedFile(entry, uri))) {
 				updated.push(uri);
 			}
 		}
-		this.cache.dropRepository(prefix, history);
-		this.changeEmitter.fire({ updated, listChanged: false });
+		this.cache.dropWhere(affected);
+		if (updated.length > 0) {
+			this.changeEmitter.fire({ updated, listChanged: false });
+		}
 	}
 
 	private invalidateAll(): void {
