@@ -130,4 +130,30 @@ describe('git (git://, through the vscode.git extension)', () => {
 		const shown = await client.readText(`git://${repo}/show/${hash}`);
 		assert.match(shown, /\+committed by the git suite/);
 	});
+
+	it('serves no commit another repository lends through .git/objects/info/alternates, by full or short hash', async () => {
+		const other = fs.mkdtempSync(path.join(workspaceRoot(), '..', 'lender-'));
+		const inOther = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Other', '-c', 'user.email=other@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+			cwd: other, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+		});
+		const alternates = path.join(workspaceRoot(), '.git', 'objects', 'info', 'alternates');
+		try {
+			inOther('init', '-q');
+			fs.writeFileSync(path.join(other, 'plan.txt'), 'the lender\'s private plan\n');
+			inOther('add', 'plan.txt');
+			inOther('commit', '-q', '-m', 'lender only');
+			const foreign = inOther('rev-parse', 'HEAD').trim();
+			fs.mkdirSync(path.dirname(alternates), { recursive: true });
+			fs.writeFileSync(alternates, `${path.join(other, '.git', 'objects')}\n`);
+			assert.match(git('cat-file', '-t', foreign), /commit/, 'git itself now finds the lender\'s commit here');
+			for (const ref of [foreign, foreign.slice(0, 8)]) {
+				await assert.rejects(client.readText(`git://${repo}/show/${ref}`), /not found|-32602|-32002/i, ref);
+			}
+			const own = git('rev-parse', 'HEAD').trim();
+			assert.match(await client.readText(`git://${repo}/show/${own.slice(0, 8)}`), new RegExp(own));
+		} finally {
+			fs.rmSync(alternates, { force: true });
+			fs.rmSync(other, { recursive: true, force: true });
+		}
+	});
 });
