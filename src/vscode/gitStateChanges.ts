@@ -15,15 +15,16 @@ type Pending = { -readonly [K in keyof GitRepositoryChange]: boolean };
 
 /**
  * What moved in a repository the git extension has open. Its state event says only that a
- * status ran, so each one is compared with the last: HEAD and refs (history), the index file
- * (written by staging, commits, checkouts; not visible in the lists when a staged file is staged
- * again) and always the working tree. `.git` events (HEAD, index, refs) fire their own kind at
- * once, so a branch made in a terminal, which changes no state the API shows, is not missed.
+ * status ran, so each one is compared with the last: HEAD and its upstream (history), the index
+ * file (written by staging, commits, checkouts; not visible in the lists when a staged file is
+ * staged again; one stat, not a walk of the lists) and always the working tree. `.git` events
+ * (HEAD, index, refs) fire their own kind at once, so a branch made in a terminal, which changes
+ * no state the API shows, is not missed.
  */
 export class GitStateChanges extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
 	readonly onDidChange = this.changeEmitter.event;
-	private last: { head: string; refs: string; index: string };
+	private last: { head: string; index: string };
 	private readonly indexFile: string;
 
 	constructor(private readonly api: GitApiRepository) {
@@ -32,7 +33,7 @@ export class GitStateChanges extends Disposable {
 		this.last = this.signatures();
 		this._register(api.state.onDidChange(() => {
 			const next = this.signatures();
-			const history = next.head !== this.last.head || next.refs !== this.last.refs;
+			const history = next.head !== this.last.head;
 			// An index that cannot be looked at (a worktree's `.git` is a file) may have changed.
 			const index = next.index !== this.last.index || next.index === '';
 			this.last = next;
@@ -77,11 +78,10 @@ export class GitStateChanges extends Disposable {
 		this._register(toDisposable(() => clearTimeout(timer)));
 	}
 
-	private signatures(): { head: string; refs: string; index: string } {
-		const { HEAD: head, refs } = this.api.state;
+	private signatures(): { head: string; index: string } {
+		const head = this.api.state.HEAD;
 		return {
 			head: JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]),
-			refs: refs.map(r => `${r.type}:${r.name ?? ''}:${r.commit ?? ''}`).join('\n'),
 			index: indexStamp(this.indexFile),
 		};
 	}
