@@ -89,7 +89,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 
 	async read(uri: string): Promise<ResourceContent[]> {
 		await this.ready();
-		const { entry, route } = this.resolve(uri);
+		const { entry, route, rest } = this.resolve(uri);
 		if (route.kind === 'diffPath' || route.kind === 'show') {
 			this.watch(uri);
 		}
@@ -111,7 +111,10 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			const contents = await this.cache.getOrCompute(canonical, () => this.showCommit(canonical, entry, commit));
 			return contents.map(c => ({ ...c, uri }));
 		}
-		return this.cache.getOrCompute(uri, () => this.compute(uri, entry, route));
+		// Kept under the repository's own spelling (`git://%61pp/status` is `git://app/status`),
+		// which a change drops: another spelling's answer would stay stale.
+		const contents = await this.cache.getOrCompute(repositoryPrefix(entry.name) + rest, () => this.compute(uri, entry, route));
+		return contents.map(c => ({ ...c, uri }));
 	}
 
 	/** Bytes the answer cache holds (diagnostics and tests). */
@@ -121,11 +124,13 @@ export class GitProvider extends Disposable implements ResourceProvider {
 
 	async checkSubscribable(uri: string): Promise<void> {
 		await this.ready();
-		const { entry, route } = this.resolve(uri);
+		const { entry, route, rest } = this.resolve(uri);
 		if (route.kind === 'diffPath' && !(await this.isServed(entry, route.path))) {
 			throw new ResourceNotFound(uri);
 		}
-		if (route.kind === 'diffPath' || route.kind === 'show') {
+		// Template URIs, and a listed one spelled otherwise (`git://%61pp/status`): changes name
+		// the listed spelling only.
+		if (route.kind === 'diffPath' || route.kind === 'show' || uri !== repositoryPrefix(entry.name) + rest) {
 			this.watch(uri);
 		}
 	}
@@ -167,13 +172,14 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		return undefined;
 	}
 
-	private resolve(uri: string): { entry: RepoEntry; route: GitRoute } {
+	/** `rest` is the URI after `git://{repo}/`. */
+	private resolve(uri: string): { entry: RepoEntry; route: GitRoute; rest: string } {
 		const parts = splitGitUri(uri);
 		const entry = parts && this.repos.find(r => r.name === parts.repoName);
 		if (!parts || !entry) {
 			throw new ResourceNotFound(uri);
 		}
-		return { entry, route: gitRoute(uri, parts.rest) };
+		return { entry, route: gitRoute(uri, parts.rest), rest: parts.rest.slice(1) };
 	}
 
 	private async compute(uri: string, entry: RepoEntry, route: Exclude<GitRoute, { kind: 'show' }>): Promise<ResourceContent[]> {
@@ -231,14 +237,18 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	}
 
 	/**
-	 * Whether a watched per-path diff still names a file the rule serves (as loaded): one whose
-	 * file became ignored or secret since it was read or subscribed is not notified again.
+	 * Whether a watched URI of `entry` shows something `change` can alter; a per-path diff only
+	 * while it names a file the rule serves (as loaded): one whose file became ignored or secret
+	 * since it was read or subscribed is not notified again.
 	 */
-	private namesServedFile(entry: RepoEntry, uri: string): boolean {
+	private watchedChangedBy(entry: RepoEntry, uri: string, change: GitRepositoryChange): boolean {
 		const parts = splitGitUri(uri);
+		if (parts?.repoName !== entry.name || !changedBy(change, parts.rest.slice(1))) {
+			return false;
+		}
 		try {
-			const route = parts && gitRoute(uri, parts.rest);
-			return route?.kind === 'diffPath' && this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
+			const route = gitRoute(uri, parts.rest);
+			return route.kind !== 'diffPath' || this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
 		} catch {
 			return false;
 		}
@@ -281,7 +291,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		const affected = (uri: string) => uri.startsWith(prefix) && changedBy(change, uri.slice(prefix.length));
 		const updated = this.sorted.map(e => e.uri).filter(affected);
 		for (const uri of this.watched) {
-			if (affected(uri) && (!uri.startsWith(`${prefix}diff/`) || this.namesServedFile(entry, uri))) {
+			if (this.watchedChangedBy(entry, uri, change)) {
 				updated.push(uri);
 			}
 		}

@@ -253,6 +253,21 @@ describe('git provider following repositories (fakes)', () => {
 		assert.deepEqual(await notifiedBy({ history: true }), ['status', 'diff/staged', 'log', 'branches']);
 	});
 
+	it('notifies, and reads afresh, a resource spelled otherwise than listed (the repository\'s name escaped) when it changes', async () => {
+		const repo = new FakeGitRepository('/w/app');
+		source.open(repo);
+		repo.statusValue = { branch: 'main', staged: [], unstaged: [], untracked: [], conflicts: [] };
+		const spelled = 'git://%61pp/status';
+		assert.equal(JSON.parse(text(await conn.client.readResource({ uri: spelled }))).branch, 'main');
+		repo.statusValue = { branch: 'topic', staged: [], unstaged: [], untracked: [], conflicts: [] };
+		await conn.client.subscribeResource({ uri: spelled });
+		repo.change(true);
+		registry.flushChanges();
+		await conn.client.ping();
+		assert.deepEqual(conn.updates, [spelled], 'the subscriber is notified by the spelling it used');
+		assert.equal(JSON.parse(text(await conn.client.readResource({ uri: spelled }))).branch, 'topic');
+	});
+
 	it('truncates a large diff at the size cap with a clear note', async () => {
 		const repo = new FakeGitRepository('/w/app');
 		source.open(repo);
