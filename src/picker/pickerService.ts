@@ -5,7 +5,7 @@ import { MAX_MESSAGE_BYTES } from './cappedFetch';
 import { BundleEntry, ReadContent } from './contextBundle';
 import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';
-import { ServerConfig } from './serverConfig';
+import { configuredServerLabel, ServerConfig, WORKSPACE_SERVER_LABEL } from './serverConfig';
 import { ConnectionSource, ConnectionTarget, ServerConnection } from './serverConnection';
 import { Suggestions } from './suggestions';
 import { countTokens } from './tokenCount';
@@ -66,7 +66,7 @@ export class PickerService extends Disposable {
 	constructor(private readonly options: PickerServiceOptions) {
 		super();
 		if (options.workspace) {
-			this.addEntry(WORKSPACE_SERVER_ID, 'This workspace', options.workspace);
+			this.addEntry(WORKSPACE_SERVER_ID, WORKSPACE_SERVER_LABEL, options.workspace);
 		}
 		this._register(this.selection.onDidAdd(item => {
 			const server = this.entries.get(item.serverId);
@@ -128,7 +128,7 @@ export class PickerService extends Disposable {
 				const target: ConnectionTarget = config.kind === 'http'
 					? { kind: 'http', url: config.url, headers: config.headers, maxMessageBytes: MAX_MESSAGE_BYTES }
 					: { kind: 'stdio', command: config.command, args: config.args, env: config.env, cwd: this.options.cwd };
-				this.addEntry(id, config.name, { resolve: async () => target }, config);
+				this.addEntry(id, configuredServerLabel(config.name), { resolve: async () => target }, config);
 				changed = true;
 			}
 		}

@@ -3,6 +3,26 @@ export type ServerConfig =
 	| { readonly kind: 'http'; readonly name: string; readonly url: string; readonly headers: Readonly<Record<string, string>> }
 	| { readonly kind: 'stdio'; readonly name: string; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
 
+/** What the picker calls this window's own server. */
+export const WORKSPACE_SERVER_LABEL = 'This workspace';
+
+/**
+ * Whether a configured server's name reads as {@link WORKSPACE_SERVER_LABEL}: the same words in
+ * any letter case, spacing or compatibility form, invisible characters left out.
+ */
+export function readsAsWorkspaceServer(name: string): boolean {
+	const plain = name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+	return plain.replace(/\s+/g, ' ').trim().toLowerCase() === WORKSPACE_SERVER_LABEL.toLowerCase();
+}
+
+/**
+ * The picker's label of a configured server: its name, marked as configured when it would
+ * otherwise read as this window's own server (a folder's entry or a hand-written one).
+ */
+export function configuredServerLabel(name: string): string {
+	return readsAsWorkspaceServer(name) ? `${name} (mcpResources.servers)` : name;
+}
+
 export interface ParsedServers {
 	readonly servers: ServerConfig[];
 	/** One readable message per entry that was skipped. */

@@ -1,68 +1,31 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Emitter } from '../common/event';
-import { Disposable, toDisposable } from '../common/lifecycle';
+import { Event } from '../common/event';
+import { Disposable } from '../common/lifecycle';
 import {
 	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText,
 } from '../core/git/ports';
 import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from '../node/git/gitDiff';
 import { GitCli } from '../node/git/gitProcess';
+import { OwnHistory } from '../node/git/ownHistory';
 import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
+import { GitStateChanges } from './gitStateChanges';
 
 /** One repository through the git extension; commit patches through the git binary it uses. */
 export class VsCodeGitRepository extends Disposable implements GitRepository {
-	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
-	readonly onDidChange = this.changeEmitter.event;
+	readonly onDidChange: Event<GitRepositoryChange>;
 	readonly root: string;
 	/** The root with a separator after it: what every path under it starts with. */
 	private readonly rootPrefix: string;
-	private headSignature: string;
+	private readonly ownHistory: OwnHistory;
 
 	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
 		super();
 		this.root = api.rootUri.fsPath;
 		this.rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
-		this.headSignature = this.signature();
-		this._register(api.state.onDidChange(() => {
-			const next = this.signature();
-			const history = next !== this.headSignature;
-			this.headSignature = next;
-			this.changeEmitter.fire({ history });
-		}));
-		for (const event of [api.onDidCommit, api.onDidCheckout]) {
-			if (event) {
-				this._register(event(() => this.changeEmitter.fire({ history: true })));
-			}
-		}
-		this.refreshOnGitChanges();
-	}
-
-	/**
-	 * The git extension refreshes after outside changes (a commit in a terminal) only when
-	 * the window is idle and focused, which measured 5 s here. Watching HEAD, the index and
-	 * refs and asking it for a status brings the notification down to the watcher's delay.
-	 */
-	private refreshOnGitChanges(): void {
-		if (!this.api.status) {
-			return;
-		}
-		const watcher = vscode.workspace.createFileSystemWatcher(
-			new vscode.RelativePattern(this.api.rootUri, '.git/{HEAD,index,packed-refs,refs/**}'));
-		let timer: NodeJS.Timeout | undefined;
-		const refresh = () => {
-			clearTimeout(timer);
-			timer = setTimeout(() => void this.api.status?.().catch(() => undefined), 50);
-		};
-		this._register(watcher);
-		this._register(watcher.onDidChange(refresh));
-		this._register(watcher.onDidCreate(refresh));
-		this._register(watcher.onDidDelete(refresh));
-		this._register(toDisposable(() => clearTimeout(timer)));
-	}
-
-	private signature(): string {
-		const head = this.api.state.HEAD;
-		return JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]);
+		this.ownHistory = new OwnHistory(cli, this.root);
+		const changes = this._register(new GitStateChanges(api));
+		this.onDidChange = changes.onDidChange;
 	}
 
 	async status(): Promise<GitStatus> {
@@ -159,11 +122,14 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 		if (ref.startsWith('-')) {
 			return undefined;
 		}
+		let commit: GitCommit;
 		try {
-			return toCommit(await this.api.getCommit(ref));
+			commit = toCommit(await this.api.getCommit(ref));
 		} catch {
 			return undefined;
 		}
+		// The extension's git resolves through a clone's alternates like any git.
+		return (await this.ownHistory.contains(commit.hash)) ? commit : undefined;
 	}
 
 	commitPatch(commit: GitCommit, maxBytes: number): Promise<GitText> {

@@ -15,7 +15,7 @@ import process from 'node:process';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import type { SecondWindowCheck } from './types.js';
-import { clickUntil, expand, poll, runFromPalette, serverRowOf, treeItem } from './workbench.js';
+import { clickUntil, expand, poll, reloadWindow, runFromPalette, serverRowOf, treeItem } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -169,8 +169,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 					assert.equal(b.requests.folder, 0, 'the declined URL was not contacted');
 
 					// A new window on the same folder: the answers hold, nothing is asked again.
-					await page.reload({ waitUntil: 'domcontentloaded' });
-					await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
+					await reloadWindow(page);
 					await openView(page);
 					await serverRowOf(page, /^Folder docs/).waitFor({ state: 'visible', timeout: 30_000 });
 					await expand(page, /^Folder docs/);

@@ -42,6 +42,19 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
 	await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
+/**
+ * Reloads the window as a user does, with Developer: Reload Window: the workbench shuts down
+ * first, which writes pending state (an extension's workspaceState) to the browser's storage.
+ * `page.reload()` skips that: an answer saved just before could be lost and asked for again.
+ * Resolves once the new window's status bar is up.
+ */
+export async function reloadWindow(page: Page): Promise<void> {
+	const loaded = page.waitForEvent('domcontentloaded', { timeout: 90_000 });
+	await runFromPalette(page, 'Developer: Reload Window');
+	await loaded;
+	await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 90_000 });
+}
+
 /** Polls `predicate` until truthy (returned) or throws after `timeout` ms. */
 export async function poll<T>(predicate: () => T | Promise<T>, message: string, timeout = 15_000, interval = 100): Promise<NonNullable<T>> {
 	const deadline = Date.now() + timeout;

@@ -25,8 +25,14 @@ export class FakeGitRepository implements GitRepository {
 
 	constructor(readonly root: string) {}
 
+	/** The working tree and the index changed, and HEAD or refs too when `history`. */
 	change(history = false): void {
-		this.emitter.fire({ history });
+		this.emitter.fire({ history, index: true, workingTree: true });
+	}
+
+	/** Exactly the kinds given changed. */
+	changeOnly(kinds: Partial<GitRepositoryChange>): void {
+		this.emitter.fire({ history: false, index: false, workingTree: false, ...kinds });
 	}
 
 	async status(): Promise<GitStatus> {

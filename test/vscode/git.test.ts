@@ -82,6 +82,39 @@ describe('git (git://, through the vscode.git extension)', () => {
 		}
 	});
 
+	it('notifies each resource when what it shows moved: an edit, staging, a branch made in a terminal', async () => {
+		const uri = (suffix: string) => `git://${repo}/${suffix}`;
+		for (const suffix of ['status', 'diff', 'diff/staged', 'log', 'branches']) {
+			await client.subscribe(uri(suffix));
+		}
+		const file = 'notes/git-kinds.txt';
+		try {
+			const from = client.updated.length;
+			let since = client.mark();
+			fs.writeFileSync(absPath(FILE), `${original}\nedited for the kinds check\n`);
+			await since.updated(uri('diff'), 30_000);
+			await since.updated(uri('status'), 30_000);
+			// Status is the last of a repository's resources in one change's batch: the edit's
+			// batch is all here, and HEAD and refs did not move.
+			const afterEdit = client.updated.slice(from);
+			assert.ok(!afterEdit.includes(uri('log')) && !afterEdit.includes(uri('branches')), afterEdit.join(', '));
+			since = client.mark();
+			fs.writeFileSync(absPath(file), 'staged by the kinds check\n');
+			git('add', file);
+			await since.updated(uri('diff/staged'), 30_000);
+			since = client.mark();
+			// No HEAD or state the API shows moves: only the refs folder tells.
+			git('branch', 'kinds-check');
+			await since.updated(uri('branches'), 30_000);
+			assert.match(await client.readText(uri('branches')), /kinds-check/);
+		} finally {
+			git('update-ref', '-d', 'refs/heads/kinds-check');
+			git('rm', '-q', '--cached', '-f', '--ignore-unmatch', file);
+			fs.rmSync(absPath(file), { force: true });
+			fs.writeFileSync(absPath(FILE), original);
+		}
+	});
+
 	it('a commit shows in /log and notifies its subscribers', async () => {
 		await client.subscribe(`git://${repo}/log`);
 		const since = client.mark();
@@ -96,5 +129,31 @@ describe('git (git://, through the vscode.git extension)', () => {
 		}, 'the commit at the top of /log', 30_000);
 		const shown = await client.readText(`git://${repo}/show/${hash}`);
 		assert.match(shown, /\+committed by the git suite/);
+	});
+
+	it('serves no commit another repository lends through .git/objects/info/alternates, by full or short hash', async () => {
+		const other = fs.mkdtempSync(path.join(workspaceRoot(), '..', 'lender-'));
+		const inOther = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Other', '-c', 'user.email=other@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+			cwd: other, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+		});
+		const alternates = path.join(workspaceRoot(), '.git', 'objects', 'info', 'alternates');
+		try {
+			inOther('init', '-q');
+			fs.writeFileSync(path.join(other, 'plan.txt'), 'the lender\'s private plan\n');
+			inOther('add', 'plan.txt');
+			inOther('commit', '-q', '-m', 'lender only');
+			const foreign = inOther('rev-parse', 'HEAD').trim();
+			fs.mkdirSync(path.dirname(alternates), { recursive: true });
+			fs.writeFileSync(alternates, `${path.join(other, '.git', 'objects')}\n`);
+			assert.match(git('cat-file', '-t', foreign), /commit/, 'git itself now finds the lender\'s commit here');
+			for (const ref of [foreign, foreign.slice(0, 8)]) {
+				await assert.rejects(client.readText(`git://${repo}/show/${ref}`), /not found|-32602|-32002/i, ref);
+			}
+			const own = git('rev-parse', 'HEAD').trim();
+			assert.match(await client.readText(`git://${repo}/show/${own.slice(0, 8)}`), new RegExp(own));
+		} finally {
+			fs.rmSync(alternates, { force: true });
+			fs.rmSync(other, { recursive: true, force: true });
+		}
 	});
 });

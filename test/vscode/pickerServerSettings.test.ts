@@ -42,6 +42,26 @@ describe('picker: the servers of mcpResources.servers', () => {
 		assert.deepEqual(section().inspect('servers')?.globalValue, [MINE]);
 	});
 
+	it('a server named "This workspace" cannot pass for this window\'s own: Add Server refuses the name, a written one is marked', async () => {
+		const refused = await vscode.commands.executeCommand('mcpResources.addServer', { name: ' this  WORKSPACE ', url: 'http://127.0.0.1:11/mcp' });
+		assert.equal(refused, undefined, 'nothing added');
+		assert.equal(section().inspect('servers')?.globalValue, undefined);
+		// Written by hand (or by a folder): kept, and its row says where it comes from.
+		await section().update('servers', [{ ...MINE, name: 'This workspace' }], vscode.ConfigurationTarget.Global);
+		const { view } = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID)!.exports.picker;
+		const label = (n: ReturnType<typeof view.getChildren>[number]) => {
+			const l = view.getTreeItem(n).label;
+			return typeof l === 'string' ? l : l?.label;
+		};
+		const labels = await waitFor(() => {
+			const rows = view.getChildren().filter(n => n.kind === 'server');
+			return rows.some(n => n.serverId === 'config:This workspace') && rows.some(n => n.serverId === 'workspace') ? rows.map(label) : undefined;
+		}, 'both rows listed');
+		assert.ok(labels.includes('This workspace'), labels.join(' | '));
+		assert.equal(new Set(labels).size, labels.length, `every row's label differs: ${labels.join(' | ')}`);
+		assert.ok(labels.includes('This workspace (mcpResources.servers)'), labels.join(' | '));
+	});
+
 	it('a configured server that fails shows why in its row\'s tooltip, beside where it is', async () => {
 		const port = await freePort();
 		await section().update('servers', [{ name: 'Down', url: `http://127.0.0.1:${port}/mcp` }], vscode.ConfigurationTarget.Global);

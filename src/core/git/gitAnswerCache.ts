@@ -5,8 +5,6 @@ import { ResourceContent } from '../resource';
 export const GIT_CACHE_BYTES = 32 * 1024 * 1024;
 
 interface CacheRecord {
-	/** Kept across working-tree changes (dropped when history moves). */
-	readonly history: boolean;
 	readonly value: Promise<ResourceContent[]>;
 }
 
@@ -31,13 +29,13 @@ export class GitAnswerCache {
 		return this.lru.get(key)?.value;
 	}
 
-	/** The cached answer for `key`, or `compute`'s, kept with `history` (see {@link dropRepository}). */
-	getOrCompute(key: string, history: boolean, compute: () => Promise<ResourceContent[]>): Promise<ResourceContent[]> {
+	/** The cached answer for `key`, or `compute`'s. */
+	getOrCompute(key: string, compute: () => Promise<ResourceContent[]>): Promise<ResourceContent[]> {
 		const hit = this.lru.get(key);
 		if (hit) {
 			return hit.value;
 		}
-		const record: CacheRecord = { history, value: compute() };
+		const record: CacheRecord = { value: compute() };
 		// Pending, it is counted by its key; once answered, by what it holds.
 		this.lru.set(key, record, key.length * 2);
 		record.value.then(contents => {
@@ -52,9 +50,9 @@ export class GitAnswerCache {
 		return record.value;
 	}
 
-	/** Drops a repository's answers (those under `prefix`): all when history moved, else those not kept across working-tree changes. */
-	dropRepository(prefix: string, history: boolean): void {
-		this.lru.deleteWhere((uri, record) => uri.startsWith(prefix) && (history || !record.history));
+	/** Drops the answers whose key (URI) `changed` says a repository change made stale. */
+	dropWhere(changed: (uri: string) => boolean): void {
+		this.lru.deleteWhere(uri => changed(uri));
 	}
 
 	clear(): void {

@@ -10,11 +10,12 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { unusedName } from '../unusedName';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
+import { changedBy } from './gitChangeScope';
 import { branchesAnswer, commitHeader, logAnswer, renderDiff, statusAnswer } from './gitAnswers';
 import {
 	DIFF_MIME, GIT_DIFF_TEMPLATE, GIT_LOG_LIMIT, GIT_SHOW_TEMPLATE, GIT_TEMPLATES, gitRoute, GitRoute, repositoryEntries, repositoryPrefix, splitGitUri,
 } from './gitUris';
-import { GitCommit, GitRepository, GitSource, GitText } from './ports';
+import { GitCommit, GitRepository, GitRepositoryChange, GitSource, GitText } from './ports';
 
 /** Template URIs (per-path diffs, commits) read or subscribed lately, to notify on change. */
 const MAX_WATCHED = 500;
@@ -88,7 +89,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 
 	async read(uri: string): Promise<ResourceContent[]> {
 		await this.ready();
-		const { entry, route } = this.resolve(uri);
+		const { entry, route, rest } = this.resolve(uri);
 		if (route.kind === 'diffPath' || route.kind === 'show') {
 			this.watch(uri);
 		}
@@ -107,12 +108,13 @@ export class GitProvider extends Disposable implements ResourceProvider {
 				throw new ResourceNotFound(uri);
 			}
 			const canonical = showKey(commit.hash);
-			const contents = await this.cache.getOrCompute(canonical, false, () => this.showCommit(canonical, entry, commit));
+			const contents = await this.cache.getOrCompute(canonical, () => this.showCommit(canonical, entry, commit));
 			return contents.map(c => ({ ...c, uri }));
 		}
-		// Only the log is kept across working-tree changes: refs can move without HEAD moving
-		// (a branch made in a terminal), which the VS Code host cannot tell apart cheaply.
-		return this.cache.getOrCompute(uri, route.kind === 'log', () => this.compute(uri, entry, route));
+		// Kept under the repository's own spelling (`git://%61pp/status` is `git://app/status`),
+		// which a change drops: another spelling's answer would stay stale.
+		const contents = await this.cache.getOrCompute(repositoryPrefix(entry.name) + rest, () => this.compute(uri, entry, route));
+		return contents.map(c => ({ ...c, uri }));
 	}
 
 	/** Bytes the answer cache holds (diagnostics and tests). */
@@ -122,11 +124,13 @@ export class GitProvider extends Disposable implements ResourceProvider {
 
 	async checkSubscribable(uri: string): Promise<void> {
 		await this.ready();
-		const { entry, route } = this.resolve(uri);
+		const { entry, route, rest } = this.resolve(uri);
 		if (route.kind === 'diffPath' && !(await this.isServed(entry, route.path))) {
 			throw new ResourceNotFound(uri);
 		}
-		if (route.kind === 'diffPath' || route.kind === 'show') {
+		// Template URIs, and a listed one spelled otherwise (`git://%61pp/status`): changes name
+		// the listed spelling only.
+		if (route.kind === 'diffPath' || route.kind === 'show' || uri !== repositoryPrefix(entry.name) + rest) {
 			this.watch(uri);
 		}
 	}
@@ -168,13 +172,14 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		return undefined;
 	}
 
-	private resolve(uri: string): { entry: RepoEntry; route: GitRoute } {
+	/** `rest` is the URI after `git://{repo}/`. */
+	private resolve(uri: string): { entry: RepoEntry; route: GitRoute; rest: string } {
 		const parts = splitGitUri(uri);
 		const entry = parts && this.repos.find(r => r.name === parts.repoName);
 		if (!parts || !entry) {
 			throw new ResourceNotFound(uri);
 		}
-		return { entry, route: gitRoute(uri, parts.rest) };
+		return { entry, route: gitRoute(uri, parts.rest), rest: parts.rest.slice(1) };
 	}
 
 	private async compute(uri: string, entry: RepoEntry, route: Exclude<GitRoute, { kind: 'show' }>): Promise<ResourceContent[]> {
@@ -232,14 +237,18 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	}
 
 	/**
-	 * Whether a watched per-path diff still names a file the rule serves (as loaded): one whose
-	 * file became ignored or secret since it was read or subscribed is not notified again.
+	 * Whether a watched URI of `entry` shows something `change` can alter; a per-path diff only
+	 * while it names a file the rule serves (as loaded): one whose file became ignored or secret
+	 * since it was read or subscribed is not notified again.
 	 */
-	private namesServedFile(entry: RepoEntry, uri: string): boolean {
+	private watchedChangedBy(entry: RepoEntry, uri: string, change: GitRepositoryChange): boolean {
 		const parts = splitGitUri(uri);
+		if (parts?.repoName !== entry.name || !changedBy(change, parts.rest.slice(1))) {
+			return false;
+		}
 		try {
-			const route = parts && gitRoute(uri, parts.rest);
-			return route?.kind === 'diffPath' && this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
+			const route = gitRoute(uri, parts.rest);
+			return route.kind !== 'diffPath' || this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
 		} catch {
 			return false;
 		}
@@ -267,7 +276,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		this.repos = next;
 		this.repoListeners.clear();
 		for (const entry of next) {
-			this.repoListeners.add(entry.repo.onDidChange(change => this.onRepositoryChanged(entry, change.history)));
+			this.repoListeners.add(entry.repo.onDidChange(change => this.onRepositoryChanged(entry, change)));
 		}
 		this.sorted = next.flatMap(entry => repositoryEntries(entry.name)).sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 		this.cache.clear();
@@ -276,19 +285,20 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		this.changeEmitter.fire({ updated, listChanged: true });
 	}
 
-	private onRepositoryChanged(entry: RepoEntry, history: boolean): void {
+	/** Notifies and forgets only the answers that `change` can make differ (see {@link changedBy}). */
+	private onRepositoryChanged(entry: RepoEntry, change: GitRepositoryChange): void {
 		const prefix = repositoryPrefix(entry.name);
-		const updated = [`${prefix}status`, `${prefix}diff`, `${prefix}diff/staged`];
-		if (history) {
-			updated.push(`${prefix}log`, `${prefix}branches`);
-		}
+		const affected = (uri: string) => uri.startsWith(prefix) && changedBy(change, uri.slice(prefix.length));
+		const updated = this.sorted.map(e => e.uri).filter(affected);
 		for (const uri of this.watched) {
-			if (uri.startsWith(`${prefix}diff/`) ? this.namesServedFile(entry, uri) : history && uri.startsWith(`${prefix}show/`)) {
+			if (this.watchedChangedBy(entry, uri, change)) {
 				updated.push(uri);
 			}
 		}
-		this.cache.dropRepository(prefix, history);
-		this.changeEmitter.fire({ updated, listChanged: false });
+		this.cache.dropWhere(affected);
+		if (updated.length > 0) {
+			this.changeEmitter.fire({ updated, listChanged: false });
+		}
 	}
 
 	private invalidateAll(): void {

@@ -50,13 +50,19 @@ export interface GitText {
 	readonly truncated: boolean;
 }
 
+/** What moved in one change of a repository; at least one is true. */
 export interface GitRepositoryChange {
-	/** HEAD moved or refs changed: log, branches and commits by name may differ too. */
+	/** HEAD moved or refs changed: log, branches, status and commits by name may differ. */
 	readonly history: boolean;
+	/** The index was written (staging, a commit, a checkout): status and both diffs may differ. */
+	readonly index: boolean;
+	/** Files in the working tree changed: status and the unstaged diff may differ. */
+	readonly workingTree: boolean;
 }
 
 /**
- * One repository. Every change (working tree, index) fires `onDidChange`; reads are made on
+ * One repository. Every change (working tree, index, HEAD and refs) fires `onDidChange`, saying
+ * which of them moved (an adapter that cannot tell says more, never less); reads are made on
  * demand. Errors are thrown as is; the provider decides what a client sees.
  */
 export interface GitRepository {

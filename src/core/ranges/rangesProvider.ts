@@ -10,7 +10,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
 import { WorkspaceScope } from '../workspaceScope';
-import { LineRange, parseLineRange, sliceLines } from './lineRange';
+import { LineRange, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } from './lineRange';
 
 export const LINES_TEMPLATE = 'file:///{+path}{?lines}';
 export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
@@ -95,7 +95,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		const range = 'lines' in query ? query.lines : await this.symbolLines(uri, base, query.symbol);
 		const sliced = sliceLines(text.text, range);
 		this.remember(base, uri);
-		return [{ uri, mimeType: text.mimeType, text: sliced.text }];
+		return [{ uri, mimeType: text.mimeType, text: sliced.truncated ? sliced.text + cutMarker(sliced, range) : sliced.text }];
 	}
 
 	async checkSubscribable(uri: string): Promise<void> {
@@ -266,4 +266,16 @@ export function findSymbol(symbols: readonly OutlineSymbol[], dotted: string): O
 /** Every symbol's dotted name, outermost first. */
 export function dottedNames(symbols: readonly OutlineSymbol[], prefix = ''): string[] {
 	return symbols.flatMap(s => [`${prefix}${s.name}`, ...dottedNames(s.children, `${prefix}${s.name}.`)]);
+}
+
+/**
+ * The line after a range cut at {@link MAX_RANGE_LINES}, as the terminal marks its cut output: a
+ * client sees it got less than it asked for, and which lines to ask for next.
+ */
+function cutMarker(sliced: SlicedLines, asked: LineRange): string {
+	const next = sliced.end + 1;
+	const last = Math.min(asked.end ?? sliced.totalLines, sliced.totalLines);
+	const count = (n: number) => n.toLocaleString('en-US');
+	return `[... ${count(last - sliced.end)} more line${last - sliced.end === 1 ? '' : 's'} cut here: a range returns at most ${count(MAX_RANGE_LINES)}; `
+		+ `read lines=${next}-${asked.end === undefined ? '' : last} next ...]\n`;
 }

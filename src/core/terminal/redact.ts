@@ -12,6 +12,16 @@ import { CutEdges } from './ports';
  * any URL (the preset's basic-auth rule knows only http and ftp, passwords of letters and
  * digits, hosts with a dot).
  */
+/**
+ * `curl ... -u user:` kept, then the password: to the closing quote when the pair was quoted
+ * (`-u 'bob:two words'`), else to the next blank or quote.
+ */
+function curlUserPattern(): RegExp {
+	const flag = String.raw`\s(?:-[A-Za-z]*[uU]\s*|--(?:proxy-)?user(?:\s+|=))`;
+	return new RegExp(String.raw`(\bcurl\b[^\n]{0,2000}?${flag}(?:"[^"\n:]*:|'[^'\n:]*:|[^\s:"']*:))`
+		+ String.raw`(?:(?<=${flag}"[^"\n:]*:)[^"\n]+|(?<=${flag}'[^'\n:]*:)[^'\n]+|[^\s"']+)`, 'g');
+}
+
 const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
 	// Keeps "Authorization: Bearer " and hides the credential after it.
@@ -20,9 +30,22 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	// The preset's GCP rule finds service account keys only; Google's API keys have a fixed shape.
 	{ id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
-	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
+	// `_PWD` (MYSQL_PWD) needs the underscore: PWD and OLDPWD are the shell's working directories.
+	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|_PWD\b|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
 	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`.
 	{ id: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#]+(?=@[^\s@/?#]*(?:[\s/?#]|$))/gi, keep: 1 },
+	// curl's `-u user:pass`, `-uuser:pass`, `--user user:pass`, `--proxy-user`, `-U`, in flags
+	// grouped as `-su`, quoted or not: the password after the first colon. Only on a curl command
+	// line: `-u` and `--user` take `uid:gid` in docker, sudo and ps.
+	{ id: 'curl-user', pattern: curlUserPattern(), keep: 1 },
+	// mysql, mysqldump and mysqladmin take the password glued to `-p` (`-p SECRET` would name a database).
+	{ id: 'mysql-password', pattern: /(\bmysql(?:dump|admin|import|show|check)?\b[^\n]{0,2000}?\s-p)[^\s-][^\s]*/g, keep: 1 },
+	// `--password=...` and `--password ...` of any command (`--db-password`, `--http-password`);
+	// `--password-stdin` and other names that go on are left alone.
+	{ id: 'password-option', pattern: /(\s--(?:[a-z0-9]+-)*pass(?:word|wd)(?:=|\s+)["']?)[^\s"']+/gi, keep: 1 },
+	// A header a command line sends (`-H 'X-Api-Key: ...'`) or curl -v prints (`> Cookie: ...`)
+	// whose name says it carries a credential; `Authorization` has its own rule above.
+	{ id: 'credential-header', pattern: /((?:(?:-H|--header)(?:\s+|=)?["']?|^[<>] )(?!(?:proxy-)?authorization\b)(?:[A-Za-z0-9-]*(?:api-?key|token|secret|password|session|auth)(?![a-z])[A-Za-z0-9-]*|cookie|set-cookie)\s*:\s*)[^"'\r\n]+/gim, keep: 1 },
 ];
 
 /**

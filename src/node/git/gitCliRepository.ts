@@ -7,17 +7,20 @@ import { GitDirWatcher } from './gitDirWatcher';
 import { GitLocation } from './gitLocation';
 import { COMMIT_FORMAT, parseCommits, parseRefs, parseStatus, REF_FORMAT } from './gitOutput';
 import { GitCli } from './gitProcess';
+import { OwnHistory } from './ownHistory';
 import { repositoryFilterOverrides } from './repositoryFilters';
 
 /** A repository read through the git CLI, changes from `.git` (and the workspace's files). */
 export class GitCliRepository extends Disposable implements GitRepository {
 	private readonly watcher: GitDirWatcher;
+	private readonly ownHistory: OwnHistory;
 	readonly onDidChange: Event<GitRepositoryChange>;
 	readonly root: string;
 
 	constructor(readonly location: GitLocation, private readonly cli: GitCli, logger: Logger) {
 		super();
 		this.root = location.root;
+		this.ownHistory = new OwnHistory(cli, location.root, location.commonDir);
 		this.watcher = this._register(new GitDirWatcher(location, logger));
 		this.onDidChange = this.watcher.onDidChange;
 	}
@@ -78,7 +81,7 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		} catch {
 			return undefined;
 		}
-		if (!/^[0-9a-f]{40,64}$/.test(hash)) {
+		if (!(await this.ownHistory.contains(hash))) {
 			return undefined;
 		}
 		const { stdout } = await this.git(['show', '-s', `--format=${COMMIT_FORMAT}`, hash, '--']);

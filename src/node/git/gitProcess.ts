@@ -21,8 +21,9 @@ export class GitCli {
 
 	run(cwd: string, args: readonly string[], maxBytes = PARSED_OUTPUT_LIMIT): Promise<{ stdout: string; truncated: boolean }> {
 		const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
-		// Inherited repository overrides (a git hook's environment) would point every command elsewhere.
-		for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_NAMESPACE']) {
+		// Inherited repository overrides (a git hook's environment) would point every command
+		// elsewhere, or (alternates) lend it another repository's commits.
+		for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE']) {
 			delete env[key];
 		}
 		// A repository's own config is the folder's, not the user's: `core.fsmonitor` there names a

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import { PickerNode } from '../../picker/pickerNodes';
 import { PickerService } from '../../picker/pickerService';
-import { parseServerConfigs, parseServerEntry } from '../../picker/serverConfig';
+import { parseServerConfigs, parseServerEntry, readsAsWorkspaceServer, WORKSPACE_SERVER_LABEL } from '../../picker/serverConfig';
 import { PICKER_COMMANDS } from './pickerCommandIds';
+
+/** Two rows named alike in the picker could not be told apart, and one is the window's own. */
+const WORKSPACE_NAME_TAKEN = `"${WORKSPACE_SERVER_LABEL}" is this window's own server in the picker; choose another name`;
 
 /** Add Server and Remove Server: they edit the setting mcpResources.servers, which the picker follows. */
 export function registerServerSettingsCommands(service: PickerService): vscode.Disposable {
@@ -20,8 +23,8 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 		}
 		// Checked as the picker will read it: an entry it would skip is not added.
 		const parsed = parseServerEntry(entry, 'the new entry');
-		if (typeof parsed === 'string' || taken.has(parsed.name)) {
-			const problem = typeof parsed === 'string' ? parsed : `the name "${parsed.name}" is already in mcpResources.servers; names must be unique`;
+		if (typeof parsed === 'string' || taken.has(parsed.name) || readsAsWorkspaceServer(parsed.name)) {
+			const problem = typeof parsed === 'string' ? parsed : taken.has(parsed.name) ? `the name "${parsed.name}" is already in mcpResources.servers; names must be unique` : WORKSPACE_NAME_TAKEN;
 			void vscode.window.showErrorMessage(`The MCP server was not added: ${problem}`);
 			return undefined;
 		}
@@ -41,7 +44,8 @@ export function registerServerSettingsCommands(service: PickerService): vscode.D
 		const name = await vscode.window.showInputBox({
 			title: 'Add MCP Server (2/3)', prompt: 'A name for the server',
 			validateInput: v => v.trim() === '' ? 'Give the server a name'
-				: taken.has(v.trim()) ? `mcpResources.servers already has a server named "${v.trim()}"` : undefined,
+				: taken.has(v.trim()) ? `mcpResources.servers already has a server named "${v.trim()}"`
+					: readsAsWorkspaceServer(v) ? WORKSPACE_NAME_TAKEN : undefined,
 		});
 		if (!name) {
 			return undefined;

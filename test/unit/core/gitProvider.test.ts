@@ -228,6 +228,46 @@ describe('git provider following repositories (fakes)', () => {
 		await conn.waitForUpdate('git://app/log');
 	});
 
+	it('notifies and recomputes only what a change can alter: working tree, index, history', async () => {
+		const repo = new FakeGitRepository('/w/app');
+		source.open(repo);
+		registry.flushChanges();
+		await conn.client.ping();
+		const all = ['status', 'diff', 'diff/staged', 'log', 'branches'];
+		for (const suffix of all) {
+			await conn.client.readResource({ uri: `git://app/${suffix}` });
+			await conn.client.subscribeResource({ uri: `git://app/${suffix}` });
+		}
+		const notifiedBy = async (kinds: Parameters<FakeGitRepository['changeOnly']>[0]) => {
+			const from = conn.updates.length;
+			repo.changeOnly(kinds);
+			registry.flushChanges();
+			await conn.client.ping();
+			return all.filter(suffix => conn.updates.slice(from).includes(`git://app/${suffix}`));
+		};
+		assert.deepEqual(await notifiedBy({ workingTree: true }), ['status', 'diff']);
+		const diffCalls = repo.diffCalls;
+		await conn.client.readResource({ uri: 'git://app/diff/staged' });
+		assert.equal(repo.diffCalls, diffCalls, 'the staged diff still cached after a working-tree change');
+		assert.deepEqual(await notifiedBy({ index: true }), ['status', 'diff', 'diff/staged']);
+		assert.deepEqual(await notifiedBy({ history: true }), ['status', 'diff/staged', 'log', 'branches']);
+	});
+
+	it('notifies, and reads afresh, a resource spelled otherwise than listed (the repository\'s name escaped) when it changes', async () => {
+		const repo = new FakeGitRepository('/w/app');
+		source.open(repo);
+		repo.statusValue = { branch: 'main', staged: [], unstaged: [], untracked: [], conflicts: [] };
+		const spelled = 'git://%61pp/status';
+		assert.equal(JSON.parse(text(await conn.client.readResource({ uri: spelled }))).branch, 'main');
+		repo.statusValue = { branch: 'topic', staged: [], unstaged: [], untracked: [], conflicts: [] };
+		await conn.client.subscribeResource({ uri: spelled });
+		repo.change(true);
+		registry.flushChanges();
+		await conn.client.ping();
+		assert.deepEqual(conn.updates, [spelled], 'the subscriber is notified by the spelling it used');
+		assert.equal(JSON.parse(text(await conn.client.readResource({ uri: spelled }))).branch, 'topic');
+	});
+
 	it('truncates a large diff at the size cap with a clear note', async () => {
 		const repo = new FakeGitRepository('/w/app');
 		source.open(repo);

@@ -72,6 +72,17 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.equal(await text(`${fileUri(big)}?lines=300-301`), 'row 300\nrow 301\n');
 	});
 
+	it('say where a range was cut at 5,000 lines and which lines come next; a range that fits has no marker', async () => {
+		const rows = fx.write('src/rows.txt', Array.from({ length: 6000 }, (_, i) => `r${i + 1}`).join('\n') + '\n');
+		const open = await text(`${fileUri(rows)}?lines=1-`);
+		assert.ok(open.startsWith('r1\nr2\n') && open.includes('\nr5000\n') && !open.includes('r5001'));
+		assert.ok(open.endsWith('\nr5000\n[... 1,000 more lines cut here: a range returns at most 5,000; read lines=5001- next ...]\n'), open.slice(-200));
+		const closed = await text(`${fileUri(rows)}?lines=2-5002`);
+		assert.ok(closed.endsWith('\nr5001\n[... 1 more line cut here: a range returns at most 5,000; read lines=5002-5002 next ...]\n'), closed.slice(-200));
+		const fits = await text(`${fileUri(rows)}?lines=1001-6000`);
+		assert.ok(fits.endsWith('\nr6000\n') && !fits.includes('[...'), fits.slice(-200));
+	});
+
 	it('read a range of unsaved text over the read cap, which a whole read refuses as it refuses the file', async () => {
 		const uri = fileUri(file);
 		const rows = Array.from({ length: 400 }, (_, i) => `unsaved ${i + 1}`).join('\n') + '\n';

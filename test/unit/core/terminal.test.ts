@@ -84,6 +84,40 @@ describe('terminal output redaction', () => {
 		const json = 'AwEAAQ==\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "x"';
 		assert.equal(await redactSecrets(`head${marker}${json}`), `head${marker}[REDACTED:private-key]\\n",\n  "client_email": "x"`);
 	});
+
+	it('redacts credentials given on a command line: curl -u, mysql -p, --password, PGPASSWORD, credential headers', async () => {
+		const cases: [string, string][] = [
+			['$ curl -u alice:s3cr3t https://api.example.com', '$ curl -u alice:[REDACTED:curl-user] https://api.example.com'],
+			['$ curl --user alice:s3cr3t https://x', '$ curl --user alice:[REDACTED:curl-user] https://x'],
+			['$ curl --user=alice:s3cr3t https://x', '$ curl --user=alice:[REDACTED:curl-user] https://x'],
+			['$ curl -ualice:s3cr3t https://x', '$ curl -ualice:[REDACTED:curl-user] https://x'],
+			['$ curl -su \'bob:two words\' https://x', '$ curl -su \'bob:[REDACTED:curl-user]\' https://x'],
+			['$ curl -U proxy:pw -x http://p https://x', '$ curl -U proxy:[REDACTED:curl-user] -x http://p https://x'],
+			['$ mysql -u root -pS3cret shop', '$ mysql -u root -p[REDACTED:mysql-password] shop'],
+			['$ mysqldump --password=S3cret shop', '$ mysqldump --password=[REDACTED:password-option] shop'],
+			['$ wget --http-password wpw https://x', '$ wget --http-password [REDACTED:password-option] https://x'],
+			['$ PGPASSWORD=pgsecret psql -h db', '$ PGPASSWORD=[REDACTED:secret-assignment] psql -h db'],
+			['$ MYSQL_PWD=mypw mysql', '$ MYSQL_PWD=[REDACTED:secret-assignment] mysql'],
+			['$ curl -H \'Authorization: Bearer abc.def\' https://x', '$ curl -H \'Authorization: Bearer [REDACTED:authorization]\' https://x'],
+			['$ curl -H "Authorization: Basic YWxpY2U6c2VjcmV0" https://x', '$ curl -H "Authorization: Basic [REDACTED:authorization]" https://x'],
+			['$ curl -H \'X-Api-Key: k-123 456\' https://x', '$ curl -H \'X-Api-Key: [REDACTED:credential-header]\' https://x'],
+			['$ curl --header "X-Auth-Token: tok123" https://x', '$ curl --header "X-Auth-Token: [REDACTED:credential-header]" https://x'],
+			['> Cookie: session=abcdef', '> Cookie: [REDACTED:credential-header]'],
+		];
+		for (const [input, expected] of cases) {
+			assert.equal(await redactSecrets(input), expected, input);
+		}
+	});
+
+	it('leaves command lines alone whose flags only look like credentials', async () => {
+		const plain = [
+			'$ docker run -u 1000:1000 img', '$ sudo -u root:wheel id', '$ sort -u names.txt', '$ git push -u origin main',
+			'$ mysql -u root -p shop', '$ docker login --password-stdin', '$ echo $PWD; cd $OLDPWD', 'PWD=/home/me',
+			'$ curl -H \'Content-Type: application/json\' -H \'X-Author: Ann\' https://x:8080/a', '< Content-Length: 42',
+			'$ curl -u alice https://x', '$ curl --user-agent "Tool: 1.0" https://x',
+		].join('\n');
+		assert.equal(await redactSecrets(plain), plain);
+	});
 });
 
 describe('terminal output buffer', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { UriTemplate } from '@modelcontextprotocol/client';
 import { buildContextBundle, fenceFor, languageFor } from '../../../src/picker/contextBundle';
-import { parseServerConfigs } from '../../../src/picker/serverConfig';
+import { configuredServerLabel, parseServerConfigs, readsAsWorkspaceServer } from '../../../src/picker/serverConfig';
 import { fillUriTemplate } from '../../../src/picker/templateFill';
 import { countTokens } from '../../../src/picker/tokenCount';
 import { formatSize, formatTokens } from '../../../src/picker/tokenEstimate';
@@ -124,6 +124,16 @@ describe('picker: server settings', () => {
 		assert.match(errors[4], /used twice/);
 		assert.match(errors[5], /needs "url" .* or "command"/);
 		assert.deepEqual(parseServerConfigs({}).errors, ['mcpResources.servers must be an array of server entries']);
+	});
+
+	it('marks a configured server whose name reads as "This workspace" (any case, spacing, invisible characters) and no other', () => {
+		for (const name of ['This workspace', ' this  WORKSPACE ', 'This\u200b workspace', 'Ｔhis workspace', 'This\u00a0workspace']) {
+			assert.ok(readsAsWorkspaceServer(name), JSON.stringify(name));
+			assert.equal(configuredServerLabel(name), `${name} (mcpResources.servers)`);
+		}
+		for (const name of ['This workspace 2', 'Thisworkspace', 'Docs']) {
+			assert.equal(configuredServerLabel(name), name);
+		}
 	});
 });
 
