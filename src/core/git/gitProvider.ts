@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { matchCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { FileSettings, SettingsSource } from '../ports';
@@ -11,21 +10,17 @@ import { unusedName } from '../unusedName';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
 import { changedBy } from './gitChangeScope';
+import { completeGitTemplate, RepoEntry } from './gitCompletion';
 import { branchesAnswer, commitHeader, logAnswer, renderDiff, statusAnswer } from './gitAnswers';
 import {
 	DIFF_MIME, GIT_DIFF_TEMPLATE, GIT_LOG_LIMIT, GIT_SHOW_TEMPLATE, GIT_TEMPLATES, gitRoute, GitRoute, repositoryEntries, repositoryPrefix, splitGitUri,
 } from './gitUris';
-import { GitCommit, GitRepository, GitRepositoryChange, GitSource, GitText } from './ports';
+import { GitCommit, GitRepositoryChange, GitSource, GitText } from './ports';
 
 /** Template URIs (per-path diffs, commits) read or subscribed lately, to notify on change. */
 const MAX_WATCHED = 500;
 /** A commit named by its whole id (SHA-1 or SHA-256), which no branch move can change. */
 const FULL_COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
-
-interface RepoEntry {
-	readonly name: string;
-	readonly repo: GitRepository;
-}
 
 export interface GitProviderPorts {
 	readonly source: GitSource;
@@ -140,36 +135,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			return undefined;
 		}
 		await this.ready();
-		if (argument === 'repo') {
-			return matchCompletion(this.repos.map(r => r.name), value);
-		}
-		const entry = this.repos.find(r => r.name === context.repo) ?? (this.repos.length === 1 ? this.repos[0] : undefined);
-		if (uriTemplate === GIT_DIFF_TEMPLATE && argument === 'path') {
-			if (!entry) {
-				return { values: [], total: 0, hasMore: false };
-			}
-			const status = await entry.repo.status();
-			const paths = new Set<string>();
-			for (const change of [...status.staged, ...status.unstaged, ...status.conflicts]) {
-				paths.add(change.path);
-			}
-			const served: string[] = [];
-			for (const p of [...paths].sort()) {
-				if (await this.isServed(entry, p)) {
-					served.push(p);
-				}
-			}
-			return matchCompletion(served, value.replace(/^\/+/, ''));
-		}
-		if (uriTemplate === GIT_SHOW_TEMPLATE && argument === 'ref') {
-			if (!entry) {
-				return { values: [], total: 0, hasMore: false };
-			}
-			const [refs, commits] = await Promise.all([entry.repo.refs(), entry.repo.log(GIT_LOG_LIMIT).catch(() => [])]);
-			const names = ['HEAD', ...refs.map(r => r.name), ...commits.map(c => c.hash.slice(0, 12))];
-			return matchCompletion([...new Set(names)], value);
-		}
-		return undefined;
+		return completeGitTemplate(this.repos, uriTemplate, argument, value, context, (entry, repoPath) => this.isServed(entry, repoPath));
 	}
 
 	/** `rest` is the URI after `git://{repo}/`. */
