@@ -50,6 +50,9 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(Buffer.from((png.contents[0] as { blob: string }).blob, 'base64'), PNG_BYTES);
 		const latin1 = await conn.client.readResource({ uri: fileUri(fx.file('data/latin1.txt')) });
 		assert.deepEqual(Buffer.from((latin1.contents[0] as { blob: string }).blob, 'base64'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+		const listed = (await listAll(conn.client)).find(r => r.uri === latin1.contents[0].uri) as { mimeType?: string };
+		assert.equal(latin1.contents[0].mimeType, listed.mimeType, 'the blob keeps the MIME type the file is listed with');
+		assert.equal(listed.mimeType, 'text/plain');
 	});
 
 	it('serves a symlink inside the workspace and refuses links that leave it or reach secrets', async () => {
