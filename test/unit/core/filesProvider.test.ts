@@ -245,7 +245,9 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['file:///{+path}']);
 		const prefix = fx.file('src/').slice(1);
 		const result = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: prefix } });
-		assert.deepEqual(result.completion.values.sort(), ['index.ts', 'with space & #hash?.txt', 'ünïcödé 文件.txt'].map(n => `${prefix}${n}`).sort());
+		assert.deepEqual(result.completion.values.sort(), ['index.ts', 'ünïcödé 文件.txt'].map(n => `${prefix}${n}`).sort(),
+			'every suggestion reads once expanded: `with space & #hash?.txt` would expand to a query and a fragment');
+		assert.equal(result.completion.total, 2);
 		const fuzzy = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'LIB.t' } });
 		assert.deepEqual(fuzzy.completion.values, [fx.file('pkg/lib.ts').slice(1)]);
 		const secrets = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: '.env' } });
