@@ -1,0 +1,92 @@
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { cliStdio } from './headlessHost';
+
+/** One SDK v2 client, pinned to an era, on one transport: what the invariants are checked through. */
+export interface EraClient {
+	/** `http modern`, `stdio legacy`, ...: names the client in assertion messages. */
+	readonly label: string;
+	readonly era: 'modern' | 'legacy';
+	readonly client: Client;
+	/** URIs `notifications/resources/updated` named, in order. */
+	readonly updates: string[];
+	close(): Promise<void>;
+}
+
+const MODERN = '2026-07-28';
+
+async function connect(label: string, era: 'modern' | 'legacy', transport: Transport): Promise<EraClient> {
+	// Modern: pinned, so it never falls back; legacy: the SDK's default `initialize` handshake.
+	const client = new Client({ name: `invariants-${label.replace(' ', '-')}`, version: '1' },
+		era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : undefined);
+	const updates: string[] = [];
+	client.setNotificationHandler('notifications/resources/updated', n => void updates.push(n.params.uri));
+	await client.connect(transport);
+	if (client.getProtocolEra() !== era) {
+		throw new Error(`${label}: connected in the ${client.getProtocolEra()} era`);
+	}
+	return { label, era, client, updates, close: () => client.close() };
+}
+
+/** Both eras over Streamable HTTP with the bearer token. */
+export async function httpEraClients(url: string, token: string): Promise<EraClient[]> {
+	const transport = () => new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+	return [await connect('http modern', 'modern', transport()), await connect('http legacy', 'legacy', transport())];
+}
+
+/** Both eras on `serve --stdio --root <root>`, one headless process each, lock files in `home`. */
+export async function stdioEraClients(root: string, home: string): Promise<EraClient[]> {
+	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn'], home));
+	return [await connect('stdio modern', 'modern', transport()), await connect('stdio legacy', 'legacy', transport())];
+}
+
+/** What a request came to, in a form two clients' answers can be compared by. */
+export type Outcome =
+	| { readonly ok: true; readonly value: unknown }
+	| { readonly ok: false; readonly code: number; readonly message: string; readonly data?: unknown };
+
+export async function outcomeOf(request: Promise<unknown>, pick: (result: never) => unknown = r => r): Promise<Outcome> {
+	try {
+		return { ok: true, value: pick(await request as never) };
+	} catch (err) {
+		const e = err as { code?: unknown; message?: unknown; data?: unknown };
+		if (typeof e.code !== 'number') {
+			throw err; // not an answer from the server (a transport failure): the test must see it
+		}
+		return { ok: false, code: e.code, message: String(e.message), ...(e.data !== undefined && { data: e.data }) };
+	}
+}
+
+/** A read's contents, as both eras give them (era fields such as `ttlMs` are on the result, not here). */
+export function readOutcome(c: EraClient, uri: string): Promise<Outcome> {
+	return outcomeOf(c.client.readResource({ uri }), (r: { contents: unknown }) => r.contents);
+}
+
+/** Whether the server takes `uri` for live updates: `resources/subscribe` (2025) or the listen acknowledgement (2026). */
+export async function watchAccepted(c: EraClient, uri: string): Promise<boolean> {
+	if (c.era === 'legacy') {
+		const subscribed = await outcomeOf(c.client.subscribeResource({ uri }));
+		if (subscribed.ok) {
+			await c.client.unsubscribeResource({ uri });
+		}
+		return subscribed.ok;
+	}
+	const listen = await c.client.listen({ resourceSubscriptions: [uri] });
+	try {
+		return (listen.honoredFilter.resourceSubscriptions ?? []).includes(uri);
+	} finally {
+		await listen.close();
+	}
+}
+
+/** Every resource of a listing, following `nextCursor` to the end. */
+export async function walkList(c: EraClient): Promise<Record<string, unknown>[]> {
+	const all: Record<string, unknown>[] = [];
+	let cursor: string | undefined;
+	do {
+		const page = await c.client.listResources(cursor === undefined ? {} : { cursor });
+		all.push(...page.resources as Record<string, unknown>[]);
+		cursor = page.nextCursor;
+	} while (cursor !== undefined);
+	return all;
+}

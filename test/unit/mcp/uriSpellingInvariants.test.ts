@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
+import { fileUri } from '../../../src/core/uriGuard';
+import { Outcome, readOutcome, watchAccepted } from '../../helpers/eraClients';
+import { HIDDEN, InvariantWorkspace, SERVED, startInvariantWorkspace } from '../../helpers/invariantWorkspace';
+import { spellingsOf } from '../../helpers/uriSpellings';
+
+/** Fixed seed and modest counts: CI replays the same cases; a failure prints its counterexample. */
+const SEED = 20261125;
+const RUNS = 200;
+
+/** A read's outcome as the canonical URI's would be under `uri`: contents name the URI asked for. */
+function under(outcome: Outcome, uri: string): Outcome {
+	if (!outcome.ok) {
+		return outcome;
+	}
+	return { ok: true, value: (outcome.value as Record<string, unknown>[]).map(c => ({ ...c, uri })) };
+}
+
+/** What a refusal must be in every era: -32602 naming the URI sent (or a reason without one), nothing of the host. */
+function assertCleanRefusal(outcome: Outcome, uri: string, label: string, root: string): void {
+	assert.ok(!outcome.ok);
+	assert.equal(outcome.code, -32602, `${label}: ${uri}`);
+	if (outcome.data !== undefined) {
+		assert.deepEqual(outcome.data, { uri }, `${label}: data names the URI sent`);
+	}
+	assert.ok(!/\n\s+at |node_modules/.test(outcome.message), `${label}: no stack trace`);
+	assert.ok(!outcome.message.includes(root.slice(0, root.lastIndexOf('/'))) || outcome.message.includes(root), `${label}: no path outside the workspace`);
+}
+
+describe('invariant: one file, one answer, whatever the spelling, in both eras over HTTP and stdio', function () {
+	this.timeout(60_000);
+	let ws: InvariantWorkspace;
+	const canonical = new Map<string, Outcome>();
+
+	before(async () => {
+		ws = await startInvariantWorkspace();
+	});
+	after(async () => {
+		await ws?.dispose();
+	});
+
+	/** The canonical URI's outcome (with `?lines=1` when asked), as the first client reads it. */
+	async function canonicalOutcome(rel: string, lines: boolean): Promise<Outcome> {
+		const uri = fileUri(ws.fx.file(rel)) + (lines ? '?lines=1' : '');
+		if (!canonical.has(uri)) {
+			canonical.set(uri, await readOutcome(ws.clients[0], uri));
+		}
+		return canonical.get(uri)!;
+	}
+
+	it('serves every served file under its canonical URI and refuses every hidden one, in every client', async () => {
+		for (const c of ws.clients) {
+			for (const rel of SERVED) {
+				assert.ok((await readOutcome(c, fileUri(ws.fx.file(rel)))).ok, `${c.label} reads ${rel}`);
+			}
+			for (const rel of HIDDEN) {
+				const uri = fileUri(ws.fx.file(rel));
+				assertCleanRefusal(await readOutcome(c, uri), uri, `${c.label} ${rel}`, ws.fx.root);
+			}
+		}
+	});
+
+	it('reads, subscribes or listens to a generated spelling exactly as to its file, or refuses it everywhere', async () => {
+		const files = [...SERVED, ...HIDDEN].map(rel => ({ rel, hidden: HIDDEN.includes(rel) }));
+		const cases = fc.constantFrom(...files).chain(file => spellingsOf(ws.fx.file(file.rel)).map(spelling => ({ file, spelling })));
+		await fc.assert(fc.asyncProperty(cases, async ({ file, spelling }) => {
+			const expected = spelling.sameFile ? under(await canonicalOutcome(file.rel, spelling.lines), spelling.uri) : undefined;
+			for (const c of ws.clients) {
+				const got = await readOutcome(c, spelling.uri);
+				if (expected?.ok) {
+					assert.deepEqual(got, expected, `${c.label} reads ${spelling.uri} as ${file.rel}`);
+				} else {
+					assert.ok(!got.ok, `${c.label} must refuse ${spelling.uri} (${file.hidden ? 'hidden' : 'another or no file'})`);
+					if (expected) {
+						assert.equal(got.code, expected.code, `${c.label}: ${spelling.uri} refused as its file is`);
+					} else {
+						assertCleanRefusal(got, spelling.uri, c.label, ws.fx.root);
+					}
+				}
+				// Watched exactly when it names a served file: a hidden file or a bent spelling never
+				// is. (Lines of a binary file do not read now but are watched: the file may change.)
+				const names = spelling.sameFile && !file.hidden;
+				assert.equal(await watchAccepted(c, spelling.uri), names, `${c.label} watches ${spelling.uri} only if it names a served file`);
+				assert.ok(!got.ok || names, `${c.label} reads only what names a served file`);
+			}
+		}), { seed: SEED, numRuns: RUNS });
+	});
+});
