@@ -79,13 +79,18 @@ export async function watchAccepted(c: EraClient, uri: string): Promise<boolean>
 	}
 }
 
-/** Every resource of a listing, following `nextCursor` to the end. */
+/** One `resources/list` request (SDK v2's `listResources()` without a cursor walks every page itself). */
+export function listPage(c: EraClient, cursor?: string): Promise<{ resources: Record<string, unknown>[]; nextCursor?: string }> {
+	return c.client.request({ method: 'resources/list', params: cursor === undefined ? {} : { cursor } });
+}
+
+/** Every resource of a listing, page by page, following `nextCursor` to the end. */
 export async function walkList(c: EraClient): Promise<Record<string, unknown>[]> {
 	const all: Record<string, unknown>[] = [];
 	let cursor: string | undefined;
 	do {
-		const page = await c.client.listResources(cursor === undefined ? {} : { cursor });
-		all.push(...page.resources as Record<string, unknown>[]);
+		const page = await listPage(c, cursor);
+		all.push(...page.resources);
 		cursor = page.nextCursor;
 	} while (cursor !== undefined);
 	return all;
