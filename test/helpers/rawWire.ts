@@ -27,21 +27,21 @@ export interface RawWire {
 /** `serve --stdio`, spoken to line by line; a modern wire opens with a well-formed 2026-07-28 request (the era is chosen by the first). */
 export async function rawStdio(root: string, home: string, era: 'modern' | 'legacy'): Promise<RawWire> {
 	const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--root', root, '--stdio', '--log-level', 'warn'], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
-	const waiting = new Map<number, (answer: Answer) => void>();
+	const waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (err: Error) => void }>();
 	let stderr = '';
 	child.stderr!.on('data', d => (stderr += d));
+	child.once('exit', code => waiting.forEach(w => w.reject(new Error(`serve --stdio exited with ${code}: ${stderr}`))));
 	createInterface({ input: child.stdout! }).on('line', line => {
 		const message = JSON.parse(line) as Answer & { id?: number };
 		if (typeof message.id === 'number') {
-			waiting.get(message.id)?.(message);
+			waiting.get(message.id)?.resolve(message);
 			waiting.delete(message.id);
 		}
 	});
 	let nextId = 0;
 	const send = (method: string, params: unknown): Promise<Answer> => new Promise((resolve, reject) => {
 		const id = ++nextId;
-		waiting.set(id, resolve);
-		child.once('exit', code => reject(new Error(`serve --stdio exited with ${code}: ${stderr}`)));
+		waiting.set(id, { resolve, reject });
 		child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }) + '\n');
 	});
 	const opened = era === 'modern'
