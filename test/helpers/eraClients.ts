@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Emitter, Event } from '../../src/common/event';
 import { cliStdio } from './headlessHost';
 
 /** One SDK v2 client, pinned to an era, on one transport: what the invariants are checked through. */
@@ -10,6 +11,8 @@ export interface EraClient {
 	readonly client: Client;
 	/** URIs `notifications/resources/updated` named, in order. */
 	readonly updates: string[];
+	/** Fires on each `updated` notification. */
+	readonly onDidUpdate: Event<string>;
 	close(): Promise<void>;
 }
 
@@ -20,12 +23,16 @@ async function connect(label: string, era: 'modern' | 'legacy', transport: Trans
 	const client = new Client({ name: `invariants-${label.replace(' ', '-')}`, version: '1' },
 		era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN } } } : undefined);
 	const updates: string[] = [];
-	client.setNotificationHandler('notifications/resources/updated', n => void updates.push(n.params.uri));
+	const updated = new Emitter<string>();
+	client.setNotificationHandler('notifications/resources/updated', n => {
+		updates.push(n.params.uri);
+		updated.fire(n.params.uri);
+	});
 	await client.connect(transport);
 	if (client.getProtocolEra() !== era) {
 		throw new Error(`${label}: connected in the ${client.getProtocolEra()} era`);
 	}
-	return { label, era, client, updates, close: () => client.close() };
+	return { label, era, client, updates, onDidUpdate: updated.event, close: () => client.close().finally(() => updated.dispose()) };
 }
 
 /** Both eras over Streamable HTTP with the bearer token. */
@@ -38,6 +45,12 @@ export async function httpEraClients(url: string, token: string): Promise<EraCli
 export async function stdioEraClients(root: string, home: string): Promise<EraClient[]> {
 	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn'], home));
 	return [await connect('stdio modern', 'modern', transport()), await connect('stdio legacy', 'legacy', transport())];
+}
+
+/** Both eras through the bridge (`bridge --workspace <folder>`), which finds the host by its lock file in `home`. */
+export async function bridgeEraClients(workspace: string, home: string): Promise<EraClient[]> {
+	const transport = () => new StdioClientTransport(cliStdio(['bridge', '--workspace', workspace, '--log-level', 'warn'], home));
+	return [await connect('bridge modern', 'modern', transport()), await connect('bridge legacy', 'legacy', transport())];
 }
 
 /** What a request came to, in a form two clients' answers can be compared by. */

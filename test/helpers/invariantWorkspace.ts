@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EraClient, httpEraClients, stdioEraClients, walkList } from './eraClients';
+import { bridgeEraClients, EraClient, httpEraClients, stdioEraClients, walkList } from './eraClients';
 import { createFixture, Fixture } from './fixtureWorkspace';
 import { startHost } from './headlessHost';
 
@@ -18,7 +18,8 @@ export const HIDDEN = ['.env', 'config/.env.production', 'certs/server.pem', '.n
 /**
  * The fixture workspace with a few more names (percent signs, non-ASCII, secrets in upper and
  * mixed case) in a real git repository, served by the headless host as users run it, in both
- * eras over loopback HTTP (`serve --http`) and over `serve --stdio`; every client has listed once
+ * eras over loopback HTTP (`serve --http`), over `serve --stdio` and through the stdio bridge to
+ * the HTTP host; every client has listed once
  * (so the index is built).
  */
 export interface InvariantWorkspace {
@@ -35,7 +36,7 @@ export async function startInvariantWorkspace(): Promise<InvariantWorkspace> {
 	execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: fx.root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 	const home = mkdtempSync(path.join(os.tmpdir(), 'mwr-invariants-home-'));
 	const host = await startHost(fx.root, home);
-	const clients = [...await httpEraClients(host.url, host.token), ...await stdioEraClients(fx.root, home)];
+	const clients = [...await httpEraClients(host.url, host.token), ...await stdioEraClients(fx.root, home), ...await bridgeEraClients(fx.root, home)];
 	for (const c of clients) {
 		await walkList(c);
 	}

@@ -5,7 +5,7 @@ import { outcomeOf, readOutcome } from '../../helpers/eraClients';
 import { HIDDEN, InvariantWorkspace, SERVED, startInvariantWorkspace } from '../../helpers/invariantWorkspace';
 
 const SEED = 20261125;
-const RUNS = 150;
+const RUNS = 100;
 const FILE_TEMPLATES = ['file:///{+path}', 'file:///{+path}{?lines}'];
 
 /** A partial path a user may type: a cut of a real path, then at most one twist of its spelling. */
@@ -32,7 +32,7 @@ function partialValues(paths: readonly string[]): fc.Arbitrary<string> {
 	});
 }
 
-describe('invariant: completion suggests only what reads, the same in both eras over HTTP and stdio', function () {
+describe('invariant: completion suggests only what reads, the same in both eras over HTTP, stdio and the bridge', function () {
 	this.timeout(60_000);
 	let ws: InvariantWorkspace;
 	const reads = new Map<string, boolean>();

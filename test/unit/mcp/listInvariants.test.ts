@@ -8,7 +8,7 @@ function contentBytes(content: { text?: string; blob?: string }): number {
 	return content.text !== undefined ? Buffer.byteLength(content.text, 'utf8') : Buffer.from(content.blob ?? '', 'base64').length;
 }
 
-describe('invariant: what is listed reads as listed, and both eras list the same (headless host, HTTP and stdio)', function () {
+describe('invariant: what is listed reads as listed, and both eras list the same (headless host over HTTP, stdio and the bridge)', function () {
 	this.timeout(60_000);
 	let ws: InvariantWorkspace;
 	const lists = new Map<EraClient, Record<string, unknown>[]>();

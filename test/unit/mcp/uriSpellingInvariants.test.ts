@@ -1,13 +1,15 @@
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import * as fc from 'fast-check';
 import { fileUri } from '../../../src/core/uriGuard';
-import { Outcome, readOutcome, watchAccepted } from '../../helpers/eraClients';
+import { EraClient, Outcome, readOutcome, watchAccepted } from '../../helpers/eraClients';
 import { HIDDEN, InvariantWorkspace, SERVED, startInvariantWorkspace } from '../../helpers/invariantWorkspace';
+import { until } from '../../helpers/until';
 import { spellingsOf } from '../../helpers/uriSpellings';
 
 /** Fixed seed and modest counts: CI replays the same cases; a failure prints its counterexample. */
 const SEED = 20261125;
-const RUNS = 200;
+const RUNS = 100;
 
 /** A read's outcome as the canonical URI's would be under `uri`: contents name the URI asked for. */
 function under(outcome: Outcome, uri: string): Outcome {
@@ -28,7 +30,7 @@ function assertCleanRefusal(outcome: Outcome, uri: string, label: string, root: 
 	assert.ok(!outcome.message.includes(root.slice(0, root.lastIndexOf('/'))) || outcome.message.includes(root), `${label}: no path outside the workspace`);
 }
 
-describe('invariant: one file, one answer, whatever the spelling, in both eras over HTTP and stdio', function () {
+describe('invariant: one file, one answer, whatever the spelling, in both eras over HTTP, stdio and the bridge', function () {
 	this.timeout(60_000);
 	let ws: InvariantWorkspace;
 	const canonical = new Map<string, Outcome>();
@@ -85,5 +87,36 @@ describe('invariant: one file, one answer, whatever the spelling, in both eras o
 				assert.ok(!got.ok || names, `${c.label} reads only what names a served file`);
 			}
 		}), { seed: SEED, numRuns: RUNS });
+	});
+
+	it('notifies each watched spelling under that spelling when its file changes, and never a refused one', async () => {
+		const files = [...SERVED, ...HIDDEN];
+		const generated = fc.sample(fc.constantFrom(...files).chain(rel => spellingsOf(ws.fx.file(rel))), { seed: SEED, numRuns: 60 }).map(s => s.uri);
+		const uris = [...new Set([...files.map(rel => fileUri(ws.fx.file(rel))), ...generated])];
+		const watching: { c: EraClient; accepted: Set<string>; stop: () => Promise<void> }[] = [];
+		for (const c of ws.clients) {
+			if (c.era === 'legacy') {
+				const accepted = new Set<string>();
+				for (const uri of uris) {
+					await c.client.subscribeResource({ uri }).then(() => accepted.add(uri), () => undefined);
+				}
+				watching.push({ c, accepted, stop: async () => { for (const uri of accepted) { await c.client.unsubscribeResource({ uri }); } } });
+			} else {
+				const listen = await c.client.listen({ resourceSubscriptions: uris });
+				watching.push({ c, accepted: new Set(listen.honoredFilter.resourceSubscriptions ?? []), stop: () => listen.close() });
+			}
+		}
+		// Hidden files change first, so a wrong notification would come no later than the right ones.
+		for (const rel of [...HIDDEN, ...SERVED].filter(r => !r.startsWith('link-') && r !== '.git/config')) {
+			writeFileSync(ws.fx.file(rel), `${rel} changed\n`);
+		}
+		for (const { c, accepted, stop } of watching) {
+			assert.ok(accepted.size >= SERVED.length, `${c.label} watches every served file at least`);
+			await until(c.onDidUpdate, () => [...accepted].every(u => c.updates.includes(u)), `${c.label} to hear every watched spelling`, 20_000,
+				() => JSON.stringify([...accepted].filter(u => !c.updates.includes(u))));
+			const refused = c.updates.filter(u => !accepted.has(u));
+			assert.deepEqual(refused, [], `${c.label} heard only what it watches`);
+			await stop();
+		}
 	});
 });
