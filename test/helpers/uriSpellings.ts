@@ -12,6 +12,8 @@ export interface Spelling {
 	readonly uri: string;
 	/** The URI names the same file in a documented form: it must read exactly as the canonical URI does. */
 	readonly sameFile: boolean;
+	/** Well-formed, but a letter's case or the name's normal form changed: it names another path, which need not exist. */
+	readonly renamed: boolean;
 	/** `?lines=1` was appended (with sameFile: reads as the canonical URI's `?lines=1`). */
 	readonly lines: boolean;
 }
@@ -36,22 +38,34 @@ function writeChar(ch: string, form: CharForm): string {
 	return hex(ch, form !== 'lower-hex');
 }
 
-const GOOD_PREFIXES = ['file://', 'FILE://', 'File://', 'file://localhost', 'file://LocalHost'];
-const BAD_PREFIXES = ['file:', 'file://other-host', 'file:////'];
+/** How a family writes a URI that embeds a path: which heads name the path, which bend it, and whether `?lines=` reads. */
+export interface PathFamily {
+	readonly goodPrefixes: readonly string[];
+	readonly badPrefixes: readonly string[];
+	readonly lines: boolean;
+}
+
+/** `file:` URIs: the scheme and `localhost` in any case. */
+export const FILE_FAMILY: PathFamily = {
+	goodPrefixes: ['file://', 'FILE://', 'File://', 'file://localhost', 'file://LocalHost'],
+	badPrefixes: ['file:', 'file://other-host', 'file:////'],
+	lines: true,
+};
+
 const BAD_SUFFIXES = ['?lines=1#top', '#top', '?x=1', '?', '#', '?lines=1&x=2'];
 /** Segments put before a segment of the path: each makes a URI the server refuses. */
 const INSERTS = ['', '.', '..', 'x/..', '%2e', '%2E%2e'];
 /** The one way a spelling is bent away from its file, if any (mostly none). */
 const BENDS = ['none', 'none', 'none', 'none', 'none', 'flip-case', 'nfd', 'insert', 'encoded-slash', 'trailing-slash', 'prefix', 'suffix'] as const;
 
-/** Spellings of `absPath` (POSIX, absolute). */
-export function spellingsOf(absPath: string): fc.Arbitrary<Spelling> {
+/** Spellings of `absPath` (POSIX, absolute, or a display path with a leading `/`) in `family`. */
+export function spellingsOf(absPath: string, family: PathFamily = FILE_FAMILY): fc.Arbitrary<Spelling> {
 	const chars = Array.from(absPath);
 	return fc.record({
 		bend: fc.constantFrom(...BENDS),
-		prefix: fc.constantFrom(...GOOD_PREFIXES),
-		badPrefix: fc.constantFrom(...BAD_PREFIXES),
-		lines: fc.boolean(),
+		prefix: fc.constantFrom(...family.goodPrefixes),
+		badPrefix: fc.constantFrom(...family.badPrefixes),
+		lines: fc.boolean().map(b => b && family.lines),
 		badSuffix: fc.constantFrom(...BAD_SUFFIXES),
 		forms: fc.array(fc.constantFrom<CharForm>('plain', 'plain', 'plain', 'lower-hex', 'upper-hex'), { minLength: chars.length, maxLength: chars.length }),
 		at: fc.nat(chars.length - 1),
@@ -94,6 +108,7 @@ export function spellingsOf(absPath: string): fc.Arbitrary<Spelling> {
 		const head = bend === 'prefix' ? badPrefix : prefix;
 		const tail = bend === 'suffix' ? badSuffix : lines ? '?lines=1' : '';
 		sameFile &&= bend !== 'prefix' && bend !== 'suffix';
-		return { uri: `${head}${path}${tail}`, sameFile, lines: sameFile && lines };
+		const renamed = !sameFile && (bend === 'flip-case' || bend === 'nfd');
+		return { uri: `${head}${path}${tail}`, sameFile, renamed, lines: sameFile && lines };
 	});
 }
