@@ -34,6 +34,17 @@ describe('invariant: what is listed reads as listed, and both eras list the same
 		}
 	});
 
+	it('lists the same templates in every era and transport', async () => {
+		const templates = [];
+		for (const c of ws.clients) {
+			templates.push((await c.client.listResourceTemplates()).resourceTemplates);
+		}
+		for (const [i, list] of templates.entries()) {
+			assert.deepEqual(list, templates[0], `${ws.clients[i].label} lists the templates ${ws.clients[0].label} does`);
+		}
+		assert.ok(templates[0].length > 0);
+	});
+
 	it('lists every served file and no hidden one', () => {
 		const uris = new Set(lists.get(ws.clients[0])!.map(r => r.uri));
 		for (const rel of SERVED) {
