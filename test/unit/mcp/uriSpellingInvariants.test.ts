@@ -92,7 +92,8 @@ describe('invariant: one file, one answer, whatever the spelling, in both eras o
 	it('notifies each watched spelling under that spelling when its file changes, and never a refused one', async () => {
 		const files = [...SERVED, ...HIDDEN];
 		const generated = fc.sample(fc.constantFrom(...files).chain(rel => spellingsOf(ws.fx.file(rel))), { seed: SEED, numRuns: 60 }).map(s => s.uri);
-		const uris = [...new Set([...files.map(rel => fileUri(ws.fx.file(rel))), ...generated])];
+		// context://relevant too: it ranks files written on disk, and must never name a hidden one.
+		const uris = [...new Set(['context://relevant', ...files.map(rel => fileUri(ws.fx.file(rel))), ...generated])];
 		const watching: { c: EraClient; accepted: Set<string>; stop: () => Promise<void> }[] = [];
 		for (const c of ws.clients) {
 			if (c.era === 'legacy') {
@@ -116,6 +117,11 @@ describe('invariant: one file, one answer, whatever the spelling, in both eras o
 				() => JSON.stringify([...accepted].filter(u => !c.updates.includes(u))));
 			const refused = c.updates.filter(u => !accepted.has(u));
 			assert.deepEqual(refused, [], `${c.label} heard only what it watches`);
+			const relevant = ((await c.client.readResource({ uri: 'context://relevant' })).contents[0] as { text: string }).text;
+			assert.ok(SERVED.some(rel => relevant.includes(JSON.stringify(rel))), `${c.label}: context://relevant ranks a file written`);
+			for (const rel of HIDDEN) {
+				assert.ok(!relevant.toLowerCase().includes(rel.toLowerCase()), `${c.label}: context://relevant never names ${rel}`);
+			}
 			await stop();
 		}
 	});
