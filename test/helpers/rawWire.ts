@@ -25,12 +25,21 @@ export interface RawWire {
 }
 
 /** `serve --stdio`, spoken to line by line; a modern wire opens with a well-formed 2026-07-28 request (the era is chosen by the first). */
-export async function rawStdio(root: string, home: string, era: 'modern' | 'legacy'): Promise<RawWire> {
-	const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--root', root, '--stdio', '--log-level', 'warn'], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+export function rawStdio(root: string, home: string, era: 'modern' | 'legacy'): Promise<RawWire> {
+	return rawCli(['serve', '--root', root, '--stdio', '--log-level', 'warn'], home, era, `stdio ${era}`);
+}
+
+/** The bridge to the window serving `workspace` (found by its lock file in `home`), spoken to as `rawStdio`. */
+export function rawBridge(workspace: string, home: string, era: 'modern' | 'legacy'): Promise<RawWire> {
+	return rawCli(['bridge', '--workspace', workspace, '--log-level', 'warn'], home, era, `bridge ${era}`);
+}
+
+async function rawCli(args: string[], home: string, era: 'modern' | 'legacy', label: string): Promise<RawWire> {
+	const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: cliEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
 	const waiting = new Map<number, { resolve: (answer: Answer) => void; reject: (err: Error) => void }>();
 	let stderr = '';
 	child.stderr!.on('data', d => (stderr += d));
-	child.once('exit', code => waiting.forEach(w => w.reject(new Error(`serve --stdio exited with ${code}: ${stderr}`))));
+	child.once('exit', code => waiting.forEach(w => w.reject(new Error(`${label} exited with ${code}: ${stderr}`))));
 	createInterface({ input: child.stdout! }).on('line', line => {
 		const message = JSON.parse(line) as Answer & { id?: number };
 		if (typeof message.id === 'number') {
@@ -54,7 +63,7 @@ export async function rawStdio(root: string, home: string, era: 'modern' | 'lega
 		child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
 	}
 	return {
-		label: `stdio ${era}`, send,
+		label, send,
 		close: async () => {
 			child.kill();
 			await new Promise(resolve => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
