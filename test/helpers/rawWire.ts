@@ -97,8 +97,12 @@ export async function rawHttp(url: string, token: string, era: 'modern' | 'legac
 			label: 'http modern',
 			send: (method, params) => {
 				// The headers a client derives from the body; the server checks them against it.
+				// (Only for methods that name something, and never over 8 KB: a header that size is
+				// refused by HTTP itself, 431, before any MCP is read.)
 				const p = params as { uri?: unknown; name?: unknown } | null | undefined;
-				const name = typeof p?.uri === 'string' ? p.uri : typeof p?.name === 'string' ? p.name : undefined;
+				const named = ['resources/read', 'tools/call', 'prompts/get'].includes(method);
+				const candidate = typeof p?.uri === 'string' ? p.uri : typeof p?.name === 'string' ? p.name : undefined;
+				const name = named && candidate !== undefined && candidate.length <= 8192 ? candidate : undefined;
 				const ascii = name !== undefined && /^[\x20-\x7e]*$/.test(name);
 				return post(method, params, {
 					'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method,

@@ -12,7 +12,7 @@ import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
 import { COMPLETE_PARAMS, LIST_PARAMS, URI_PARAMS } from '../../mcp/paramSchemas';
 import { StdioWire } from '../../mcp/stdioWire';
 import { checkUriLength } from '../../mcp/uriLimit';
-import { ConnectTimeout, isRemoteError, isTransportFailure, shortMessage } from '../../picker/clientErrors';
+import { ConnectTimeout, isRemoteError, isTransportFailure, methodNotFoundIn, shortMessage } from '../../picker/clientErrors';
 import { ConnectionSource, SourceUnavailable } from '../../picker/connectionSource';
 import { ReconnectingClient } from '../../picker/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../../version';
@@ -198,6 +198,10 @@ export class Bridge {
 			} catch (err) {
 				if (isRemoteError(err) || signal.aborted) {
 					throw err;
+				}
+				const notFound = methodNotFoundIn(err);
+				if (notFound) {
+					throw notFound;
 				}
 				if (!isTransportFailure(err)) {
 					// The window answered, with something that is not MCP: asking again would get the same.

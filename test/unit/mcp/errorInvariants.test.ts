@@ -4,10 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { ServerRunner } from '../../../src/mcp/serverRunner';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
-import { createTestServer, TestServer } from '../../helpers/harness';
-import { Answer, MODERN_ENVELOPE, RawWire, rawHttp, rawStdio } from '../../helpers/rawWire';
+import { createTestServer, TestServer, windowRunner } from '../../helpers/harness';
+import { Answer, MODERN_ENVELOPE, RawWire, rawBridge, rawHttp, rawStdio } from '../../helpers/rawWire';
 
 const SEED = 20261125;
 const METHODS = ['resources/list', 'resources/read', 'resources/templates/list', 'completion/complete', 'resources/subscribe',
@@ -41,26 +41,29 @@ function paramShapes(uris: readonly string[]): fc.Arbitrary<unknown> {
 const envelopes = fc.oneof({ weight: 4, arbitrary: fc.constant<unknown>(MODERN_ENVELOPE) },
 	fc.constantFrom<unknown>(undefined, null, 'x', {}, { 'io.modelcontextprotocol/protocolVersion': '1999-01-01' }, { ...MODERN_ENVELOPE, 'io.modelcontextprotocol/protocolVersion': 5 }));
 
-describe('invariant: every malformed request gets its era\'s documented error, leaks nothing, and the next is served', function () {
+describe('invariant: every malformed request gets its era\'s documented error, leaks nothing, and the next is served (HTTP, stdio, bridge)', function () {
 	this.timeout(60_000);
 	let fx: Fixture;
 	let home: string;
 	let server: TestServer;
-	let host: HttpHost;
+	let runner: ServerRunner;
 	let wires: RawWire[];
 
 	before(async () => {
 		fx = createFixture();
 		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-invariants-home-'));
 		server = createTestServer([fx.root]);
-		host = new HttpHost({ registry: server.registry, log: server.log, pageSize: 4 });
-		const { url, token } = await host.start();
-		wires = [await rawHttp(url, token, 'modern'), await rawHttp(url, token, 'legacy'), await rawStdio(fx.root, home, 'modern'), await rawStdio(fx.root, home, 'legacy')];
+		// A window as VS Code runs it (its lock file in `home`), so the bridge finds it.
+		runner = windowRunner(server, () => [fx.root], home);
+		await runner.start();
+		const { url, token } = await runner.whenRunning();
+		wires = [await rawHttp(url, token, 'modern'), await rawHttp(url, token, 'legacy'), await rawStdio(fx.root, home, 'modern'), await rawStdio(fx.root, home, 'legacy'),
+			await rawBridge(fx.root, home, 'modern'), await rawBridge(fx.root, home, 'legacy')];
 	});
 	after(async () => {
 		await Promise.all(wires.map(w => w.close()));
-		await host.stop();
-		host.dispose();
+		await runner.stop();
+		runner.dispose();
 		server.dispose();
 		fx.dispose();
 		rmSync(home, { recursive: true, force: true });

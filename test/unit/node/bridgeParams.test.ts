@@ -13,6 +13,22 @@ describe('the bridge answers malformed params as the server does, in both eras',
 		wires = [];
 	});
 
+	it('passes the window\'s "method not found" on as -32601 (a 2026-07-28 window answers it with HTTP 404) and keeps the window', async () => {
+		t.hosts.push(await startHost(t.fx.root, t.home));
+		wires = [await rawBridge(t.fx.root, t.home, 'modern'), await rawBridge(t.fx.root, t.home, 'legacy')];
+		const readme = fileUri(t.fx.file('README.md'));
+		for (const wire of wires) {
+			const modern = wire.label.endsWith('modern');
+			// logging/setLevel is a 2025 method: towards the 2026-07-28 window the SDK client refuses it itself.
+			for (const method of ['nope/nope', 'x/y', ...(modern ? [] : ['logging/setLevel'])]) {
+				const answer = await wire.send(method, modern ? { _meta: MODERN_ENVELOPE } : { level: 'info' });
+				assert.equal(answer.error?.code, -32601, `${wire.label} ${method}: ${JSON.stringify(answer)}`);
+			}
+			const next = await wire.send('resources/read', modern ? { uri: readme, _meta: MODERN_ENVELOPE } : { uri: readme });
+			assert.ok(next.result, `${wire.label} serves the next request: ${JSON.stringify(next).slice(0, 200)}`);
+		}
+	});
+
 	it('gives -32602 with a short reason for wrong types and an over-long URI, relays nothing, and serves the next request', async () => {
 		const host: Host = await startHost(t.fx.root, t.home);
 		t.hosts.push(host);
