@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { fileUri } from '../../../src/core/uriGuard';
 import { EraClient, readOutcome, walkList } from '../../helpers/eraClients';
 import { HIDDEN, InvariantWorkspace, SERVED, startInvariantWorkspace } from '../../helpers/invariantWorkspace';
@@ -52,6 +54,20 @@ describe('invariant: what is listed reads as listed, and both eras list the same
 		}
 		for (const rel of HIDDEN) {
 			assert.ok(![...uris].some(u => String(u).toLowerCase() === fileUri(ws.fx.file(rel)).toLowerCase()), `${rel} is not listed in any case`);
+		}
+	});
+
+	it('lists exactly the files on disk that read: nothing readable is missing, nothing listed is refused', async () => {
+		// Every file and link in the workspace, not through linked directories (their files are
+		// listed under their own path), each asked for by its canonical URI.
+		const onDisk = readdirSync(ws.fx.root, { recursive: true, withFileTypes: true })
+			.filter(d => d.isFile() || d.isSymbolicLink())
+			.map(d => fileUri(path.join(d.parentPath, d.name)));
+		const c = ws.clients[0];
+		const listed = new Set(lists.get(c)!.map(r => r.uri as string));
+		for (const uri of onDisk) {
+			const reads = (await readOutcome(c, uri)).ok;
+			assert.equal(listed.has(uri), reads, `${uri} is ${reads ? 'read but not listed' : 'listed but refused'}`);
 		}
 	});
 
