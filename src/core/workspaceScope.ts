@@ -71,7 +71,9 @@ export class WorkspaceScope extends Disposable {
 	/** The scoped path a client names by its display path, or undefined if out of scope. */
 	async resolveDisplay(display: string): Promise<ScopedPath | undefined> {
 		const segments = display.split('/');
-		if (segments.some(s => s === '' || s === '.' || s === '..' || s.includes('\0') || s.includes('\\'))) {
+		// A backslash separates only on Windows; on POSIX it is a name's own character, which
+		// `file:` URIs read (uriGuard): a file's problems and outline must read as well.
+		if (segments.some(s => s === '' || s === '.' || s === '..' || s.includes('\0') || (path.sep === '\\' && s.includes('\\')))) {
 			return undefined;
 		}
 		const folders = this.folders.folders();

@@ -1,10 +1,10 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { literal, looseObject, optional, record, string, union } from 'zod';
 import { Logger } from '../common/logger';
 import { InvalidParams } from '../core/errors';
 import { ProviderRegistry } from '../core/registry';
 import { toProtocolError } from './errors';
 import { withResourceIcons, withTemplateIcons } from './icons';
+import { COMPLETE_PARAMS, LIST_PARAMS, NAME_PARAMS, URI_PARAMS } from './paramSchemas';
 import { checkUriLength } from './uriLimit';
 
 /** What a 2025 connection adds to the stateless handlers: its own subscriptions and first listing. */
@@ -67,11 +67,11 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 			return {};
 		}));
 	}
-	server.setRequestHandler('tools/list', () => ({ tools: [] }));
+	server.setRequestHandler('tools/list', { params: LIST_PARAMS }, () => ({ tools: [] }));
 	server.setRequestHandler('tools/call', { params: NAME_PARAMS }, params => guard('Call tool', async () => {
 		throw new InvalidParams(`Unknown tool: ${params.name}. This server offers no tools; read its resources instead`);
 	}));
-	server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
+	server.setRequestHandler('prompts/list', { params: LIST_PARAMS }, () => ({ prompts: [] }));
 	server.setRequestHandler('prompts/get', { params: NAME_PARAMS }, params => guard('Get prompt', async () => {
 		throw new InvalidParams(`Unknown prompt: ${params.name}. This server offers no prompts`);
 	}));
@@ -84,13 +84,3 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 		return { completion: { ...completion } };
 	}));
 }
-
-// Named imports (not the `z` namespace) let the bundler drop zod's unused locales.
-const LIST_PARAMS = looseObject({ cursor: optional(string()) });
-const URI_PARAMS = looseObject({ uri: string() });
-const NAME_PARAMS = looseObject({ name: string() });
-const COMPLETE_PARAMS = looseObject({
-	ref: union([looseObject({ type: literal('ref/resource'), uri: string() }), looseObject({ type: literal('ref/prompt'), name: string() })]),
-	argument: looseObject({ name: string(), value: string() }),
-	context: optional(looseObject({ arguments: optional(record(string(), string())) })),
-});

@@ -8,7 +8,7 @@ import { Logger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
 import { portClientsCanReach } from './fetchBlockedPorts';
 import { readBody } from './httpBody';
-import { sendJsonRpcError } from './httpReplies';
+import { answeredNotJsonRpc, sendJsonRpcError } from './httpReplies';
 import { LegacySessions } from './legacySessions';
 import { ModernHttpLeg } from './modernHttp';
 
@@ -238,15 +238,13 @@ export class HttpHost extends Disposable {
 		}
 		// A request in a 2025 session stays there; anything else is classified by the SDK's own
 		// rule (a per-request `_meta` envelope means 2026-07-28), so the two legs never disagree.
-		if (req.headers['mcp-session-id'] === undefined) {
-			if (await modern.serveUnlessLegacy(req, res, message)) {
-				return;
-			}
-			if (isInitialize(message)) {
-				return legacy.start(req, res, message);
-			}
+		if (req.headers['mcp-session-id'] === undefined && await modern.serveUnlessLegacy(req, res, message)) {
+			return;
 		}
-		return legacy.serve(req, res, message);
+		if (answeredNotJsonRpc(res, message)) {
+			return;
+		}
+		return req.headers['mcp-session-id'] === undefined && isInitialize(message) ? legacy.start(req, res, message) : legacy.serve(req, res, message);
 	}
 
 	private isAuthorized(header: string | undefined): boolean {

@@ -1,4 +1,4 @@
-import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 /** SDK errors about a result or a method, not the connection: the connection is still good. */
 const ANSWER_PROBLEMS = new Set<string>([
@@ -11,9 +11,33 @@ export function isRemoteError(err: unknown): err is ProtocolError {
 	return err instanceof ProtocolError;
 }
 
+/**
+ * "Method not found" in what the SDK client raised: a 2026-07-28 server answers an unknown method
+ * with HTTP 404 and `-32601` in the body, which the client raises as a failed POST (and reports
+ * to the transport's error handler), and the client itself refuses a method the server's era
+ * does not have (`logging/setLevel` towards 2026-07-28). Either is an answer, not a lost session
+ * (a 2025 session that is gone is a 404 with another code).
+ */
+export function methodNotFoundIn(err: unknown): ProtocolError | undefined {
+	if (err instanceof SdkError && err.code === SdkErrorCode.MethodNotSupportedByProtocolVersion) {
+		return new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+	}
+	const data = (err as { data?: { status?: unknown; text?: unknown } } | undefined)?.data;
+	if (data?.status !== 404 || typeof data.text !== 'string') {
+		return undefined;
+	}
+	try {
+		const { error } = JSON.parse(data.text) as { error?: { code?: unknown; message?: unknown } };
+		return error?.code === ProtocolErrorCode.MethodNotFound && typeof error.message === 'string'
+			? new ProtocolError(ProtocolErrorCode.MethodNotFound, error.message) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** True for failures of the connection itself, as opposed to an answer the server gave. */
 export function isTransportFailure(err: unknown): boolean {
-	if (err instanceof ProtocolError) {
+	if (err instanceof ProtocolError || methodNotFoundIn(err)) {
 		return false;
 	}
 	if (err instanceof SdkError) {
@@ -24,6 +48,9 @@ export function isTransportFailure(err: unknown): boolean {
 
 /** An error the 2025 HTTP transport reports when its notification stream is gone for good. */
 export function isConnectionLoss(err: Error): boolean {
+	if (methodNotFoundIn(err)) {
+		return false;
+	}
 	const status = (err as { code?: unknown; data?: { status?: unknown } }).data?.status ?? (err as { code?: unknown }).code;
 	if (status === 404 || status === 401) {
 		return true; // session gone (server restarted) or token changed

@@ -59,5 +59,7 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 	if (text !== undefined) {
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
 	}
-	return [{ uri, mimeType: mimeType && isBinaryMime(mimeType) ? mimeType : BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+	// Bytes that are not UTF-8 text go as a blob, still under the type the name gives: the one
+	// `resources/list` announced for this file (a Latin-1 `.txt` is text/plain in either answer).
+	return [{ uri, mimeType: mimeType ?? BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
 }

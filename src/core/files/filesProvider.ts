@@ -33,6 +33,9 @@ export interface FilesProviderPorts {
 	readonly walker?: OffThreadWalker;
 }
 
+/** Characters a path cannot hold to be named through `file:///{+path}`. */
+const UNTEMPLATABLE = /[?#]/;
+
 /**
  * The workspace's files as resources. Lists from an in-memory index built in the background
  * and kept current from watcher events; reads go to disk (or the editor's unsaved text).
@@ -149,8 +152,11 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			prefixUri += '/';
 		}
 		const { slots, total } = await index.complete(prefixUri, query.toLowerCase(), MAX_COMPLETIONS);
-		const values = slots.map(slot => fileUriToPath(index.uriOf(slot)).slice(1));
-		return { values, total, hasMore: total > MAX_COMPLETIONS };
+		const paths = slots.map(slot => fileUriToPath(index.uriOf(slot)).slice(1));
+		// A template keeps `?` and `#` raw (RFC 6570), so a path holding one expands to a URI
+		// with a query or a fragment, which names another resource or none: not a suggestion.
+		const values = paths.filter(p => !UNTEMPLATABLE.test(p));
+		return { values, total: total - (paths.length - values.length), hasMore: total > MAX_COMPLETIONS };
 	}
 
 	private rebuild(reason: string): void {

@@ -160,7 +160,8 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	}
 
 	private async resolve(uri: string): Promise<ScopedPath> {
-		if (!uri.startsWith(OUTLINE_PREFIX)) {
+		// A query or a fragment is not part of the path (a name's own `?` and `#` come encoded).
+		if (!uri.startsWith(OUTLINE_PREFIX) || /[?#]/.test(uri)) {
 			throw new ResourceNotFound(uri);
 		}
 		const display = decodePath(uri.slice(OUTLINE_PREFIX.length));

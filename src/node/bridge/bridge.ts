@@ -9,8 +9,10 @@ import { Logger } from '../../common/logger';
 import { bearerAuthorization } from '../../mcp/authorization';
 import { SERVER_ICONS } from '../../mcp/icons';
 import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
+import { COMPLETE_PARAMS, LIST_PARAMS, URI_PARAMS } from '../../mcp/paramSchemas';
 import { StdioWire } from '../../mcp/stdioWire';
-import { ConnectTimeout, isRemoteError, isTransportFailure, shortMessage } from '../../picker/clientErrors';
+import { checkUriLength } from '../../mcp/uriLimit';
+import { ConnectTimeout, isRemoteError, isTransportFailure, methodNotFoundIn, shortMessage } from '../../picker/clientErrors';
 import { ConnectionSource, SourceUnavailable } from '../../picker/connectionSource';
 import { ReconnectingClient } from '../../picker/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../../version';
@@ -145,21 +147,30 @@ export class Bridge {
 		// A 2026-07-28 window's results carry that revision's fields (caching hints, resultType);
 		// a 2025 client must not see them, as our own server never sends them in that era.
 		const shape = era === 'legacy' ? withoutModernFields : <T>(result: T) => result;
+		// Params are checked here, as the server checks them (a short -32602, not the SDK's -32603
+		// dump), and a URI over the limit is refused before it goes up in a header.
+		const relayed = (method: 'resources/list' | 'resources/read' | 'resources/templates/list' | 'completion/complete') =>
+			(params: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) => {
+				if (method === 'resources/read') {
+					checkedUri(params.uri as string);
+				}
+				return this.relay(c => c.request({ method, params: forwardable(params) } as never, { signal: ctx.mcpReq.signal }), method, ctx.mcpReq.signal).then(shape);
+			};
 		if (capabilities.resources) {
-			instance.setRequestHandler('resources/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
-			instance.setRequestHandler('resources/read', (req, ctx) => this.relay(c => c.request({ method: 'resources/read', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
-			instance.setRequestHandler('resources/templates/list', (req, ctx) => this.relay(c => c.request({ method: 'resources/templates/list', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
+			instance.setRequestHandler('resources/list', { params: LIST_PARAMS }, relayed('resources/list'));
+			instance.setRequestHandler('resources/read', { params: URI_PARAMS }, relayed('resources/read'));
+			instance.setRequestHandler('resources/templates/list', { params: LIST_PARAMS }, relayed('resources/templates/list'));
 		}
 		if (capabilities.resources?.subscribe && era === 'legacy') {
-			instance.setRequestHandler('resources/subscribe', req => this.subscribe(req.params.uri));
-			instance.setRequestHandler('resources/unsubscribe', async req => {
-				this.subscriptions.get(req.params.uri)?.dispose();
-				this.subscriptions.delete(req.params.uri);
+			instance.setRequestHandler('resources/subscribe', { params: URI_PARAMS }, params => this.subscribe(checkedUri(params.uri)));
+			instance.setRequestHandler('resources/unsubscribe', { params: URI_PARAMS }, async params => {
+				this.subscriptions.get(params.uri)?.dispose();
+				this.subscriptions.delete(params.uri);
 				return {};
 			});
 		}
 		if (capabilities.completions) {
-			instance.setRequestHandler('completion/complete', (req, ctx) => this.relay(c => c.request({ method: 'completion/complete', params: forwardable(req.params) }, { signal: ctx.mcpReq.signal }), req.method, ctx.mcpReq.signal).then(shape));
+			instance.setRequestHandler('completion/complete', { params: COMPLETE_PARAMS }, relayed('completion/complete'));
 		}
 		// Anything else the window may offer (tools, prompts) passes through unchanged.
 		instance.fallbackRequestHandler = async (req, ctx) =>
@@ -190,6 +201,10 @@ export class Bridge {
 			} catch (err) {
 				if (isRemoteError(err) || signal.aborted) {
 					throw err;
+				}
+				const notFound = methodNotFoundIn(err);
+				if (notFound) {
+					throw notFound;
 				}
 				if (!isTransportFailure(err)) {
 					// The window answered, with something that is not MCP: asking again would get the same.
@@ -267,4 +282,14 @@ export class Bridge {
 		}
 	}
 
+}
+
+/** `uri`, unless it is over the limit: then the server's own -32602, without relaying it. */
+function checkedUri(uri: string): string {
+	try {
+		checkUriLength(uri);
+	} catch (err) {
+		throw new ProtocolError(ProtocolErrorCode.InvalidParams, (err as Error).message);
+	}
+	return uri;
 }

@@ -44,6 +44,15 @@ describe('diagnostics provider through an MCP client', () => {
 		assert.ok(ab.annotations!.priority! > b.annotations!.priority!, 'files with errors rank higher');
 	});
 
+	it('reads what it lists for a file whose name holds a backslash (an ordinary character on POSIX)', async () => {
+		await start([WS], { [`${WS}/src/back\\slash.ts`]: [problem('error', 0, 'odd name')] });
+		const { resources } = await conn.client.listResources();
+		const listed = resources.find(r => r.uri.startsWith('diagnostics://file/'))!.uri;
+		assert.equal(listed, 'diagnostics://file/src/back%5Cslash.ts');
+		const { contents } = await conn.client.readResource({ uri: listed });
+		assert.equal(JSON.parse((contents[0] as { text: string }).text).file, 'src/back\\slash.ts');
+	});
+
 	it('reads JSON (file, severity, range, message, source, code), renderable as Markdown', async () => {
 		await start([WS], { [`${WS}/src/a.ts`]: [problem('warning', 7, 'later'), problem('error', 3, "Type 'number' is not assignable", { source: 'ts', code: 2322 })] });
 		const { contents } = await conn.client.readResource({ uri: 'diagnostics://file/src/a.ts' });

@@ -50,6 +50,9 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(Buffer.from((png.contents[0] as { blob: string }).blob, 'base64'), PNG_BYTES);
 		const latin1 = await conn.client.readResource({ uri: fileUri(fx.file('data/latin1.txt')) });
 		assert.deepEqual(Buffer.from((latin1.contents[0] as { blob: string }).blob, 'base64'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+		const listed = (await listAll(conn.client)).find(r => r.uri === latin1.contents[0].uri) as { mimeType?: string };
+		assert.equal(latin1.contents[0].mimeType, listed.mimeType, 'the blob keeps the MIME type the file is listed with');
+		assert.equal(listed.mimeType, 'text/plain');
 	});
 
 	it('serves a symlink inside the workspace and refuses links that leave it or reach secrets', async () => {
@@ -242,7 +245,9 @@ describe('files provider through an MCP client', () => {
 		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['file:///{+path}']);
 		const prefix = fx.file('src/').slice(1);
 		const result = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: prefix } });
-		assert.deepEqual(result.completion.values.sort(), ['index.ts', 'with space & #hash?.txt', 'ünïcödé 文件.txt'].map(n => `${prefix}${n}`).sort());
+		assert.deepEqual(result.completion.values.sort(), ['index.ts', 'ünïcödé 文件.txt'].map(n => `${prefix}${n}`).sort(),
+			'every suggestion reads once expanded: `with space & #hash?.txt` would expand to a query and a fragment');
+		assert.equal(result.completion.total, 2);
 		const fuzzy = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'LIB.t' } });
 		assert.deepEqual(fuzzy.completion.values, [fx.file('pkg/lib.ts').slice(1)]);
 		const secrets = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: '.env' } });

@@ -155,6 +155,14 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.ok(!outline.asked.includes(fx.file('.env')), 'a refused file\'s outline is never asked for');
 	});
 
+	it('refuse an outline URI with a query or a fragment in read and subscribe alike, as problems URIs do', async () => {
+		for (const uri of ['outline://file/src/greeter.ts?lines=1', 'outline://file/src/greeter.ts#top', 'outline://file/src/greeter.ts?']) {
+			assert.equal((await errorOf(conn.client.readResource({ uri }))).code, -32602, uri);
+			const subscribe = await errorOf(conn.client.subscribeResource({ uri }));
+			assert.deepEqual([subscribe.code, subscribe.data], [-32602, { uri }], `${uri} is not taken for updates either`);
+		}
+	});
+
 	it('notify an outline by the URI exactly as the client expanded the template (@ and + kept raw)', async () => {
 		const scoped = fx.write('packages/@scope/a+b.ts', SOURCE);
 		// RFC 6570 (the SDK's UriTemplate) expands outline://file/{+path} keeping @ and + raw.

@@ -142,6 +142,16 @@ describe('HTTP host', () => {
 		const parse = await raw(port, { headers: good(), body: '{"jsonrpc":' });
 		assert.equal(parse.status, 400);
 		assert.equal(JSON.parse(parse.body).error.code, -32700);
+		// JSON that is not JSON-RPC is an invalid request (-32600), not a parse error, in a 2025 session too.
+		const opened = await raw(port, { headers: good(), body: initialize });
+		const inSession = { ...good(), 'Mcp-Session-Id': String(opened.headers['mcp-session-id']), 'Mcp-Protocol-Version': '2025-06-18' };
+		for (const headers of [good(), inSession]) {
+			for (const body of ['{"jsonrpc":"2.0","id":7,"method":"resources/list","params":[]}', '{"jsonrpc":"2.0","id":7,"method":5}', '{"id":7,"method":"ping"}', '[{"jsonrpc":"2.0","id":7}]']) {
+				const notJsonRpc = await raw(port, { headers, body });
+				assert.equal(notJsonRpc.status, 400, body);
+				assert.equal((JSON.parse(notJsonRpc.body) as { error: { code: number } }).error.code, -32600, `${body}: ${notJsonRpc.body}`);
+			}
+		}
 		const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} });
 		assert.equal((await raw(port, { headers: good(), body: list })).status, 400, 'no session id');
 		assert.equal((await raw(port, { headers: { ...good(), 'Mcp-Session-Id': 'unknown' }, body: list })).status, 404);

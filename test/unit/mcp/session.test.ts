@@ -25,6 +25,18 @@ describe('MCP session surface', () => {
 		assert.deepEqual((await conn.client.listPrompts()).prompts, []);
 	});
 
+	it('answers a malformed tools/list or prompts/list cursor with -32602 and a short reason, not -32603 and the validator\'s dump', async () => {
+		for (const cursor of [5, null, {}]) {
+			for (const list of [() => conn.client.listTools({ cursor } as never), () => conn.client.listPrompts({ cursor } as never)]) {
+				const err = await errorOf(list());
+				assert.equal(err.code, -32602, JSON.stringify(cursor));
+				assert.match(err.message, /cursor/);
+				assert.doesNotMatch(err.message, /invalid_type|\n/, 'a short reason, not a JSON dump');
+			}
+		}
+		assert.deepEqual((await conn.client.listTools()).tools, [], 'and the next request is answered');
+	});
+
 	it('refuses a tool or prompt by name with -32602, offering none', async () => {
 		const tool = await errorOf(conn.client.callTool({ name: 'read_file', arguments: {} }));
 		assert.equal(tool.code, -32602);
