@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { InvalidParams, ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { ResourceEntry, TemplateEntry } from '../resource';
@@ -75,7 +76,9 @@ export function gitRoute(uri: string, rest: string): GitRoute {
 	}
 	if (rest.startsWith('/diff/')) {
 		const rel = decodePath(rest.slice('/diff/'.length));
-		if (rel === undefined || rel.split('/').some(s => s === '' || s === '.' || s === '..' || s.includes('\0') || s.includes('\\'))) {
+		// A backslash separates only on Windows; elsewhere it is a name's own character, as for
+		// the file's own URI (and git names the path literally: `:(literal)` pathspecs).
+		if (rel === undefined || rel.split('/').some(s => s === '' || s === '.' || s === '..' || s.includes('\0') || (path.sep === '\\' && s.includes('\\')))) {
 			throw new ResourceNotFound(uri);
 		}
 		return { kind: 'diffPath', path: rel };

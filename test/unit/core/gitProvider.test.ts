@@ -168,6 +168,17 @@ describe('git provider through an MCP client (real repositories)', () => {
 		assert.deepEqual(refs, ['v1.0']);
 		assert.equal((await errorOf(complete('git://{repo}/show/{ref}', 'nope', ''))).code, -32602);
 	});
+
+	// POSIX, as the suite's machines are: on Windows a backslash separates, and no name holds one.
+	it('diffs a file whose name holds a backslash, where a backslash is a name\'s own character', async () => {
+		repo.write('src/back\\slash.ts', 'one\n');
+		repo.commitAll('a name with a backslash');
+		repo.write('src/back\\slash.ts', 'two\n');
+		const diff = text(await conn.client.readResource({ uri: 'git://proj/diff/src/back%5Cslash.ts' }));
+		assert.match(diff, /^-one$/m);
+		assert.match(diff, /^\+two$/m);
+		assert.equal((await conn.client.complete({ ref: { type: 'ref/resource', uri: 'git://{repo}/diff/{+path}' }, argument: { name: 'path', value: 'src/b' }, context: { arguments: { repo: 'proj' } } })).completion.values[0], 'src/back\\slash.ts');
+	});
 });
 
 describe('git provider following repositories (fakes)', () => {
