@@ -1,9 +1,9 @@
-import picomatch from 'picomatch';
+import { prepareText, Wildmatch } from './wildmatch';
 
 /** Code units with lists of their own; a name starting or ending beyond these is checked against all. */
 const LISTED_UNITS = 128;
 /** What a glob's literal part may not hold (anything else is left to the regular expression). */
-const LITERAL = '[^*?[\\]\\\\{}()!+@]+';
+const LITERAL = '[^*?[\\]\\\\]+';
 const SUFFIX_GLOB = new RegExp(`^\\*${LITERAL}$`);
 const PREFIX_GLOB = new RegExp(`^${LITERAL}\\*$`);
 const INFIX_GLOB = new RegExp(`^\\*${LITERAL}\\*$`);
@@ -13,7 +13,7 @@ const INFIX_GLOB = new RegExp(`^\\*${LITERAL}\\*$`);
  * made for the index's hot path, where it runs once per file of the workspace. Plain names,
  * `*.ext`, `prefix*` and `*part*` globs are string comparisons, tried only when the name's first
  * or last letter can start or end one (a table lookup, no hashing, no new strings); only what
- * is left goes to a single regular expression (picomatch's, all alternatives in one). A class,
+ * is left goes to git's matcher (`Wildmatch`), one glob after another. A class,
  * not a closure per list: the walk calls the lists of every rule file from one place, and one
  * method there stays one call target for the optimizer.
  */
@@ -25,13 +25,13 @@ export class NameGlobs {
 	private readonly infixes: string[] = [];
 	private readonly prefixesByFirst: readonly (readonly string[])[];
 	private readonly suffixesByLast: readonly (readonly string[])[];
-	private readonly re: RegExp | undefined;
+	private readonly rest: readonly Wildmatch[];
 
 	constructor(globs: readonly string[]) {
 		const rest: string[] = [];
 		for (const glob of globs) {
 			const lower = glob.toLowerCase();
-			if (!/[*?[\]\\{}()!+@]/.test(lower)) {
+			if (!/[*?[\\]/.test(lower)) {
 				this.exact.add(lower);
 				if (lower.charCodeAt(0) < LISTED_UNITS) {
 					this.exactFirst[lower.charCodeAt(0)] = 1;
@@ -40,14 +40,13 @@ export class NameGlobs {
 				this.suffixes.push(lower.slice(1));
 			} else if (PREFIX_GLOB.test(lower)) {
 				this.prefixes.push(lower.slice(0, -1));
-			} else if (INFIX_GLOB.test(lower) && /[^.]/.test(lower.slice(1, -1))) {
-				// Not all dots: picomatch never matches `.` or `..`, which contain only dots.
+			} else if (INFIX_GLOB.test(lower)) {
 				this.infixes.push(lower.slice(1, -1));
 			} else {
 				rest.push(glob);
 			}
 		}
-		this.re = rest.length > 0 ? new RegExp(rest.map(g => picomatch.makeRe(g, { dot: true, nocase: true }).source).join('|'), 'i') : undefined;
+		this.rest = rest.map(glob => Wildmatch.compile(glob, { pathname: false, caseFold: true }));
 		this.prefixesByFirst = byUnit(this.prefixes, prefix => prefix.charCodeAt(0));
 		this.suffixesByLast = byUnit(this.suffixes, suffix => suffix.charCodeAt(suffix.length - 1));
 	}
@@ -79,7 +78,15 @@ export class NameGlobs {
 				return true;
 			}
 		}
-		return this.re !== undefined && this.re.test(name);
+		if (this.rest.length > 0) {
+			const prepared = prepareText(lower, false);
+			for (let i = 0; i < this.rest.length; i++) {
+				if (this.rest[i].matchesPrepared(prepared, 0)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 }
 

@@ -1,0 +1,351 @@
+import { Buffer } from 'node:buffer';
+
+/**
+ * Git's glob matcher (`wildmatch.c`), answering in time proportional to pattern length times
+ * text length whatever the input. Libraries that compile globs to JavaScript regular expressions
+ * (`ignore`, `picomatch`) backtrack: one `.gitignore` line like `*a*a*a*a*a*a*a*a*b` from a cloned
+ * repository held the event loop for minutes against a long name. Here a pattern is a list of
+ * tokens and a text is read once, left to right, keeping the set of pattern positions reached
+ * (a Thompson simulation): each step costs at most one visit per position.
+ *
+ * Texts are matched as git matches them, byte by byte: a name with non-ASCII letters is read as
+ * its UTF-8 bytes, so `?` stands for one byte as in git. With `caseFold` both sides are lower-cased
+ * first (all of Unicode, not only ASCII as git does), so a pattern hides a name in any case.
+ */
+export interface WildmatchOptions {
+	/** `*`, `?` and classes never match `/`; `**` between slashes spans directories (git's `WM_PATHNAME`). */
+	readonly pathname: boolean;
+	readonly caseFold: boolean;
+	/** An unclosed `[` is a literal `[` (VS Code globs), not a pattern that never matches (git). */
+	readonly unclosedClassIsLiteral?: boolean;
+}
+
+const LITERAL = 0;
+/** `?` */
+const ONE = 1;
+/** `[...]` */
+const CLASS = 2;
+/** `*`: any run of units (except `/` with `pathname`). */
+const STAR = 3;
+/** `**` that spans directories: any run of units. */
+const ANY = 4;
+/** `**\/` at a segment start, nothing or anything that ends in `/`: this token moves on at once, to the next (`DIRS`) and past it. */
+const SKIP_DIRS = 5;
+/** What `SKIP_DIRS` leads to: any unit stays here, and a `/` also moves on (the slash belongs to the token). */
+const DIRS = 6;
+
+const SLASH = 0x2f;
+/**
+ * Tokens past which a pattern never matches: stars do not repeat, so it needs over 16,384 units
+ * of text, more than a path holds (Linux's `PATH_MAX` is 4,096). Compiling stops there, so a
+ * 100 MB line costs no more memory than this.
+ */
+const MAX_PATTERN_UNITS = 32_768;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** A text as the matcher reads it: lower-cased with `caseFold`, as UTF-8 bytes (one per unit) when not ASCII. */
+export function prepareText(text: string, caseFold: boolean): string {
+	const folded = caseFold ? text.toLowerCase() : text;
+	return NON_ASCII.test(folded) ? Buffer.from(folded, 'utf8').toString('latin1') : folded;
+}
+
+/** Which units a `[...]` holds. */
+class UnitClass {
+	readonly singles: number[] = [];
+	/** Inclusive bounds, in pairs. */
+	readonly ranges: number[] = [];
+	readonly named: ((unit: number) => boolean)[] = [];
+	negated = false;
+
+	has(unit: number): boolean {
+		let found = this.singles.includes(unit);
+		for (let i = 0; !found && i < this.ranges.length; i += 2) {
+			found = unit >= this.ranges[i] && unit <= this.ranges[i + 1];
+		}
+		for (let i = 0; !found && i < this.named.length; i++) {
+			found = this.named[i](unit);
+		}
+		return found !== this.negated;
+	}
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
+const isUpper = (c: number) => c >= 0x41 && c <= 0x5a;
+const isAlpha = (c: number) => isLower(c) || isUpper(c);
+const isAlnum = (c: number) => isAlpha(c) || isDigit(c);
+const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const isPrint = (c: number) => c >= 0x20 && c <= 0x7e;
+const isGraph = (c: number) => isPrint(c) && c !== 0x20;
+
+/** POSIX classes as git's ASCII-only `ctype` defines them. */
+function namedClass(name: string, caseFold: boolean): ((unit: number) => boolean) | undefined {
+	switch (name) {
+		case 'alnum': return isAlnum;
+		case 'alpha': return isAlpha;
+		case 'blank': return c => c === 0x20 || c === 0x09;
+		case 'cntrl': return c => c < 0x20 || c === 0x7f;
+		case 'digit': return isDigit;
+		case 'graph': return isGraph;
+		case 'lower': return caseFold ? isAlpha : isLower;
+		case 'print': return isPrint;
+		case 'punct': return c => isGraph(c) && !isAlnum(c);
+		case 'space': return isSpace;
+		case 'upper': return caseFold ? isAlpha : isUpper;
+		case 'xdigit': return c => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+		default: return undefined;
+	}
+}
+
+/**
+ * Reads the class starting after the `[` at `open`, as git's `dowild` does (`[!` or `[^`
+ * negate, a leading `]` is a member, `a-z` ranges, `[:alpha:]`, `\` escapes). Returns the class
+ * and the index after its `]`, or undefined when the class never closes or names an unknown
+ * `[:class:]` (git then matches nothing).
+ */
+function readClass(p: string, open: number, caseFold: boolean): { unitClass: UnitClass; next: number } | undefined {
+	const unitClass = new UnitClass();
+	let k = open + 1;
+	if (p[k] === '!' || p[k] === '^') {
+		unitClass.negated = true;
+		k++;
+	}
+	let prev = -1;
+	let c = k < p.length ? p.charCodeAt(k) : -1;
+	do {
+		if (c < 0) {
+			return undefined;
+		}
+		if (c === 0x5c /* \ */) {
+			c = ++k < p.length ? p.charCodeAt(k) : -1;
+			if (c < 0) {
+				return undefined;
+			}
+			unitClass.singles.push(c);
+		} else if (c === 0x2d /* - */ && prev >= 0 && k + 1 < p.length && p[k + 1] !== ']') {
+			c = p.charCodeAt(++k);
+			if (c === 0x5c) {
+				c = ++k < p.length ? p.charCodeAt(k) : -1;
+				if (c < 0) {
+					return undefined;
+				}
+			}
+			unitClass.ranges.push(prev, c);
+			c = -1; // a range ends what the next `-` may start from
+		} else if (c === 0x5b /* [ */ && p[k + 1] === ':') {
+			const start = k + 2;
+			const close = p.indexOf(']', start);
+			if (close < 0) {
+				return undefined;
+			}
+			if (close - start - 1 < 0 || p[close - 1] !== ':') {
+				// No `:]`: the `[` is a member, and reading goes on from the `:`.
+				unitClass.singles.push(c);
+			} else {
+				const named = namedClass(p.slice(start, close - 1), caseFold);
+				if (!named) {
+					return undefined;
+				}
+				unitClass.named.push(named);
+				k = close;
+				c = -1;
+			}
+		} else {
+			unitClass.singles.push(c);
+		}
+		prev = c;
+		c = ++k < p.length ? p.charCodeAt(k) : -1;
+	} while (c !== 0x5d /* ] */);
+	return { unitClass, next: k + 1 };
+}
+
+/** One compiled glob. Not reentrant: it keeps its work arrays between calls (the walk is one thread). */
+export class Wildmatch {
+	private readonly kinds: Uint8Array;
+	private readonly units: Int32Array;
+	private readonly classes: (UnitClass | undefined)[];
+	/** Pattern positions reached before and after the current text unit, and a stamp per position. */
+	private current: Int32Array;
+	private next: Int32Array;
+	private readonly seen: Int32Array;
+	/** Positions still to add in `reach`. */
+	private readonly pending: Int32Array;
+	private stamp = 0;
+	/** Units any match needs at least: a shorter text cannot match. */
+	private readonly minLength: number;
+	/** The whole pattern when it has no wildcard (compared as a string). */
+	private readonly literal: string | undefined;
+
+	/** Git's `wildmatch()` of `pattern` (already prepared as `prepareText` does) under `options`; `never` for a pattern git never matches. */
+	private constructor(pattern: string, private readonly options: WildmatchOptions, readonly never = false) {
+		const kinds: number[] = [];
+		const units: number[] = [];
+		const classes: (UnitClass | undefined)[] = [];
+		const push = (kind: number, unit = -1, unitClass?: UnitClass) => {
+			kinds.push(kind);
+			units.push(unit);
+			classes.push(unitClass);
+		};
+		let i = 0;
+		while (i < pattern.length && !never) {
+			if (kinds.length > MAX_PATTERN_UNITS) {
+				never = true;
+				break;
+			}
+			const c = pattern.charCodeAt(i);
+			if (c === 0x5c /* \ */) {
+				if (i + 1 >= pattern.length) {
+					never = true; // git compares a trailing `\` with the end of the text: no match
+				} else {
+					push(LITERAL, pattern.charCodeAt(i + 1));
+				}
+				i += 2;
+			} else if (c === 0x3f /* ? */) {
+				push(ONE);
+				i++;
+			} else if (c === 0x2a /* * */) {
+				const start = i;
+				while (pattern.charCodeAt(i) === 0x2a) {
+					i++;
+				}
+				const atSegmentStart = start === 0 || pattern.charCodeAt(start - 1) === SLASH;
+				const atSegmentEnd = i === pattern.length || pattern[i] === '/' || (pattern[i] === '\\' && pattern[i + 1] === '/');
+				if (!options.pathname) {
+					push(ANY);
+				} else if (i - start >= 2 && atSegmentStart && atSegmentEnd) {
+					if (pattern[i] === '/') {
+						push(SKIP_DIRS);
+						push(DIRS);
+						i++;
+					} else {
+						push(ANY);
+					}
+				} else {
+					push(STAR);
+				}
+			} else if (c === 0x5b /* [ */) {
+				const read = readClass(pattern, i, options.caseFold);
+				if (read) {
+					push(CLASS, -1, read.unitClass);
+					i = read.next;
+				} else if (options.unclosedClassIsLiteral) {
+					push(LITERAL, c);
+					i++;
+				} else {
+					never = true;
+				}
+			} else {
+				push(LITERAL, c);
+				i++;
+			}
+		}
+		this.never = never;
+		this.kinds = Uint8Array.from(kinds);
+		this.units = Int32Array.from(units);
+		this.classes = classes;
+		this.current = new Int32Array(kinds.length + 1);
+		this.next = new Int32Array(kinds.length + 1);
+		this.seen = new Int32Array(kinds.length + 1);
+		this.pending = new Int32Array(2 * kinds.length + 4);
+		this.minLength = kinds.filter(k => k <= CLASS).length;
+		this.literal = kinds.every(k => k === LITERAL) ? String.fromCharCode(...units) : undefined;
+	}
+
+	/** Compiles `pattern` (any string; prepared here). */
+	static compile(pattern: string, options: WildmatchOptions): Wildmatch {
+		return new Wildmatch(prepareText(pattern, options.caseFold), options);
+	}
+
+	/** Whether the whole of `text` matches. */
+	matches(text: string): boolean {
+		return this.matchesPrepared(prepareText(text, this.options.caseFold), 0);
+	}
+
+	/** Whether `text` (prepared with `prepareText` and the same `caseFold`) from `start` to its end matches. */
+	matchesPrepared(text: string, start: number): boolean {
+		if (this.never || text.length - start < this.minLength) {
+			return false;
+		}
+		if (this.literal !== undefined) {
+			return text.length - start === this.literal.length && text.startsWith(this.literal, start);
+		}
+		const end = this.kinds.length;
+		const pathname = this.options.pathname;
+		if (this.stamp > 0x3fffffff) {
+			this.stamp = 0;
+			this.seen.fill(0);
+		}
+		let count = this.reach(this.current, 0, 0, ++this.stamp);
+		for (let t = start; t < text.length && count > 0; t++) {
+			const unit = text.charCodeAt(t);
+			const from = this.current;
+			const to = this.next;
+			const stamp = ++this.stamp;
+			let reached = 0;
+			for (let s = 0; s < count; s++) {
+				const at = from[s];
+				if (at === end) {
+					continue;
+				}
+				const kind = this.kinds[at];
+				const opensSlash = !pathname || unit !== SLASH;
+				if (kind === LITERAL) {
+					if (this.units[at] === unit) {
+						reached = this.reach(to, reached, at + 1, stamp);
+					}
+				} else if (kind === ONE) {
+					if (opensSlash) {
+						reached = this.reach(to, reached, at + 1, stamp);
+					}
+				} else if (kind === CLASS) {
+					if (opensSlash && this.classes[at]!.has(unit)) {
+						reached = this.reach(to, reached, at + 1, stamp);
+					}
+				} else if (kind === STAR) {
+					if (opensSlash) {
+						reached = this.reach(to, reached, at, stamp);
+					}
+				} else {
+					reached = this.reach(to, reached, at, stamp);
+					if (kind === DIRS && unit === SLASH) {
+						reached = this.reach(to, reached, at + 1, stamp);
+					}
+				}
+			}
+			this.current = to;
+			this.next = from;
+			count = reached;
+		}
+		return count > 0 && this.seen[end] === this.stamp;
+	}
+
+	/**
+	 * Adds position `at` to the list `into` (of `count` entries), with every position it leads to
+	 * without reading a unit (past a star, which may match nothing; both ways from `SKIP_DIRS`);
+	 * returns the new count. A stack, not recursion: a pattern may chain thousands of those.
+	 */
+	private reach(into: Int32Array, count: number, at: number, stamp: number): number {
+		const end = this.kinds.length;
+		const pending = this.pending;
+		let waiting = 0;
+		pending[waiting++] = at;
+		while (waiting > 0) {
+			const position = pending[--waiting];
+			if (this.seen[position] === stamp) {
+				continue;
+			}
+			this.seen[position] = stamp;
+			const kind = position === end ? LITERAL : this.kinds[position];
+			if (kind === SKIP_DIRS) {
+				pending[waiting++] = position + 2;
+				pending[waiting++] = position + 1;
+				continue;
+			}
+			into[count++] = position;
+			if (kind === STAR || kind === ANY) {
+				pending[waiting++] = position + 1;
+			}
+		}
+		return count;
+	}
+}
