@@ -30,7 +30,8 @@ const WILDCARD = /[*?[\\]/;
  * `wildmatch.c`): negation, directory-only `/`, anchoring by an inner or leading `/`, `**`,
  * classes, escapes, trailing spaces. Plain names and `*.ext`-style rules are looked up in maps
  * rather than tried in turn, so a `.gitignore` of 50,000 names costs a few lookups per path;
- * only the other rules are tried, from the last back, and only those after the best match so far.
+ * rules with an inner `/` are tried only for paths in the directory their first segment names;
+ * the others are tried from the last back, and only those after the best match so far.
  * Paths are relative to the file's directory; a trailing `/` marks a directory. A path's
  * ancestors are the caller's to check (git stops at an ignored directory).
  */
@@ -40,6 +41,13 @@ export class GitignoreRules {
 	private readonly exact = new Map<string, number[]>();
 	/** Rules `*` + a plain suffix, by suffix length, then suffix: their indices, last first. */
 	private readonly suffixes = new Map<number, Map<string, number[]>>();
+	/**
+	 * Other rules that end in a plain part (`deep/**\/x.js`, `a?c.txt`), by its length, then that
+	 * part: a path that does not end in it cannot match. In file order.
+	 */
+	private readonly byTail = new Map<number, Map<string, Rule[]>>();
+	/** Rules with an inner `/` whose first segment has no wildcard, by that segment, in file order. */
+	private readonly byFirstSegment = new Map<string, Rule[]>();
 	/** Every other rule, in file order. */
 	private readonly general: Rule[] = [];
 	/**
@@ -61,7 +69,7 @@ export class GitignoreRules {
 			const rule = this.add(line);
 			if (rule) {
 				const body = rule.body;
-				byNameOnly &&= !body.includes('/') && !body.includes('**');
+				byNameOnly &&= rule.byName && !body.includes('**');
 				// Letters, digits, `.-_` and the wildcards `*` `?`: what `NameGlobs` reads as git does.
 				simple &&= !rule.negative && /^[\w.@+=,~*?-]+$/.test(body);
 				(rule.directoryOnly ? forDirectories : forFiles).push(body);
@@ -73,7 +81,7 @@ export class GitignoreRules {
 	}
 
 	/** Parses one line (git's `add_pattern`); returns what the name fast path needs, or undefined for none. */
-	private add(line: string): { body: string; negative: boolean; directoryOnly: boolean } | undefined {
+	private add(line: string): { body: string; negative: boolean; directoryOnly: boolean; byName: boolean } | undefined {
 		let text = trimTrailingSpaces(line.endsWith('\r') ? line.slice(0, -1) : line);
 		if (text === '' || text.startsWith('#')) {
 			return undefined;
@@ -109,10 +117,21 @@ export class GitignoreRules {
 				this.suffixes.set(key.length, bySuffix);
 			}
 			listIn(bySuffix, key).unshift(index);
+		} else if (tailOf(text) !== '') {
+			const tail = prepareText(tailOf(text), this.caseFold);
+			let byText = this.byTail.get(tail.length);
+			if (!byText) {
+				byText = new Map();
+				this.byTail.set(tail.length, byText);
+			}
+			listIn(byText, tail).push(rule);
+		} else if (!byName && (rest === undefined || prefix.includes('/'))) {
+			const slash = prefix.indexOf('/');
+			listIn(this.byFirstSegment, slash < 0 ? prefix : prefix.slice(0, slash)).push(rule);
 		} else {
 			this.general.push(rule);
 		}
-		return { body: text, negative, directoryOnly };
+		return { body: text, negative, directoryOnly, byName };
 	}
 
 	/**
@@ -144,12 +163,14 @@ export class GitignoreRules {
 				best = this.lastApplying(bySuffix.get(path.slice(path.length - length)), isDirectory, best);
 			}
 		}
-		for (let i = this.general.length - 1; i >= 0 && this.general[i].index > best; i--) {
-			const rule = this.general[i];
-			if ((isDirectory || !rule.directoryOnly) && matchesRule(rule, path, rule.byName ? nameStart : 0)) {
-				best = rule.index;
+		for (const [length, byText] of this.byTail) {
+			if (path.length >= length) {
+				best = lastMatching(byText.get(path.slice(path.length - length)), path, nameStart, isDirectory, best);
 			}
 		}
+		const firstSlash = path.indexOf('/');
+		best = lastMatching(this.byFirstSegment.get(firstSlash < 0 ? path : path.slice(0, firstSlash)), path, nameStart, isDirectory, best);
+		best = lastMatching(this.general, path, nameStart, isDirectory, best);
 		return best < 0 ? NOT_IGNORED : this.rules[best].negative ? UNIGNORED : IGNORED;
 	}
 
@@ -167,6 +188,25 @@ export class GitignoreRules {
 	}
 }
 
+/**
+ * What follows a pattern's last wildcard, escape or class bracket, without a leading `/` (which
+ * `**\/` may match with nothing): text any match ends with.
+ */
+function tailOf(pattern: string): string {
+	return pattern.slice(Math.max(pattern.lastIndexOf('*'), pattern.lastIndexOf('?'), pattern.lastIndexOf('['), pattern.lastIndexOf(']'), pattern.lastIndexOf('\\')) + 1).replace(/^\//, '');
+}
+
+/** The index of the last of `rules` (in file order) that matches the path, if after `best`. */
+function lastMatching(rules: readonly Rule[] | undefined, path: string, nameStart: number, isDirectory: boolean, best: number): number {
+	for (let i = (rules?.length ?? 0) - 1; i >= 0 && rules![i].index > best; i--) {
+		const rule = rules![i];
+		if ((isDirectory || !rule.directoryOnly) && matchesRule(rule, path, rule.byName ? nameStart : 0)) {
+			return rule.index;
+		}
+	}
+	return best;
+}
+
 /** Git's `match_basename` and `match_pathname` for a rule with wildcards, from `start` of the path. */
 function matchesRule(rule: Rule, path: string, start: number): boolean {
 	if (!path.startsWith(rule.prefix, start)) {
@@ -176,7 +216,7 @@ function matchesRule(rule: Rule, path: string, start: number): boolean {
 	return rule.rest === undefined ? restStart === path.length : rule.rest.matchesPrepared(path, restStart);
 }
 
-function listIn(map: Map<string, number[]>, key: string): number[] {
+function listIn<T>(map: Map<string, T[]>, key: string): T[] {
 	let list = map.get(key);
 	if (!list) {
 		list = [];
