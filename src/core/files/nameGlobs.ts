@@ -2,7 +2,7 @@ import { prepareText, Wildmatch } from './wildmatch';
 
 /** Code units with lists of their own; a name starting or ending beyond these is checked against all. */
 const LISTED_UNITS = 128;
-/** What a glob's literal part may not hold (anything else is left to the regular expression). */
+/** What a glob's literal part may not hold (anything else is left to git's matcher). */
 const LITERAL = '[^*?[\\]\\\\]+';
 const SUFFIX_GLOB = new RegExp(`^\\*${LITERAL}$`);
 const PREFIX_GLOB = new RegExp(`^${LITERAL}\\*$`);

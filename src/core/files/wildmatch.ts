@@ -49,6 +49,15 @@ export function prepareText(text: string, caseFold: boolean): string {
 	return NON_ASCII.test(folded) ? Buffer.from(folded, 'utf8').toString('latin1') : folded;
 }
 
+/** The units from `from` to `to` as a string (a loop: a spread of 30,000 arguments may overflow the stack). */
+function textOf(units: readonly number[], from: number, to: number): string {
+	let text = '';
+	for (let i = from; i < to; i++) {
+		text += String.fromCharCode(units[i]);
+	}
+	return text;
+}
+
 /** Which units a `[...]` holds. */
 class UnitClass {
 	readonly singles: number[] = [];
@@ -175,6 +184,9 @@ export class Wildmatch {
 	private readonly minLength: number;
 	/** The whole pattern when it has no wildcard (compared as a string). */
 	private readonly literal: string | undefined;
+	/** The plain text a match starts with, and ends with: checked before the automaton runs. */
+	private readonly head: string;
+	private readonly tail: string;
 
 	/** Git's `wildmatch()` of `pattern` (already prepared as `prepareText` does) under `options`; `never` for a pattern git never matches. */
 	private constructor(pattern: string, private readonly options: WildmatchOptions, readonly never = false) {
@@ -248,7 +260,11 @@ export class Wildmatch {
 		this.seen = new Int32Array(kinds.length + 1);
 		this.pending = new Int32Array(2 * kinds.length + 4);
 		this.minLength = kinds.filter(k => k <= CLASS).length;
-		this.literal = kinds.every(k => k === LITERAL) ? String.fromCharCode(...units) : undefined;
+		this.literal = kinds.every(k => k === LITERAL) ? textOf(units, 0, units.length) : undefined;
+		const headLength = kinds.findIndex(k => k !== LITERAL);
+		const tailStart = kinds.length - [...kinds].reverse().findIndex(k => k !== LITERAL);
+		this.head = headLength < 0 ? '' : textOf(units, 0, headLength);
+		this.tail = headLength < 0 ? '' : textOf(units, tailStart, units.length);
 	}
 
 	/** Compiles `pattern` (any string; prepared here). */
@@ -268,6 +284,9 @@ export class Wildmatch {
 		}
 		if (this.literal !== undefined) {
 			return text.length - start === this.literal.length && text.startsWith(this.literal, start);
+		}
+		if (!text.startsWith(this.head, start) || !text.endsWith(this.tail)) {
+			return false;
 		}
 		const end = this.kinds.length;
 		const pathname = this.options.pathname;
