@@ -113,8 +113,8 @@ export class FileFilter {
 			}
 		}
 		// Parents are served, so a rule file without negations anywhere in the chain ignored none
-		// of them; its rules that name only a last segment then decide by the name alone, and
-		// `ignore` answers a bare name without walking and caching every parent directory.
+		// of them; its rules that name only a last segment then decide by the name alone, tested
+		// without building the path.
 		if (!chain.some(c => c.rules.negates)) {
 			for (const c of chain) {
 				if (c.rules.byNameOnly) {

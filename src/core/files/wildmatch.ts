@@ -36,11 +36,11 @@ const DIRS = 6;
 
 const SLASH = 0x2f;
 /**
- * Tokens past which a pattern never matches: stars do not repeat, so it needs over 16,384 units
- * of text, more than a path holds (Linux's `PATH_MAX` is 4,096). Compiling stops there, so a
- * 100 MB line costs no more memory than this.
+ * Units of text past which a pattern never matches: no path holds more (Linux's `PATH_MAX` is
+ * 4,096). Compiling stops there; stars do not repeat and a run of `**\/` is one, so a 100 MB
+ * line costs no more memory than a few tokens per unit of this.
  */
-const MAX_PATTERN_UNITS = 32_768;
+const MAX_PATTERN_UNITS = 16_384;
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /** A text as the matcher reads it: lower-cased with `caseFold`, as UTF-8 bytes (one per unit) when not ASCII. */
@@ -193,14 +193,16 @@ export class Wildmatch {
 		const kinds: number[] = [];
 		const units: number[] = [];
 		const classes: (UnitClass | undefined)[] = [];
+		let consuming = 0;
 		const push = (kind: number, unit = -1, unitClass?: UnitClass) => {
+			consuming += kind <= CLASS ? 1 : 0;
 			kinds.push(kind);
 			units.push(unit);
 			classes.push(unitClass);
 		};
 		let i = 0;
 		while (i < pattern.length && !never) {
-			if (kinds.length > MAX_PATTERN_UNITS) {
+			if (consuming > MAX_PATTERN_UNITS) {
 				never = true;
 				break;
 			}
@@ -226,8 +228,11 @@ export class Wildmatch {
 					push(ANY);
 				} else if (i - start >= 2 && atSegmentStart && atSegmentEnd) {
 					if (pattern[i] === '/') {
-						push(SKIP_DIRS);
-						push(DIRS);
+						// `**\/**\/` means what `**\/` means.
+						if (kinds[kinds.length - 1] !== DIRS) {
+							push(SKIP_DIRS);
+							push(DIRS);
+						}
 						i++;
 					} else {
 						push(ANY);

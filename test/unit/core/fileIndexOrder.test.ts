@@ -155,6 +155,13 @@ describe('gitignore rules', () => {
 		assert.deepEqual([rules.test('x.log').ignored, rules.test('dir/x.txt').ignored, rules.ignores('b.log')], [true, false, true]);
 	});
 
+	it('compiles a 60,000-character line of `**/` to one token, and a line needing more units than a path holds to nothing', () => {
+		const rules = new GitignoreRules([`${'**/'.repeat(20_000)}x`, `${'*a'.repeat(20_000)}*`], false);
+		assert.equal(rules.test('a/b/x').ignored, true);
+		assert.equal(rules.test('x').ignored, true);
+		assert.equal(rules.test('a'.repeat(4096)).ignored, false);
+	});
+
 	it('tells rules that need the whole path from those that need only the name', () => {
 		assert.equal(new GitignoreRules(['/build'], false).byNameOnly, false);
 		assert.equal(new GitignoreRules(['docs/*.md'], false).byNameOnly, false);
