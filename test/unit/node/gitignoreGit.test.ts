@@ -146,6 +146,24 @@ describe('gitignore rules agree with git', function () {
 	});
 	after(() => rmSync(dir, { recursive: true, force: true }));
 
+	it('reads names outside ASCII byte by byte, as git does (`?` is one byte of `é`)', () => {
+		const work = path.join(dir, 'unicode');
+		mkdirSync(work);
+		execFileSync('git', ['init', '-q'], { cwd: work, env });
+		const names = ['é', 'é1', 'éé', 'Éx', 'ab', 'ü.txt', 'naïve.md', '日本'];
+		for (const name of names) {
+			writeFileSync(path.join(work, name), '');
+		}
+		const lines = ['?', '??1', '[é]x', '*.txt', 'na?ve.md', '日?', '????'];
+		writeFileSync(path.join(work, '.gitignore'), lines.join('\n'));
+		const git = gitSays(work, names, false, env);
+		const rules = new GitignoreRules(lines, false);
+		for (const name of names) {
+			assert.equal(rules.test(name).ignored, git.get(name), name);
+		}
+		assert.deepEqual(names.filter(name => git.get(name)), ['é1', 'éé', 'ü.txt']);
+	});
+
 	for (const ignoreCase of [false, true]) {
 		it(`answers as git ${ignoreCase ? 'with core.ignorecase' : 'does by default'}, path by path`, async () => {
 			const work = path.join(dir, 'work');
