@@ -37,9 +37,9 @@ const WILDCARD = /[*?[\\]/;
  */
 export class GitignoreRules {
 	private readonly rules: Rule[] = [];
-	/** Rules that are a plain name, by that name: their indices, last first. */
+	/** Rules that are a plain name, by that name: their indices, in file order. */
 	private readonly exact = new Map<string, number[]>();
-	/** Rules `*` + a plain suffix, by suffix length, then suffix: their indices, last first. */
+	/** Rules `*` + a plain suffix, by suffix length, then suffix: their indices, in file order. */
 	private readonly suffixes = new Map<number, Map<string, number[]>>();
 	/**
 	 * Other rules that end in a plain part (`deep/**\/x.js`, `a?c.txt`), by its length, then that
@@ -103,20 +103,22 @@ export class GitignoreRules {
 		const index = this.rules.length;
 		const prefix = prepareText(text.slice(0, literalLength), this.caseFold);
 		const restText = text.slice(literalLength);
-		const rest = restText === '' ? undefined : Wildmatch.compile(restText, { pathname: !byName, caseFold: this.caseFold });
+		const suffix = text.slice(1);
+		// A `*.ext` rule is answered by its suffix alone: no automaton for it.
+		const bySuffix = byName && text.startsWith('*') && !WILDCARD.test(suffix);
+		const rest = restText === '' || bySuffix ? undefined : Wildmatch.compile(restText, { pathname: !byName, caseFold: this.caseFold });
 		const rule: Rule = { index, negative, directoryOnly, byName, prefix, rest };
 		this.rules.push(rule);
-		const suffix = text.slice(1);
-		if (byName && rest === undefined) {
-			listIn(this.exact, prefix).unshift(index);
-		} else if (byName && text.startsWith('*') && !WILDCARD.test(suffix)) {
+		if (byName && restText === '') {
+			listIn(this.exact, prefix).push(index);
+		} else if (bySuffix) {
 			const key = prepareText(suffix, this.caseFold);
-			let bySuffix = this.suffixes.get(key.length);
-			if (!bySuffix) {
-				bySuffix = new Map();
-				this.suffixes.set(key.length, bySuffix);
+			let sameLength = this.suffixes.get(key.length);
+			if (!sameLength) {
+				sameLength = new Map();
+				this.suffixes.set(key.length, sameLength);
 			}
-			listIn(bySuffix, key).unshift(index);
+			listIn(sameLength, key).push(index);
 		} else if (tailOf(text) !== '') {
 			const tail = prepareText(tailOf(text), this.caseFold);
 			let byText = this.byTail.get(tail.length);
@@ -125,7 +127,7 @@ export class GitignoreRules {
 				this.byTail.set(tail.length, byText);
 			}
 			listIn(byText, tail).push(rule);
-		} else if (!byName && (rest === undefined || prefix.includes('/'))) {
+		} else if (!byName && (restText === '' || prefix.includes('/'))) {
 			const slash = prefix.indexOf('/');
 			listIn(this.byFirstSegment, slash < 0 ? prefix : prefix.slice(0, slash)).push(rule);
 		} else {
@@ -174,9 +176,10 @@ export class GitignoreRules {
 		return best < 0 ? NOT_IGNORED : this.rules[best].negative ? UNIGNORED : IGNORED;
 	}
 
-	/** The first index in `indices` (last first) of a rule that applies to the path, if after `best`. */
+	/** The last index in `indices` (in file order) of a rule that applies to the path, if after `best`. */
 	private lastApplying(indices: readonly number[] | undefined, isDirectory: boolean, best: number): number {
-		for (const index of indices ?? []) {
+		for (let i = (indices?.length ?? 0) - 1; i >= 0; i--) {
+			const index = indices![i];
 			if (index <= best) {
 				break;
 			}

@@ -20,15 +20,16 @@ const INFIX_GLOB = new RegExp(`^\\*${LITERAL}\\*$`);
 export class NameGlobs {
 	private readonly exact = new Set<string>();
 	private readonly exactFirst = new Uint8Array(LISTED_UNITS);
-	private readonly prefixes: string[] = [];
-	private readonly suffixes: string[] = [];
-	private readonly infixes: string[] = [];
-	private readonly prefixesByFirst: readonly (readonly string[])[];
-	private readonly suffixesByLast: readonly (readonly string[])[];
+	private readonly prefixes: Affixes;
+	private readonly suffixes: Affixes;
+	private readonly infixes: readonly string[];
 	private readonly rest: readonly Wildmatch[];
 
 	constructor(globs: readonly string[]) {
-		const rest: string[] = [];
+		const rest = new Set<string>();
+		const prefixes = new Set<string>();
+		const suffixes = new Set<string>();
+		const infixes = new Set<string>();
 		for (const glob of globs) {
 			const lower = glob.toLowerCase();
 			if (!/[*?[\\]/.test(lower)) {
@@ -37,18 +38,19 @@ export class NameGlobs {
 					this.exactFirst[lower.charCodeAt(0)] = 1;
 				}
 			} else if (SUFFIX_GLOB.test(lower)) {
-				this.suffixes.push(lower.slice(1));
+				suffixes.add(lower.slice(1));
 			} else if (PREFIX_GLOB.test(lower)) {
-				this.prefixes.push(lower.slice(0, -1));
+				prefixes.add(lower.slice(0, -1));
 			} else if (INFIX_GLOB.test(lower)) {
-				this.infixes.push(lower.slice(1, -1));
+				infixes.add(lower.slice(1, -1));
 			} else {
-				rest.push(glob);
+				rest.add(lower);
 			}
 		}
-		this.rest = rest.map(glob => Wildmatch.compile(glob, { pathname: false, caseFold: true }));
-		this.prefixesByFirst = byUnit(this.prefixes, prefix => prefix.charCodeAt(0));
-		this.suffixesByLast = byUnit(this.suffixes, suffix => suffix.charCodeAt(suffix.length - 1));
+		this.rest = [...rest].map(glob => Wildmatch.compile(glob, { pathname: false, caseFold: true }));
+		this.prefixes = new Affixes([...prefixes], false);
+		this.suffixes = new Affixes([...suffixes], true);
+		this.infixes = [...infixes];
 	}
 
 	/**
@@ -61,17 +63,8 @@ export class NameGlobs {
 		if ((!(first < LISTED_UNITS) || this.exactFirst[first] === 1) && this.exact.has(lower)) {
 			return true;
 		}
-		const startingAlike = first < LISTED_UNITS ? this.prefixesByFirst[first] : this.prefixes;
-		for (let i = 0; i < startingAlike.length; i++) {
-			if (lower.startsWith(startingAlike[i])) {
-				return true;
-			}
-		}
-		const endingAlike = last < LISTED_UNITS ? this.suffixesByLast[last] : this.suffixes;
-		for (let i = 0; i < endingAlike.length; i++) {
-			if (lower.endsWith(endingAlike[i])) {
-				return true;
-			}
+		if (this.prefixes.match(lower, first) || this.suffixes.match(lower, last)) {
+			return true;
 		}
 		for (let i = 0; i < this.infixes.length; i++) {
 			if (lower.includes(this.infixes[i])) {
@@ -90,21 +83,57 @@ export class NameGlobs {
 	}
 }
 
+/** Past this many affixes that share a first (or last) unit, they are looked up by length instead of tried in turn. */
+const MAX_SCANNED = 32;
+
 /**
- * `items` by a code unit of each (its first or last), for the units below `LISTED_UNITS`. A name
- * whose unit is beyond those is checked against the whole list instead.
+ * Plain prefixes (or suffixes) of names. A few are tried in turn, only those whose first (last)
+ * unit is the name's (a table lookup, no hashing, no new strings); a long list (a `.gitignore` of
+ * thousands of `*.ext` rules) is looked up instead: one set per length, one lookup per length.
  */
-function byUnit(items: readonly string[], unitOf: (item: string) => number): readonly (readonly string[])[] {
-	const lists: string[][] = [];
-	const none: string[] = [];
-	for (let unit = 0; unit < LISTED_UNITS; unit++) {
-		lists.push(none);
-	}
-	for (const item of items) {
-		const unit = unitOf(item);
-		if (unit < LISTED_UNITS) {
-			lists[unit] = lists[unit] === none ? [item] : [...lists[unit], item];
+class Affixes {
+	/** Per code unit below `LISTED_UNITS`, the affixes that start (end) with it; a name whose unit is beyond those tries all. */
+	private readonly byUnit: readonly (readonly string[])[] = [];
+	/** When the list is long: the affixes by length, shortest first. */
+	private readonly byLength: readonly (readonly [number, ReadonlySet<string>])[] | undefined;
+
+	constructor(private readonly items: readonly string[], private readonly atEnd: boolean) {
+		const lists: string[][] = Array.from({ length: LISTED_UNITS }, () => []);
+		const others: string[] = [];
+		for (const item of items) {
+			const unit = item.charCodeAt(atEnd ? item.length - 1 : 0);
+			(unit < LISTED_UNITS ? lists[unit] : others).push(item);
 		}
+		if (others.length > MAX_SCANNED || lists.some(list => list.length > MAX_SCANNED)) {
+			const byLength = new Map<number, Set<string>>();
+			for (const item of items) {
+				const same = byLength.get(item.length) ?? new Set<string>();
+				byLength.set(item.length, same.add(item));
+			}
+			this.byLength = [...byLength].sort((a, b) => a[0] - b[0]);
+		}
+		this.byUnit = lists;
 	}
-	return lists;
+
+	/** Whether `lower` starts (ends) with one of the affixes; `unit` is its first (last) code unit. */
+	match(lower: string, unit: number): boolean {
+		if (this.byLength) {
+			for (const [length, same] of this.byLength) {
+				if (length > lower.length) {
+					return false;
+				}
+				if (same.has(this.atEnd ? lower.slice(lower.length - length) : lower.slice(0, length))) {
+					return true;
+				}
+			}
+			return false;
+		}
+		const alike = unit < LISTED_UNITS ? this.byUnit[unit] : this.items;
+		for (let i = 0; i < alike.length; i++) {
+			if (this.atEnd ? lower.endsWith(alike[i]) : lower.startsWith(alike[i])) {
+				return true;
+			}
+		}
+		return false;
+	}
 }

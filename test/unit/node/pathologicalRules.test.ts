@@ -5,6 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parseGitignore } from '../../../src/core/files/gitignoreRules';
+import { SecretMatcher } from '../../../src/core/files/secretMatcher';
 import { fileUri } from '../../../src/core/uriGuard';
 import { connectInMemory, createTestServer, listAll } from '../../helpers/harness';
 import { cliStdio } from '../../helpers/headlessHost';
@@ -117,6 +119,20 @@ describe('rules a folder brings cannot stall the server', () => {
 		} finally {
 			await conn.close();
 			server.dispose();
+		}
+	});
+
+	it('reads 300,000 copies of two rules, and 100,000 distinct *.ext rules or secrets, without comparing each with the others', () => {
+		const repeated = parseGitignore(Array.from({ length: 300_000 }, (_, i) => (i % 2 ? '*.log' : 'node_modules')).join('\n'))!;
+		assert.deepEqual([repeated.testName('a.log', false).ignored, repeated.testName('node_modules', true).ignored, repeated.testName('a.ts', false).ignored], [true, true, false]);
+		const extensions = Array.from({ length: 100_000 }, (_, i) => `*.e${i}`);
+		const distinct = parseGitignore(extensions.join('\n'))!;
+		const secrets = new SecretMatcher(extensions);
+		for (let i = 0; i < 20_000; i++) {
+			assert.equal(distinct.testName(`f.e${i * 5}`, false).ignored, true);
+			assert.equal(distinct.testName(`f.x${i}`, false).ignored, false);
+			assert.equal(secrets.matchesIn('', `F.E${i * 5}`, false), true);
+			assert.equal(secrets.matchesIn('', `f.x${i}`, false), false);
 		}
 	});
 });
