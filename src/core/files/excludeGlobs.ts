@@ -34,7 +34,8 @@ export class ExcludeGlobs {
 			const expanded = pattern.length > MAX_EXCLUDE_LENGTH ? undefined : expandBraces(pattern);
 			if (!expanded) {
 				failed = true;
-				warn(`exclude pattern "${pattern.slice(0, 60)}${pattern.length > 60 ? '...' : ''}" (${pattern.length} characters) cannot be used: it is over ${MAX_EXCLUDE_LENGTH} characters or expands to over ${MAX_BRACE_EXPANSIONS} patterns. Nothing is served until it is fixed.`);
+				// JSON: a folder's pattern may hold line breaks that would pass for log lines of their own.
+				warn(`exclude pattern ${JSON.stringify(pattern.slice(0, 60))}${pattern.length > 60 ? '...' : ''} (${pattern.length} characters) cannot be used: it is over ${MAX_EXCLUDE_LENGTH} characters or expands to over ${MAX_BRACE_EXPANSIONS} patterns. Nothing is served until it is fixed.`);
 				continue;
 			}
 			for (const glob of expanded) {
