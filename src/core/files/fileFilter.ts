@@ -1,17 +1,29 @@
 import * as path from 'node:path';
-import picomatch from 'picomatch';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../ports';
-import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
+import { ExcludeGlobs } from './excludeGlobs';
+import { GitignoreRules, ignoredAfter, parseGitignore } from './gitignoreRules';
 import { readRepositoryRules, RuleFile } from './repositoryRules';
 import { readRuleFileText } from './ruleFileText';
 import { BUILT_IN_SECRETS, SecretMatcher } from './secretMatcher';
 
-type Ignore = BoundedIgnore;
+type Ignore = GitignoreRules;
+
+/** A `.gitignore` that applies in a directory, and where its own directory's part of the relative path ends (0 at the root, else after its `/`). */
+interface AppliedRules {
+	readonly rules: Ignore;
+	readonly start: number;
+}
+
+/**
+ * Directories whose `AppliedRules` are kept per folder; past this the cache starts over (each
+ * entry is rebuilt from its parent's, so a walk stays linear in depth either way).
+ */
+const MAX_CACHED_CHAINS = 65_536;
 
 /** Decides whether a path under a workspace folder may be served. */
 export class FileFilter {
 	private readonly secrets: SecretMatcher;
-	private readonly excluded: ((rel: string) => boolean) | undefined;
+	private readonly excluded: ExcludeGlobs | undefined;
 	/**
 	 * Parsed `.gitignore` per directory (null: none there), filled while indexing: per folder path,
 	 * by workspace-relative directory. Two short keys, not one joined string: the walk looks up
@@ -25,15 +37,22 @@ export class FileFilter {
 	 */
 	private readonly repositoryRules = new Map<string, Promise<readonly RuleFile[]>>();
 	private readonly loadedRepositoryRules = new Map<string, readonly RuleFile[]>();
+	/**
+	 * Per folder path, by directory: the `.gitignore` files that apply to its names, root first
+	 * (`chainIn`). Each is its parent's plus its own, so a walk 2,000 directories deep does not
+	 * look its ancestors up again for each directory. Holds every ancestor of what it holds.
+	 */
+	private readonly chains = new Map<string, Map<string, readonly AppliedRules[]>>();
 
 	constructor(
 		private readonly reader: FileSystemReader,
 		readonly settings: FileSettings,
+		/** Told of a setting's pattern that cannot be used (and then hides everything). */
+		warn: (message: string) => void = () => undefined,
 	) {
 		this.secrets = new SecretMatcher([...BUILT_IN_SECRETS, ...settings.secrets]);
 		const patterns = settings.exclude.filter(p => p.trim() !== '');
-		const matcher = patterns.length > 0 ? picomatch(patterns, { dot: true }) : undefined;
-		this.excluded = matcher ? rel => matcher(rel) : undefined;
+		this.excluded = patterns.length > 0 ? new ExcludeGlobs(patterns, warn) : undefined;
 	}
 
 	/**
@@ -45,20 +64,36 @@ export class FileFilter {
 		if (rel === '' || rel.startsWith('/')) {
 			return true;
 		}
-		if (this.secrets.matches(rel, isDirectory)) {
+		if (this.secrets.matches(rel, isDirectory) || this.excluded?.matches(rel)) {
 			return true;
 		}
-		if (!parentsChecked) {
-			const parts = rel.split('/');
-			let prefix = '';
-			for (let i = 0; i < parts.length - 1; i++) {
-				prefix = prefix ? `${prefix}/${parts[i]}` : parts[i];
-				if (this.secrets.matches(prefix, true) || this.excluded?.(prefix) || this.gitignored(folder, prefix, true, extra)) {
+		const respectGitignore = this.settings.respectGitignore;
+		const loaded = respectGitignore ? this.gitignores.get(folder.path) : undefined;
+		const outside = respectGitignore ? this.loadedRepositoryRules.get(folder.path) ?? [] : [];
+		// One pass down the path: the `.gitignore` files met so far are the ones that apply below.
+		const chain: AppliedRules[] = [];
+		let slash = -1;
+		for (;;) {
+			if (respectGitignore) {
+				const dirRel = slash < 0 ? '' : rel.slice(0, slash);
+				const rules = loaded?.get(dirRel) ?? extra?.get(dirRel);
+				if (rules) {
+					chain.push({ rules, start: slash + 1 });
+				}
+			}
+			const next = rel.indexOf('/', slash + 1);
+			if (next < 0) {
+				break;
+			}
+			if (!parentsChecked) {
+				const parent = rel.slice(0, next);
+				if (this.secrets.matches(parent, true) || this.excluded?.matches(parent) || gitignored(outside, chain, parent, true)) {
 					return true;
 				}
 			}
+			slash = next;
 		}
-		return this.excluded?.(rel) || this.gitignored(folder, rel, isDirectory, extra);
+		return gitignored(outside, chain, rel, isDirectory);
 	}
 
 	/**
@@ -68,30 +103,18 @@ export class FileFilter {
 	 */
 	checkerFor(folder: WorkspaceFolder, dirRel: string): NameCheck {
 		const chain: RuleFile[] = [];
-		const loaded = this.gitignores.get(folder.path);
 		for (const outside of this.loadedRepositoryRules.get(folder.path) ?? []) {
 			chain.push({ rules: outside.rules, prefix: dirRel ? `${outside.prefix}${dirRel}/` : outside.prefix });
 		}
-		if (this.settings.respectGitignore && loaded) {
-			// Each directory from the folder root down to this one: where its relative path ends
-			// in `dirRel` (-1 for the root), and what is left of `dirRel` below it.
-			let end = -1;
-			for (;;) {
-				const rules = loaded.get(end < 0 ? '' : dirRel.slice(0, end));
-				if (rules) {
-					const sub = dirRel.slice(end + 1);
-					chain.push({ rules, prefix: sub ? `${sub}/` : '' });
-				}
-				if (dirRel === '' || end === dirRel.length) {
-					break;
-				}
-				const slash = dirRel.indexOf('/', end + 1);
-				end = slash < 0 ? dirRel.length : slash;
+		if (this.settings.respectGitignore) {
+			for (const { rules, start } of this.chainIn(folder, dirRel)) {
+				const sub = dirRel.slice(start);
+				chain.push({ rules, prefix: sub ? `${sub}/` : '' });
 			}
 		}
 		// Parents are served, so a rule file without negations anywhere in the chain ignored none
-		// of them; its rules that name only a last segment then decide by the name alone, and
-		// `ignore` answers a bare name without walking and caching every parent directory.
+		// of them; its rules that name only a last segment then decide by the name alone, tested
+		// without building the path.
 		if (!chain.some(c => c.rules.negates)) {
 			for (const c of chain) {
 				if (c.rules.byNameOnly) {
@@ -100,6 +123,39 @@ export class FileFilter {
 			}
 		}
 		return new NameCheck(this.secrets, this.excluded, dirRel ? `${dirRel}/` : '', chain);
+	}
+
+	/**
+	 * The loaded `.gitignore` files that apply to names in `dirRel` (its own and its ancestors'),
+	 * root first: from the cache, else from the nearest cached ancestor's down.
+	 */
+	private chainIn(folder: WorkspaceFolder, dirRel: string): readonly AppliedRules[] {
+		const loaded = this.gitignores.get(folder.path);
+		if (!loaded) {
+			return [];
+		}
+		let cache = this.chains.get(folder.path);
+		if (!cache || cache.size > MAX_CACHED_CHAINS) {
+			cache = new Map();
+			this.chains.set(folder.path, cache);
+		}
+		const uncached: string[] = [];
+		let chain: readonly AppliedRules[] = [];
+		for (let dir: string | undefined = dirRel; dir !== undefined; dir = dir === '' ? undefined : dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) {
+			const cached = cache.get(dir);
+			if (cached) {
+				chain = cached;
+				break;
+			}
+			uncached.push(dir);
+		}
+		for (let i = uncached.length - 1; i >= 0; i--) {
+			const dir = uncached[i];
+			const own = loaded.get(dir);
+			chain = own ? [...chain, { rules: own, start: dir === '' ? 0 : dir.length + 1 }] : chain;
+			cache.set(dir, chain);
+		}
+		return chain;
 	}
 
 	/** Loads the `.gitignore` files of every ancestor of `rel`, then checks it. */
@@ -169,6 +225,10 @@ export class FileFilter {
 				this.gitignores.set(folder.path, loaded);
 			}
 			loaded.set(dirRel, parseGitignore(text));
+			// Chains hold their ancestors, so one for a directory not cached has no descendants cached either.
+			if (this.chains.get(folder.path)?.has(dirRel)) {
+				this.chains.delete(folder.path);
+			}
 		}
 	}
 
@@ -179,32 +239,23 @@ export class FileFilter {
 	private readGitignoreText(dirPath: string): Promise<string | null> {
 		return readRuleFileText(this.reader, path.join(dirPath, '.gitignore'));
 	}
+}
 
-	private gitignored(folder: WorkspaceFolder, rel: string, isDirectory: boolean, extra?: Map<string, Ignore | null>): boolean {
-		if (!this.settings.respectGitignore) {
-			return false;
-		}
-		// The repository's exclude file, then each .gitignore from the repository's top down to
-		// the parent decides in turn; deeper files override shallower ones, as in git.
-		let ignored = false;
-		for (const outside of this.loadedRepositoryRules.get(folder.path) ?? []) {
-			const result = outside.rules.test(isDirectory ? `${outside.prefix}${rel}/` : outside.prefix + rel);
-			ignored = ignoredAfter(ignored, result);
-		}
-		const loaded = this.gitignores.get(folder.path);
-		let slash = -1;
-		do {
-			const dirRel = slash < 0 ? '' : rel.slice(0, slash);
-			const rules = loaded?.get(dirRel) ?? extra?.get(dirRel);
-			if (rules) {
-				const sub = rel.slice(slash + 1);
-				const result = rules.test(isDirectory ? `${sub}/` : sub);
-				ignored = ignoredAfter(ignored, result);
-			}
-			slash = rel.indexOf('/', slash + 1);
-		} while (slash >= 0);
-		return ignored;
+/**
+ * Whether git ignores a path as the rules outside the folder, then each `.gitignore` from the
+ * folder's root down to the path's parent (`chain`), decide in turn: deeper ones override
+ * shallower ones, as in git.
+ */
+function gitignored(outside: readonly RuleFile[], chain: readonly AppliedRules[], rel: string, isDirectory: boolean): boolean {
+	let ignored = false;
+	for (const { rules, prefix } of outside) {
+		ignored = ignoredAfter(ignored, rules.test(isDirectory ? `${prefix}${rel}/` : prefix + rel));
 	}
+	for (const { rules, start } of chain) {
+		const sub = rel.slice(start);
+		ignored = ignoredAfter(ignored, rules.test(isDirectory ? `${sub}/` : sub));
+	}
+	return ignored;
 }
 
 /**
@@ -215,7 +266,7 @@ export class FileFilter {
 export class NameCheck {
 	constructor(
 		private readonly secrets: SecretMatcher,
-		private readonly excluded: ((rel: string) => boolean) | undefined,
+		private readonly excluded: ExcludeGlobs | undefined,
 		/** The directory's relative path with its `/` ('' at a folder root). */
 		private readonly relPrefix: string,
 		private readonly chain: readonly RuleFile[],
@@ -225,7 +276,7 @@ export class NameCheck {
 	isIgnored(name: string, isDirectory: boolean): boolean {
 		// Lower-cased once for the secrets and every rule file's name globs.
 		const lower = name.toLowerCase();
-		if (this.secrets.matchesIn(this.relPrefix, name, isDirectory, lower) || (this.excluded !== undefined && this.excluded(this.relPrefix + name))) {
+		if (this.secrets.matchesIn(this.relPrefix, name, isDirectory, lower) || (this.excluded !== undefined && this.excluded.matchesIn(this.relPrefix, name))) {
 			return true;
 		}
 		let ignored = false;

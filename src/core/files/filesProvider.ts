@@ -183,7 +183,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		const { reader, settings, folders, watcher, log } = this.ports;
 		try {
 			const roots = await WorkspaceRoots.resolve(folders.folders(), reader);
-			const filter = new FileFilter(reader, settings.get());
+			const filter = new FileFilter(reader, settings.get(), message => log.warn(message));
 			const next = new FileIndex(reader, roots, filter, this.ports.walker);
 			this.buildingIndex = next;
 			await next.build();

@@ -1,9 +1,9 @@
-import picomatch from 'picomatch';
+import { prepareText, Wildmatch } from './wildmatch';
 
 /** Code units with lists of their own; a name starting or ending beyond these is checked against all. */
 const LISTED_UNITS = 128;
-/** What a glob's literal part may not hold (anything else is left to the regular expression). */
-const LITERAL = '[^*?[\\]\\\\{}()!+@]+';
+/** What a glob's literal part may not hold (anything else is left to git's matcher). */
+const LITERAL = '[^*?[\\]\\\\]+';
 const SUFFIX_GLOB = new RegExp(`^\\*${LITERAL}$`);
 const PREFIX_GLOB = new RegExp(`^${LITERAL}\\*$`);
 const INFIX_GLOB = new RegExp(`^\\*${LITERAL}\\*$`);
@@ -13,43 +13,44 @@ const INFIX_GLOB = new RegExp(`^\\*${LITERAL}\\*$`);
  * made for the index's hot path, where it runs once per file of the workspace. Plain names,
  * `*.ext`, `prefix*` and `*part*` globs are string comparisons, tried only when the name's first
  * or last letter can start or end one (a table lookup, no hashing, no new strings); only what
- * is left goes to a single regular expression (picomatch's, all alternatives in one). A class,
+ * is left goes to git's matcher (`Wildmatch`), one glob after another. A class,
  * not a closure per list: the walk calls the lists of every rule file from one place, and one
  * method there stays one call target for the optimizer.
  */
 export class NameGlobs {
 	private readonly exact = new Set<string>();
 	private readonly exactFirst = new Uint8Array(LISTED_UNITS);
-	private readonly prefixes: string[] = [];
-	private readonly suffixes: string[] = [];
-	private readonly infixes: string[] = [];
-	private readonly prefixesByFirst: readonly (readonly string[])[];
-	private readonly suffixesByLast: readonly (readonly string[])[];
-	private readonly re: RegExp | undefined;
+	private readonly prefixes: Affixes;
+	private readonly suffixes: Affixes;
+	private readonly infixes: readonly string[];
+	private readonly rest: readonly Wildmatch[];
 
 	constructor(globs: readonly string[]) {
-		const rest: string[] = [];
+		const rest = new Set<string>();
+		const prefixes = new Set<string>();
+		const suffixes = new Set<string>();
+		const infixes = new Set<string>();
 		for (const glob of globs) {
 			const lower = glob.toLowerCase();
-			if (!/[*?[\]\\{}()!+@]/.test(lower)) {
+			if (!/[*?[\\]/.test(lower)) {
 				this.exact.add(lower);
 				if (lower.charCodeAt(0) < LISTED_UNITS) {
 					this.exactFirst[lower.charCodeAt(0)] = 1;
 				}
 			} else if (SUFFIX_GLOB.test(lower)) {
-				this.suffixes.push(lower.slice(1));
+				suffixes.add(lower.slice(1));
 			} else if (PREFIX_GLOB.test(lower)) {
-				this.prefixes.push(lower.slice(0, -1));
-			} else if (INFIX_GLOB.test(lower) && /[^.]/.test(lower.slice(1, -1))) {
-				// Not all dots: picomatch never matches `.` or `..`, which contain only dots.
-				this.infixes.push(lower.slice(1, -1));
+				prefixes.add(lower.slice(0, -1));
+			} else if (INFIX_GLOB.test(lower)) {
+				infixes.add(lower.slice(1, -1));
 			} else {
-				rest.push(glob);
+				rest.add(lower);
 			}
 		}
-		this.re = rest.length > 0 ? new RegExp(rest.map(g => picomatch.makeRe(g, { dot: true, nocase: true }).source).join('|'), 'i') : undefined;
-		this.prefixesByFirst = byUnit(this.prefixes, prefix => prefix.charCodeAt(0));
-		this.suffixesByLast = byUnit(this.suffixes, suffix => suffix.charCodeAt(suffix.length - 1));
+		this.rest = [...rest].map(glob => Wildmatch.compile(glob, { pathname: false, caseFold: true }));
+		this.prefixes = new Affixes([...prefixes], false);
+		this.suffixes = new Affixes([...suffixes], true);
+		this.infixes = [...infixes];
 	}
 
 	/**
@@ -62,42 +63,77 @@ export class NameGlobs {
 		if ((!(first < LISTED_UNITS) || this.exactFirst[first] === 1) && this.exact.has(lower)) {
 			return true;
 		}
-		const startingAlike = first < LISTED_UNITS ? this.prefixesByFirst[first] : this.prefixes;
-		for (let i = 0; i < startingAlike.length; i++) {
-			if (lower.startsWith(startingAlike[i])) {
-				return true;
-			}
-		}
-		const endingAlike = last < LISTED_UNITS ? this.suffixesByLast[last] : this.suffixes;
-		for (let i = 0; i < endingAlike.length; i++) {
-			if (lower.endsWith(endingAlike[i])) {
-				return true;
-			}
+		if (this.prefixes.match(lower, first) || this.suffixes.match(lower, last)) {
+			return true;
 		}
 		for (let i = 0; i < this.infixes.length; i++) {
 			if (lower.includes(this.infixes[i])) {
 				return true;
 			}
 		}
-		return this.re !== undefined && this.re.test(name);
+		if (this.rest.length > 0) {
+			const prepared = prepareText(lower, false);
+			for (let i = 0; i < this.rest.length; i++) {
+				if (this.rest[i].matchesPrepared(prepared, 0)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 }
 
+/** Past this many affixes that share a first (or last) unit, they are looked up by length instead of tried in turn. */
+const MAX_SCANNED = 32;
+
 /**
- * `items` by a code unit of each (its first or last), for the units below `LISTED_UNITS`. A name
- * whose unit is beyond those is checked against the whole list instead.
+ * Plain prefixes (or suffixes) of names. A few are tried in turn, only those whose first (last)
+ * unit is the name's (a table lookup, no hashing, no new strings); a long list (a `.gitignore` of
+ * thousands of `*.ext` rules) is looked up instead: one set per length, one lookup per length.
  */
-function byUnit(items: readonly string[], unitOf: (item: string) => number): readonly (readonly string[])[] {
-	const lists: string[][] = [];
-	const none: string[] = [];
-	for (let unit = 0; unit < LISTED_UNITS; unit++) {
-		lists.push(none);
-	}
-	for (const item of items) {
-		const unit = unitOf(item);
-		if (unit < LISTED_UNITS) {
-			lists[unit] = lists[unit] === none ? [item] : [...lists[unit], item];
+class Affixes {
+	/** Per code unit below `LISTED_UNITS`, the affixes that start (end) with it; a name whose unit is beyond those tries all. */
+	private readonly byUnit: readonly (readonly string[])[] = [];
+	/** When the list is long: the affixes by length, shortest first. */
+	private readonly byLength: readonly (readonly [number, ReadonlySet<string>])[] | undefined;
+
+	constructor(private readonly items: readonly string[], private readonly atEnd: boolean) {
+		const lists: string[][] = Array.from({ length: LISTED_UNITS }, () => []);
+		const others: string[] = [];
+		for (const item of items) {
+			const unit = item.charCodeAt(atEnd ? item.length - 1 : 0);
+			(unit < LISTED_UNITS ? lists[unit] : others).push(item);
 		}
+		if (others.length > MAX_SCANNED || lists.some(list => list.length > MAX_SCANNED)) {
+			const byLength = new Map<number, Set<string>>();
+			for (const item of items) {
+				const same = byLength.get(item.length) ?? new Set<string>();
+				byLength.set(item.length, same.add(item));
+			}
+			this.byLength = [...byLength].sort((a, b) => a[0] - b[0]);
+		}
+		this.byUnit = lists;
 	}
-	return lists;
+
+	/** Whether `lower` starts (ends) with one of the affixes; `unit` is its first (last) code unit. */
+	match(lower: string, unit: number): boolean {
+		if (this.byLength) {
+			for (const [length, same] of this.byLength) {
+				if (length > lower.length) {
+					return false;
+				}
+				if (same.has(this.atEnd ? lower.slice(lower.length - length) : lower.slice(0, length))) {
+					return true;
+				}
+			}
+			return false;
+		}
+		const alike = unit < LISTED_UNITS ? this.byUnit[unit] : this.items;
+		for (let i = 0; i < alike.length; i++) {
+			if (this.atEnd ? lower.endsWith(alike[i]) : lower.startsWith(alike[i])) {
+				return true;
+			}
+		}
+		return false;
+	}
 }

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { FileSystemReader, GitUserConfig } from '../ports';
-import { BoundedIgnore, ignoredAfter, parseGitignore } from './boundedIgnore';
+import { GitignoreRules, ignoredAfter, parseGitignore } from './gitignoreRules';
 import { userExcludesFile } from './gitUserExcludes';
 import { readRuleFileText } from './ruleFileText';
 
 /** A `.gitignore` that applies in a directory, and that directory's path relative to it (with `/`, or '' to test names alone). */
 export interface RuleFile {
-	readonly rules: BoundedIgnore;
+	readonly rules: GitignoreRules;
 	prefix: string;
 }
 
@@ -46,13 +46,31 @@ export async function readRepositoryRules(reader: FileSystemReader, folderPath: 
 	if (user) {
 		found.unshift({ rules: user, prefix: prefixFrom(top) });
 	}
-	let folderIgnored = false;
-	for (const { rules, prefix } of found) {
-		if (prefix !== '') {
-			folderIgnored = ignoredAfter(folderIgnored, rules.test(prefix));
+	return folderIgnored(found) ? [] : found;
+}
+
+/**
+ * Whether `found` ignore the folder they were read for: git ignores it when they ignore it or any
+ * directory between it and the repository's top. Each is asked, top down, about every directory
+ * below its own, with the rules of the files above that directory deciding in git's order.
+ */
+function folderIgnored(found: readonly RuleFile[]): boolean {
+	const segments = found.map(({ prefix }) => prefix.split('/').slice(0, -1));
+	const depth = Math.max(0, ...segments.map(s => s.length));
+	// `up`: how many directories above the folder (0 for the folder itself).
+	for (let up = depth - 1; up >= 0; up--) {
+		let ignored = false;
+		found.forEach(({ rules }, i) => {
+			const within = segments[i].length - up;
+			if (within > 0) {
+				ignored = ignoredAfter(ignored, rules.test(`${segments[i].slice(0, within).join('/')}/`));
+			}
+		});
+		if (ignored) {
+			return true;
 		}
 	}
-	return folderIgnored ? [] : found;
+	return false;
 }
 
 async function exists(reader: FileSystemReader, filePath: string): Promise<boolean> {

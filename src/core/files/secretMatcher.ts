@@ -1,4 +1,4 @@
-import { BoundedIgnore } from './boundedIgnore';
+import { GitignoreRules } from './gitignoreRules';
 import { NameGlobs } from './nameGlobs';
 
 /**
@@ -22,7 +22,7 @@ export const BUILT_IN_SECRETS: readonly string[] = [
  * The secrets deny-list, with .gitignore semantics, made cheap for the index's hot path: a
  * pattern without an inner slash matches a name at any depth, so those compile to one matcher
  * on the base name; the few with an inner slash (and any list using `!` negations) go through
- * `ignore` on the whole path. Callers check each ancestor directory themselves.
+ * git's matcher on the whole path. Callers check each ancestor directory themselves.
  *
  * Matching ignores case: on case-insensitive file systems (macOS, Windows) `.ENV` *is* `.env`,
  * and elsewhere `ID_RSA` or `Server.PEM` hold the same secrets. A case-insensitive regular
@@ -31,11 +31,11 @@ export const BUILT_IN_SECRETS: readonly string[] = [
 export class SecretMatcher {
 	private readonly fileName: NameGlobs;
 	private readonly directoryName: NameGlobs;
-	private readonly byPath: BoundedIgnore | undefined;
+	private readonly byPath: GitignoreRules | undefined;
 	/**
 	 * The last segments of the path patterns, in any case, when all are plain names
 	 * (`**\/.kube/config` ends in `config`): a path whose name is none of them (in lower case) cannot
-	 * match, and skips `ignore`.
+	 * match, and skips the path rules.
 	 */
 	private readonly byPathName: NameGlobs | undefined;
 
@@ -43,7 +43,7 @@ export class SecretMatcher {
 		const lines = patterns.map(p => p.trim()).filter(p => p !== '' && !p.startsWith('#'));
 		if (lines.some(p => p.startsWith('!'))) {
 			// Negations depend on order across all patterns: keep the full semantics.
-			const all = new BoundedIgnore(lines, { ignorecase: true });
+			const all = new GitignoreRules(lines, true);
 			this.fileName = new NameGlobs([]);
 			this.directoryName = new NameGlobs([]);
 			this.byPath = all;
@@ -56,7 +56,7 @@ export class SecretMatcher {
 		this.fileName = new NameGlobs(forFiles);
 		this.directoryName = new NameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
-		this.byPath = paths.length > 0 ? new BoundedIgnore(paths, { ignorecase: true }) : undefined;
+		this.byPath = paths.length > 0 ? new GitignoreRules(paths, true) : undefined;
 		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
 		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new NameGlobs(lastSegments) : undefined;
 	}
