@@ -8,7 +8,7 @@
 //     (the legacy rows' reference) and by the v2 client in its 2025 mode (the modern rows'
 //     reference: one client on both sides of a comparison).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { OursHttp, OursStdio, type OursOptions } from './contenders.js';
 import { round, type LatencySummary } from './measurement.js';
@@ -20,7 +20,9 @@ export function previousContender(kind: 'stdio' | 'http', opts: OursOptions): Ou
 
 /**
  * `--previous`: a path to a cli.js, or a git ref built (once per commit) from `git archive` into
- * .cache/bench/previous/<sha>/ with this checkout's node_modules linked in. Returns the cli.js path.
+ * .cache/bench/previous/<sha>/ with the dependencies its own lock file names (`npm ci`, no install
+ * scripts): this checkout's node_modules no longer hold what an older build imports (`ignore` and
+ * `picomatch` left with the linear-time matcher). Returns the cli.js path.
  */
 export function resolvePreviousCli(repoRoot: string, value: string, log: (message: string) => void): string {
 	if (value.endsWith('.js')) {
@@ -38,8 +40,8 @@ export function resolvePreviousCli(repoRoot: string, value: string, log: (messag
 	mkdirSync(dir, { recursive: true });
 	try {
 		execFileSync('sh', ['-c', 'git archive --format=tar "$0" | tar -x -C "$1"', sha, dir], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
-		// The old build bundles its SDK; the v1 package stays installed here beside v2 (see README).
-		symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+		log(`previous build: installing its dependencies (npm ci) in ${path.relative(repoRoot, dir)}`);
+		execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 		execFileSync(process.execPath, ['esbuild.mjs'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 	} catch (err) {
 		rmSync(dir, { recursive: true, force: true });
