@@ -110,7 +110,7 @@ export class LegacySessions extends Disposable {
 			hosted.open--;
 			hosted.lastSeen = Date.now();
 		});
-		await handle(hosted.transport, req, res, message, unread => this.options.log.warn(streamCutMessage('a 2025 session', unread)));
+		await handle(hosted.transport, req, res, message, unread => this.options.log.warn(streamCutMessage("a 2025 session's GET stream", unread)));
 	}
 
 	private close(id: string): void {

@@ -54,7 +54,7 @@ export type OnStreamCut = (unreadBytes: number) => void;
 
 /** The log line for a stream cut by `writeResponse`: what it was, and how much was left unread. */
 export function streamCutMessage(what: string, unreadBytes: number): string {
-	return `closed ${what}'s notification stream: its client left ${(unreadBytes / (1024 * 1024)).toFixed(1)} MB unread (over the ${MAX_UNREAD_STREAM_BYTES / (1024 * 1024)} MB limit); it may open it again`;
+	return `closed ${what}: its client left ${(unreadBytes / (1024 * 1024)).toFixed(1)} MB unread (over the ${MAX_UNREAD_STREAM_BYTES / (1024 * 1024)} MB limit); it may open it again`;
 }
 
 /**

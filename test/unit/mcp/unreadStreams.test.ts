@@ -117,7 +117,7 @@ describe('a notification stream its client does not read', function () {
 		assert.equal(host.clientCount, 0, `the stream was still open after ${rounds} rounds (${rounds * 0.8} MB sent to a client that reads nothing)`);
 		assert.ok(rounds * 0.8 * 1024 * 1024 > MAX_UNREAD_STREAM_BYTES, 'cut only past the limit');
 		assert.equal(log.warnings.length, 1);
-		assert.match(log.warnings[0], /^closed a subscriptions\/listen stream's notification stream: its client left \d+\.\d MB unread \(over the 4 MB limit\)/);
+		assert.match(log.warnings[0], /^closed a subscriptions\/listen stream: its client left \d+\.\d MB unread \(over the 4 MB limit\)/);
 		assert.equal((await listen(2)).statusCode, 200, 'the client may listen again');
 		assert.equal(host.clientCount, 1);
 	});
@@ -149,7 +149,7 @@ describe('a notification stream its client does not read', function () {
 			await changeAll();
 		}
 		assert.equal(log.warnings.length, 1, `the stream was still open after ${rounds} rounds (${rounds * 0.8} MB sent to a client that reads nothing)`);
-		assert.match(log.warnings[0], /^closed a 2025 session's notification stream: its client left \d+\.\d MB unread \(over the 4 MB limit\)/);
+		assert.match(log.warnings[0], /^closed a 2025 session's GET stream: its client left \d+\.\d MB unread \(over the 4 MB limit\)/);
 		assert.equal(host.sessionCount, 1, 'the session stays');
 		assert.equal((await stream()).statusCode, 200, 'its client may open the stream again');
 		assert.deepEqual(log.errors, []);
