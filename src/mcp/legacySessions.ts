@@ -5,7 +5,7 @@ import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { sendJsonRpcError } from './httpReplies';
 import { McpSession, SessionOptions } from './session';
-import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, OnStreamCut, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
 export interface LegacySessionsOptions extends SessionOptions {
 	/** Open sessions at most; a newcomer over it takes the place of an idle one, or gets 503. */
@@ -110,7 +110,7 @@ export class LegacySessions extends Disposable {
 			hosted.open--;
 			hosted.lastSeen = Date.now();
 		});
-		await handle(hosted.transport, req, res, message);
+		await handle(hosted.transport, req, res, message, unread => this.options.log.warn(streamCutMessage("a 2025 session's GET stream", unread)));
 	}
 
 	private close(id: string): void {
@@ -153,7 +153,7 @@ export class LegacySessions extends Disposable {
  * leg: the Node adapter builds a new request listener and a streamed reply (headers flushed in a
  * write of their own) for every request, which cost the 2025 era about 8% of its server CPU per read and a second socket write per answer.
  */
-async function handle(transport: WebStandardStreamableHTTPServerTransport, req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<void> {
+async function handle(transport: WebStandardStreamableHTTPServerTransport, req: http.IncomingMessage, res: http.ServerResponse, message: unknown, onCut?: OnStreamCut): Promise<void> {
 	const request = webRequestOf(req, abortedWhenClientGoes(res));
-	await writeResponse(await transport.handleRequest(request, message === undefined ? undefined : { parsedBody: message }), res, req.method === 'GET');
+	await writeResponse(await transport.handleRequest(request, message === undefined ? undefined : { parsedBody: message }), res, req.method === 'GET', onCut);
 }

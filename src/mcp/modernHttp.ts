@@ -2,6 +2,7 @@ import type * as http from 'node:http';
 import { CLIENT_INFO_META_KEY, createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
+import type { Logger } from '../common/logger';
 import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
@@ -9,7 +10,7 @@ import { ListenInterest } from './listenInterest';
 import { messageParts, messageWritten } from './messageParts';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
-import { abortedWhenClientGoes, webRequestOf, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -39,8 +40,11 @@ export class ModernHttpLeg extends Disposable {
 	private readonly streamsEmitter = this._register(new Emitter<void>());
 	readonly onDidChangeListenStreams = this.streamsEmitter.event;
 
+	private readonly log: Logger;
+
 	constructor(options: SessionOptions, maxListenStreams = MAX_LISTEN_STREAMS) {
 		super();
+		this.log = options.log;
 		this.gate = new ListenGate(options.registry, new ListenInterest());
 		this.handler = createMcpHandler(() => createWorkspaceServer(options, 'modern'), {
 			legacy: 'reject',
@@ -136,7 +140,7 @@ export class ModernHttpLeg extends Disposable {
 				this.streams.add(stream);
 				this.streamsEmitter.fire();
 			}
-			await writeResponse(response, res);
+			await writeResponse(response, res, false, unread => this.log.warn(streamCutMessage('a subscriptions/listen stream', unread)));
 		} finally {
 			release?.();
 			if (stream && this.streams.delete(stream)) {

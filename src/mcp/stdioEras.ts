@@ -76,6 +76,8 @@ export class EraAwareStdio implements Transport {
 			if (cancelled !== undefined) {
 				this.listens.get(cancelled)?.();
 				this.listens.delete(cancelled);
+				// A cancelled discover gets no answer, so its id would be kept for good.
+				this.discoverIds.delete(cancelled);
 			}
 		} else if (this.shortcut.tryDeliver(message)) {
 			return;

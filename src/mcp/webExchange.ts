@@ -40,12 +40,33 @@ export function abortedWhenClientGoes(res: http.ServerResponse): AbortSignal {
 }
 
 /**
+ * Bytes of a stream's events a client may leave unread before the stream is cut. A notification
+ * stream lives for as long as the client likes and Node keeps every write the socket could not
+ * take yet: a client that holds its stream open and stops reading would otherwise make this
+ * process keep each `resources/updated` sent to it, for ever. A client that reads, however
+ * slowly, never nears it (a burst of 10,000 notifications of 8 KB URIs is 80 MB, of typical
+ * URIs about 2 MB); a single event (an answer) is always written whole, however large.
+ */
+export const MAX_UNREAD_STREAM_BYTES = 4 * 1024 * 1024;
+
+/** What `writeResponse` reports when it cut a stream its client stopped reading. */
+export type OnStreamCut = (unreadBytes: number) => void;
+
+/** The log line for a stream cut by `writeResponse`: what it was, and how much was left unread. */
+export function streamCutMessage(what: string, unreadBytes: number): string {
+	return `closed ${what}: its client left ${(unreadBytes / (1024 * 1024)).toFixed(1)} MB unread (over the ${MAX_UNREAD_STREAM_BYTES / (1024 * 1024)} MB limit); it may open it again`;
+}
+
+/**
  * Writes a web `Response` (a JSON body, an SSE stream, or none) to Node's response, stopping when
  * the client goes. `opensAtOnce`: a stream that may stay quiet for long (a 2025 GET stream) sends
  * its headers at once, or the client would not know it is open; any other stream's headers go
  * out with its first event (a POST's answer, a listen acknowledgement), one socket write fewer.
+ * A stream whose client leaves more than `maxUnread` bytes unread is cut (`onCut` is told): the
+ * client sees its stream end and may open it again; its session and subscriptions stay.
  */
-export async function writeResponse(response: Response, res: http.ServerResponse, opensAtOnce = false): Promise<void> {
+export async function writeResponse(response: Response, res: http.ServerResponse, opensAtOnce = false,
+	onCut?: OnStreamCut, maxUnread = MAX_UNREAD_STREAM_BYTES): Promise<void> {
 	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => { headers[name] = value; });
 	if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -81,6 +102,14 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 			}
 			if (res.destroyed) {
 				stop();
+				break;
+			}
+			// Counted before the write, so one event is never refused for its own size.
+			const unread = res.writableLength;
+			if (unread > maxUnread) {
+				stop();
+				res.destroy(); // lets go of what was written and not taken
+				onCut?.(unread);
 				break;
 			}
 			res.write(value); // Node holds the writes of one tick together itself
