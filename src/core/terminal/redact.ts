@@ -63,6 +63,9 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'credential-header', pattern: /((?:(?<![A-Za-z0-9-])(?:-H|--header)(?:\s+|=)?["']?|^[<>] )(?!(?:proxy-)?authorization\b)(?:(?=[A-Za-z0-9-]*(?:api-?key|token|secret|password|session|auth)(?![a-z]))[A-Za-z0-9-]+|cookie|set-cookie)\s*:\s*)[^"'\r\n]+/gim, keep: 1 },
 ];
 
+/** The rules' patterns, for `npm run check:redos` (scripts/check/redos.ts): built at run time, no literal to find. */
+export const REDACTION_PATTERNS: readonly { readonly id: string; readonly pattern: RegExp }[] = OWN_RULES;
+
 /**
  * Where secretlint's findings keep the secret itself (some rules report a range that starts at a
  * label, `aws_secret_access_key = `, but is as long as the key, so it misses the key's end):
