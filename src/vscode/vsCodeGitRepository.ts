@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Event } from '../common/event';
 import { Disposable } from '../common/lifecycle';
+import { withoutTrailing } from '../core/trailing';
 import {
 	GitCommit, GitFileChange, GitFileStatus, GitRef, GitRepository, GitRepositoryChange, GitStatus, GitText,
 } from '../core/git/ports';
@@ -160,6 +161,6 @@ function toCommit(c: GitApiCommit): GitCommit {
 		...(c.authorName !== undefined ? { authorName: c.authorName } : {}),
 		...(c.authorEmail !== undefined ? { authorEmail: c.authorEmail } : {}),
 		...(c.authorDate ? { authorDate: new Date(c.authorDate).toISOString() } : {}),
-		message: c.message.replace(/\n+$/, ''),
+		message: withoutTrailing(c.message, '\n'),
 	};
 }

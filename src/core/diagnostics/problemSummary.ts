@@ -67,6 +67,8 @@ export function renderProblemsMarkdown(body: { summary: ProblemCounts & { files?
 function markdownLine(display: string, p: Problem): string {
 	const where = `${display}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
 	const origin = [p.source, p.code].filter(x => x !== undefined && x !== '').join(' ');
-	const message = p.message.replace(/\s*\n\s*/g, ' ');
+	// Each run of white space that holds a line break becomes one space. Not /\s*\n\s*/g: that
+	// reads a long run without a line break again from each of its characters (quadratic).
+	const message = p.message.replace(/\s+/g, run => (run.includes('\n') ? ' ' : run));
 	return `- **${p.severity}** \`${where}\` ${message}${origin ? ` (${origin})` : ''}`;
 }

@@ -1,5 +1,6 @@
 import { GitignoreRules } from './gitignoreRules';
 import { NameGlobs } from './nameGlobs';
+import { withoutTrailing } from '../trailing';
 
 /**
  * Files that are never served whatever the settings say: credentials, keys, and the internals
@@ -57,7 +58,10 @@ export class SecretMatcher {
 		this.directoryName = new NameGlobs(forDirectories);
 		const paths = lines.filter(p => !isNamePattern(p));
 		this.byPath = paths.length > 0 ? new GitignoreRules(paths, true) : undefined;
-		const lastSegments = paths.map(p => p.replace(/\/+$/, '').slice(p.replace(/\/+$/, '').lastIndexOf('/') + 1));
+		const lastSegments = paths.map(p => {
+			const trimmed = withoutTrailing(p, '/');
+			return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+		});
 		this.byPathName = lastSegments.every(name => /^[\w.-]+$/.test(name)) ? new NameGlobs(lastSegments) : undefined;
 	}
 
@@ -81,3 +85,4 @@ export class SecretMatcher {
 		return this.byPath.ignores(isDirectory ? `${rel}/` : rel);
 	}
 }
+

@@ -2,6 +2,7 @@ import { formatBytes } from '../errors';
 import { filterDiff } from './diffFilter';
 import { GitCommit, GitFileChange, GitRef, GitStatus, GitText } from './ports';
 import { GIT_LOG_LIMIT } from './gitUris';
+import { withoutTrailing } from '../trailing';
 
 // What git state looks like to a client, with paths that are not served left out.
 
@@ -110,6 +111,6 @@ export function commitHeader(c: GitCommit): string {
 	if (c.authorDate !== undefined) {
 		lines.push(`Date:   ${c.authorDate}`);
 	}
-	lines.push('', ...c.message.replace(/\n+$/, '').split('\n').map(l => `    ${l}`), '', '');
+	lines.push('', ...withoutTrailing(c.message, '\n').split('\n').map(l => `    ${l}`), '', '');
 	return lines.join('\n');
 }

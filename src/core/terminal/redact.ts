@@ -14,11 +14,19 @@ import { CutEdges } from './ports';
  */
 /**
  * `curl ... -u user:` kept, then the password: to the closing quote when the pair was quoted
- * (`-u 'bob:two words'`), else to the next blank or quote.
+ * (`-u 'bob:two words'`), else to the next blank or quote. A glued `-uuser:` is written as a
+ * lookahead (the letters before the user hold a `u`) rather than as letters, a `u`, then the
+ * user: read that way, every `u` of a long run of letters rescans the rest of the run.
  */
 function curlUserPattern(): RegExp {
+	const quotedUser = String.raw`(?:"[^"\n:]*:|'[^'\n:]*:)`;
+	const flagAndUser = String.raw`\s(?:-[A-Za-z]*[uU]\s*${quotedUser}|-[A-Za-z]*[uU]\s+[^\s:"']*:|-(?=[A-Za-z]*[uU])[^\s:"']*:`
+		+ String.raw`|--(?:proxy-)?user(?:\s+|=)(?:${quotedUser}|[^\s:"']*:))`;
+	// Looked at behind a match only, once it is found: read backwards, this one is linear.
 	const flag = String.raw`\s(?:-[A-Za-z]*[uU]\s*|--(?:proxy-)?user(?:\s+|=))`;
-	return new RegExp(String.raw`(\bcurl\b[^\n]{0,2000}?${flag}(?:"[^"\n:]*:|'[^'\n:]*:|[^\s:"']*:))`
+	// The window after `curl` ends at the next `curl`: a line of `curl curl curl ...` is not read
+	// 2,000 characters from each of them. What a later `curl` is followed by, its own window finds.
+	return new RegExp(String.raw`(\bcurl\b(?:(?!\bcurl\b)[^\n]){0,2000}?${flagAndUser})`
 		+ String.raw`(?:(?<=${flag}"[^"\n:]*:)[^"\n]+|(?<=${flag}'[^'\n:]*:)[^'\n]+|[^\s"']+)`, 'g');
 }
 
@@ -31,22 +39,32 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
 	// `_PWD` (MYSQL_PWD) needs the underscore: PWD and OLDPWD are the shell's working directories.
-	{ id: 'secret-assignment', pattern: /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|_PWD\b|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
-	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`.
-	{ id: 'url-password', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/?#@]*:)[^\s/?#]+(?=@[^\s@/?#]*(?:[\s/?#]|$))/gi, keep: 1 },
+	// The name's word is looked at once (a lookahead) for the word it must hold: name, word, name
+	// rescans the rest of a long name for every place the word appears in it.
+	{ id: 'secret-assignment', pattern: /(\b(?=[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|_PWD\b|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY))[A-Z0-9_]+\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g, keep: 1 },
+	// Keeps `scheme://user:` and `@host`; the password runs to the authority's last `@`. The scheme
+	// is looked for behind each `://`: tried from every letter of a long `a.b-c...` run, it would
+	// scan the rest of the run from each.
+	{ id: 'url-password', pattern: /(:\/\/(?<=\b[a-z][a-z0-9+.-]*:\/\/)[^\s:/?#@]*:)[^\s/?#]+(?=@[^\s@/?#]*(?:[\s/?#]|$))/gi, keep: 1 },
 	// curl's `-u user:pass`, `-uuser:pass`, `--user user:pass`, `--proxy-user`, `-U`, in flags
 	// grouped as `-su`, quoted or not: the password after the first colon. Only on a curl command
 	// line: `-u` and `--user` take `uid:gid` in docker, sudo and ps.
 	{ id: 'curl-user', pattern: curlUserPattern(), keep: 1 },
 	// mysql, mysqldump and mysqladmin take the password glued to `-p` (`-p SECRET` would name a database).
-	{ id: 'mysql-password', pattern: /(\bmysql(?:dump|admin|import|show|check)?\b[^\n]{0,2000}?\s-p)[^\s-][^\s]*/g, keep: 1 },
+	// As with curl, the window after `mysql` ends at the next `mysql`.
+	{ id: 'mysql-password', pattern: /(\bmysql(?:dump|admin|import|show|check)?\b(?:(?!\bmysql(?:dump|admin|import|show|check)?\b)[^\n]){0,2000}?\s-p)[^\s-][^\s]*/g, keep: 1 },
 	// `--password=...` and `--password ...` of any command (`--db-password`, `--http-password`);
 	// `--password-stdin` and other names that go on are left alone.
 	{ id: 'password-option', pattern: /(\s--(?:[a-z0-9]+-)*pass(?:word|wd)(?:=|\s+)["']?)[^\s"']+/gi, keep: 1 },
 	// A header a command line sends (`-H 'X-Api-Key: ...'`) or curl -v prints (`> Cookie: ...`)
-	// whose name says it carries a credential; `Authorization` has its own rule above.
-	{ id: 'credential-header', pattern: /((?:(?:-H|--header)(?:\s+|=)?["']?|^[<>] )(?!(?:proxy-)?authorization\b)(?:[A-Za-z0-9-]*(?:api-?key|token|secret|password|session|auth)(?![a-z])[A-Za-z0-9-]*|cookie|set-cookie)\s*:\s*)[^"'\r\n]+/gim, keep: 1 },
+	// whose name says it carries a credential; `Authorization` has its own rule above. As in
+	// secret-assignment, the name is looked at once for its word; and a flag starts a word
+	// (`-H-H-H...` is one word, not thousands of flags each reading the rest of it).
+	{ id: 'credential-header', pattern: /((?:(?<![A-Za-z0-9-])(?:-H|--header)(?:\s+|=)?["']?|^[<>] )(?!(?:proxy-)?authorization\b)(?:(?=[A-Za-z0-9-]*(?:api-?key|token|secret|password|session|auth)(?![a-z]))[A-Za-z0-9-]+|cookie|set-cookie)\s*:\s*)[^"'\r\n]+/gim, keep: 1 },
 ];
+
+/** The rules' patterns, for `npm run check:redos` (scripts/check/redos.ts): built at run time, no literal to find. */
+export const REDACTION_PATTERNS: readonly { readonly id: string; readonly pattern: RegExp }[] = OWN_RULES;
 
 /**
  * Where secretlint's findings keep the secret itself (some rules report a range that starts at a

@@ -1,4 +1,5 @@
 import { GitCommit, GitFileChange, GitFileStatus, GitRef, GitStatus } from '../../core/git/ports';
+import { withoutTrailing } from '../../core/trailing';
 
 // Parsers of git's machine-readable outputs, fed raw output in tests.
 
@@ -12,7 +13,7 @@ export function parseCommits(stdout: string): GitCommit[] {
 			hash: hash.trim(),
 			parents: parents ? parents.split(' ').filter(Boolean) : [],
 			authorName, authorEmail, authorDate,
-			message: message.join('\x1f').replace(/\n+$/, ''),
+			message: withoutTrailing(message.join('\x1f'), '\n'),
 		};
 	});
 }

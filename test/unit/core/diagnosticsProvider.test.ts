@@ -53,6 +53,16 @@ describe('diagnostics provider through an MCP client', () => {
 		assert.equal(JSON.parse((contents[0] as { text: string }).text).file, 'src/back\\slash.ts');
 	});
 
+	it('renders a message with a long run of white space in linear time, folding only runs that break a line', () => {
+		// /\s*\n\s*/g read a run without a line break again from each of its characters.
+		const message = `a${'\t'.repeat(300_000)}b \n\t c`;
+		const problemLine = renderProblemsMarkdown({
+			summary: { errors: 1, warnings: 0, information: 0, hints: 0 },
+			problems: [{ file: 'x.ts', severity: 'error', message, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } }],
+		}).split('\n')[1];
+		assert.equal(problemLine, `- **error** \`x.ts:1:1\` a${'\t'.repeat(300_000)}b c`);
+	});
+
 	it('reads JSON (file, severity, range, message, source, code), renderable as Markdown', async () => {
 		await start([WS], { [`${WS}/src/a.ts`]: [problem('warning', 7, 'later'), problem('error', 3, "Type 'number' is not assignable", { source: 'ts', code: 2322 })] });
 		const { contents } = await conn.client.readResource({ uri: 'diagnostics://file/src/a.ts' });

@@ -47,6 +47,15 @@ describe('FileFilter secrets', () => {
 		assert.equal(filter(['!.env.example']).isIgnored(folder, '.env', false), true);
 	});
 
+	it('takes a folder\'s secrets pattern of any length in linear time (a long run of slashes inside it)', () => {
+		// A folder's settings.json can hold a pattern of any length. Its trailing slashes were cut
+		// with /\/+$/, which reads the rest of the run from each of its slashes: quadratic.
+		const f = filter([`keys${'/'.repeat(300_000)}x.txt`, 'private/']);
+		assert.equal(f.isIgnored(folder, 'keys/x.txt', false), false, 'a path of one slash is another path');
+		assert.equal(f.isIgnored(folder, 'private/a.txt', false), true);
+		assert.equal(f.isIgnored(folder, '.env', false), true);
+	});
+
 	it('applies exclude globs to the path and its ancestors', () => {
 		const f = filter([], ['**/node_modules', 'build']);
 		assert.equal(f.isIgnored(folder, 'a/node_modules/x/index.js', false), true);

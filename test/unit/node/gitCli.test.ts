@@ -182,6 +182,18 @@ describe('git CLI adapter (real repositories)', () => {
 		await assert.rejects(git.pathsChangedBetween('--output=x', second, 10), /commit hashes/);
 	});
 
+	it('reads a commit message with a long run of blank lines in linear time', async () => {
+		// A cloned repository's history is an outsider's text. Its trailing line breaks were cut with
+		// /\n+$/, which reads a long run that misses the end again from each of its characters.
+		const message = `subject\n${'\n'.repeat(400_000)}end`;
+		repo.write('a.txt', 'one\n');
+		repo.git('add', '-A');
+		fs.writeFileSync(path.join(repo.root, '.git', 'MSG'), `${message}\n\n`);
+		repo.git('commit', '-q', '--cleanup=verbatim', '-F', path.join(repo.root, '.git', 'MSG'));
+		const [commit] = await git.log(50);
+		assert.equal(commit.message, message);
+	});
+
 	it('reads the log, refs, a commit by name and its patch', async () => {
 		repo.write('a.txt', 'one\n');
 		const first = repo.commitAll('first commit\n\nwith a body');
