@@ -18,14 +18,17 @@ type Pending = { -readonly [K in keyof GitRepositoryChange]: boolean };
  * status ran, so each one is compared with the last: HEAD and its upstream (history), the index
  * file (written by staging, commits, checkouts; not visible in the lists when a staged file is
  * staged again; one stat, not a walk of the lists) and always the working tree. `.git` events
- * (HEAD, index, refs) fire their own kind at once, so a branch made in a terminal, which changes
- * no state the API shows, is not missed.
+ * (HEAD, index, refs) add their own kind to the change of the status they ask for, so a branch
+ * made in a terminal, which changes no state the API shows, is not missed, and a commit made
+ * there is one change, not one for its `.git` events and another for the status after them.
  */
 export class GitStateChanges extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
 	readonly onDidChange = this.changeEmitter.event;
 	private last: { head: string; index: string };
 	private readonly indexFile: string;
+	/** What `.git` events said moved, kept for the change of the status they asked for. */
+	private fromGitDir: Pending | undefined;
 
 	constructor(private readonly api: GitApiRepository) {
 		super();
@@ -37,7 +40,9 @@ export class GitStateChanges extends Disposable {
 			// An index that cannot be looked at (a worktree's `.git` is a file) may have changed.
 			const index = next.index !== this.last.index || next.index === '';
 			this.last = next;
-			this.changeEmitter.fire({ history, index, workingTree: true });
+			const told = this.fromGitDir;
+			this.fromGitDir = undefined;
+			this.changeEmitter.fire({ history: history || told?.history === true, index: index || told?.index === true, workingTree: true });
 		}));
 		for (const event of [api.onDidCommit, api.onDidCheckout]) {
 			if (event) {
@@ -68,8 +73,20 @@ export class GitStateChanges extends Disposable {
 			timer = setTimeout(() => {
 				const change = pending;
 				pending = { history: false, index: false, workingTree: false };
-				this.changeEmitter.fire(change);
-				void this.api.status?.().catch(() => undefined);
+				if (!this.api.status) {
+					this.changeEmitter.fire(change);
+					return;
+				}
+				this.fromGitDir = { history: change.history || this.fromGitDir?.history === true, index: change.index || this.fromGitDir?.index === true, workingTree: false };
+				// The status run fires the state event (which takes `fromGitDir`); should it fail
+				// before that, what `.git` said is fired on its own.
+				void this.api.status().catch(() => undefined).finally(() => {
+					const told = this.fromGitDir;
+					this.fromGitDir = undefined;
+					if (told && !this.isDisposed) {
+						this.changeEmitter.fire(told);
+					}
+				});
 			}, GIT_DIR_DEBOUNCE_MS);
 		};
 		this._register(watcher.onDidChange(seen));
