@@ -1,4 +1,4 @@
-import { prepareText, Wildmatch } from './wildmatch';
+import { anyMatches, Wildmatch } from './wildmatch';
 
 /**
  * Longest exclude pattern compiled; a longer one fails closed. No path is this long (Linux's
@@ -74,23 +74,7 @@ export class ExcludeGlobs {
 		if (this.failedClosed || this.names.has(name)) {
 			return true;
 		}
-		if (this.nameGlobs.length > 0) {
-			const prepared = prepareText(name, false);
-			for (let i = 0; i < this.nameGlobs.length; i++) {
-				if (this.nameGlobs[i].matchesPrepared(prepared, 0)) {
-					return true;
-				}
-			}
-		}
-		if (this.pathGlobs.length > 0) {
-			const prepared = prepareText(dirPrefix + name, false);
-			for (let i = 0; i < this.pathGlobs.length; i++) {
-				if (this.pathGlobs[i].matchesPrepared(prepared, 0)) {
-					return true;
-				}
-			}
-		}
-		return false;
+		return anyMatches(this.nameGlobs, name) || anyMatches(this.pathGlobs, dirPrefix + name);
 	}
 }
 

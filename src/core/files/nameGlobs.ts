@@ -1,4 +1,4 @@
-import { prepareText, Wildmatch } from './wildmatch';
+import { anyMatches, Wildmatch } from './wildmatch';
 
 /** Code units with lists of their own; a name starting or ending beyond these is checked against all. */
 const LISTED_UNITS = 128;
@@ -71,15 +71,7 @@ export class NameGlobs {
 				return true;
 			}
 		}
-		if (this.rest.length > 0) {
-			const prepared = prepareText(lower, false);
-			for (let i = 0; i < this.rest.length; i++) {
-				if (this.rest[i].matchesPrepared(prepared, 0)) {
-					return true;
-				}
-			}
-		}
-		return false;
+		return anyMatches(this.rest, lower);
 	}
 }
 

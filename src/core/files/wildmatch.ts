@@ -59,6 +59,23 @@ function textOf(units: readonly number[], from: number, to: number): string {
 	return text;
 }
 
+/**
+ * Whether one of `globs` (compiled without `caseFold`) matches the whole of `text`; the text is
+ * prepared once for all of them, and not at all when there are none.
+ */
+export function anyMatches(globs: readonly Wildmatch[], text: string): boolean {
+	if (globs.length === 0) {
+		return false;
+	}
+	const prepared = prepareText(text, false);
+	for (let i = 0; i < globs.length; i++) {
+		if (globs[i].matchesPrepared(prepared, 0)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /** One compiled glob. Not reentrant: it keeps its work arrays between calls (the walk is one thread). */
 export class Wildmatch {
 	private readonly kinds: Uint8Array;
