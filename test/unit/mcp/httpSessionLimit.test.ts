@@ -1,48 +1,30 @@
 import * as assert from 'node:assert/strict';
-import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { ResourceChange, ResourceContent, ResourceProvider } from '../../../src/core/resource';
+import { ResourceContent } from '../../../src/core/resource';
 import { fileUri } from '../../../src/core/uriGuard';
 import { HttpHost } from '../../../src/mcp/httpHost';
+import { SchemeProvider } from '../../fakes/schemeProvider';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { ConnectedClient, connectHttp, createTestServer, errorOf, fastTracker, initializeOnly, TestServer, untilListening } from '../../helpers/harness';
 
 /** Reads of `gated:` URIs wait until `open()`: a request held in flight for as long as a test needs. */
-class GatedProvider implements ResourceProvider {
-	readonly id = 'gated';
-	readonly summary = 'gated test entries';
-	private readonly emitter = new Emitter<ResourceChange>();
-	readonly onDidChange = this.emitter.event;
+class GatedProvider extends SchemeProvider {
 	private opened!: () => void;
 	private readonly gate = new Promise<void>(resolve => (this.opened = resolve));
 	private entered!: () => void;
 	/** Resolves once a read is waiting at the gate. */
 	readonly waiting = new Promise<void>(resolve => (this.entered = resolve));
 
+	constructor() {
+		super('gated', 'gated test entries', 'answered');
+	}
 	open(): void {
 		this.opened();
 	}
-	async ready(): Promise<void> {}
-	list(): [] {
-		return [];
-	}
-	handles(uri: string): boolean {
-		return uri.startsWith('gated:');
-	}
-	async read(uri: string): Promise<ResourceContent[]> {
+	override async read(uri: string): Promise<ResourceContent[]> {
 		this.entered();
 		await this.gate;
-		return [{ uri, text: 'answered' }];
-	}
-	async checkSubscribable(): Promise<void> {}
-	templates(): [] {
-		return [];
-	}
-	async complete(): Promise<undefined> {
-		return undefined;
-	}
-	dispose(): void {
-		this.emitter.dispose();
+		return super.read(uri);
 	}
 }
 

@@ -1,41 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
-import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { ResourceChange, ResourceContent, ResourceProvider } from '../../../src/core/resource';
 import { HttpHost } from '../../../src/mcp/httpHost';
 import { MAX_UNREAD_STREAM_BYTES } from '../../../src/mcp/webExchange';
+import { SchemeProvider } from '../../fakes/schemeProvider';
 import { fastTracker, RecordingLogger } from '../../helpers/harness';
 
 /** `noisy:` resources that change whenever the test says so. */
-class NoisyProvider implements ResourceProvider {
-	readonly id = 'noisy';
-	readonly summary = 'resources that change on demand';
-	private readonly emitter = new Emitter<ResourceChange>();
-	readonly onDidChange = this.emitter.event;
-
-	changed(uris: readonly string[]): void {
-		this.emitter.fire({ updated: uris, listChanged: false });
-	}
-	async ready(): Promise<void> {}
-	list(): [] {
-		return [];
-	}
-	handles(uri: string): boolean {
-		return uri.startsWith('noisy:');
-	}
-	async read(uri: string): Promise<ResourceContent[]> {
-		return [{ uri, text: 'noise' }];
-	}
-	async checkSubscribable(): Promise<void> {}
-	templates(): [] {
-		return [];
-	}
-	async complete(): Promise<undefined> {
-		return undefined;
-	}
-	dispose(): void {
-		this.emitter.dispose();
+class NoisyProvider extends SchemeProvider {
+	constructor() {
+		super('noisy', 'resources that change on demand', 'noise');
 	}
 }
 
