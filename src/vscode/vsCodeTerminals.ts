@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/event';
-import { OutputBuffer } from '../core/terminal/outputBuffer';
-import { TerminalCommand, TerminalInfo, TerminalSource } from '../core/terminal/ports';
+import { OutputBuffer, cappedCommandLine } from '../core/terminal/outputBuffer';
+import { CappedText, TerminalCommand, TerminalInfo, TerminalSource } from '../core/terminal/ports';
 import { switchedOn } from './vsCodeSettings';
 
 /** Commands kept per terminal, and terminals followed at most. */
@@ -9,7 +9,7 @@ const COMMANDS_PER_TERMINAL = 10;
 const MAX_TERMINALS = 20;
 
 interface Recorded {
-	readonly commandLine: string;
+	readonly commandLine: CappedText;
 	readonly cwd?: string;
 	exitCode?: number;
 	running: boolean;
@@ -77,7 +77,7 @@ export class VsCodeTerminals implements TerminalSource, vscode.Disposable {
 			this.terminalsEmitter.fire();
 		}
 		const command: Recorded = {
-			commandLine: execution.commandLine.value,
+			commandLine: cappedCommandLine(execution.commandLine.value),
 			cwd: execution.cwd?.scheme === 'file' ? execution.cwd.fsPath : undefined,
 			running: true,
 			startedAt: Date.now(),
@@ -123,7 +123,7 @@ export class VsCodeTerminals implements TerminalSource, vscode.Disposable {
 function snapshot(r: Recorded): TerminalCommand {
 	return {
 		commandLine: r.commandLine, cwd: r.cwd, exitCode: r.exitCode, running: r.running,
-		startedAt: r.startedAt, endedAt: r.endedAt, ...r.output.snapshot(),
+		startedAt: r.startedAt, endedAt: r.endedAt, output: r.output.snapshot(),
 	};
 }
 

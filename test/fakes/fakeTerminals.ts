@@ -1,5 +1,5 @@
 import { Emitter } from '../../src/common/event';
-import { TerminalCommand, TerminalInfo, TerminalSource } from '../../src/core/terminal/ports';
+import { CappedText, TerminalCommand, TerminalInfo, TerminalSource } from '../../src/core/terminal/ports';
 
 /** Terminals the test fills with commands. */
 export class FakeTerminals implements TerminalSource {
@@ -14,12 +14,18 @@ export class FakeTerminals implements TerminalSource {
 		this.terminalsEmitter.fire();
 	}
 
-	run(id: number, command: Partial<TerminalCommand> & { commandLine: string }): void {
-		this.list.find(t => t.id === id)!.commands.push({ running: false, startedAt: 0, output: '', ...command });
+	/** A command as the source reports it; a plain string is text that was not cut. */
+	run(id: number, command: Omit<Partial<TerminalCommand>, 'commandLine' | 'output'> & { commandLine: string | CappedText; output?: string | CappedText }): void {
+		const { commandLine, output = '', ...rest } = command;
+		this.list.find(t => t.id === id)!.commands.push({ running: false, startedAt: 0, ...rest, commandLine: capped(commandLine), output: capped(output) });
 		this.terminalEmitter.fire(id);
 	}
 
 	terminals(): readonly TerminalInfo[] {
 		return this.list;
 	}
+}
+
+function capped(text: string | CappedText): CappedText {
+	return typeof text === 'string' ? { text } : text;
 }

@@ -1,9 +1,12 @@
 import { stripVTControlCharacters } from 'node:util';
-import { CutEdges } from './ports';
+import { CappedText } from './ports';
 
 /** Output kept per command: the start (what ran) and the end (how it finished). */
 export const OUTPUT_HEAD_CHARS = 8 * 1024;
 export const OUTPUT_TAIL_CHARS = 24 * 1024;
+/** Command line kept: the start (what ran) and the end (often a heredoc's last lines). */
+export const COMMAND_LINE_HEAD_CHARS = 8 * 1024;
+export const COMMAND_LINE_TAIL_CHARS = 8 * 1024;
 /** Dropped text kept next to each side of the cut, and kept text read with it: more than a token is long. */
 export const CUT_SEAM_CHARS = 1024;
 
@@ -45,10 +48,20 @@ export class OutputBuffer {
 		}
 	}
 
-	snapshot(): { output: string; cut?: { at: number; chars: number }; cutEdges?: CutEdges } {
-		const output = this.head + this.tail;
+	snapshot(): CappedText {
+		const text = this.head + this.tail;
 		return this.dropped > 0
-			? { output, cut: { at: this.head.length, chars: this.dropped }, cutEdges: { afterHead: this.afterHead, beforeTail: this.beforeTail } }
-			: { output };
+			? { text, cut: { at: this.head.length, chars: this.dropped }, cutEdges: { afterHead: this.afterHead, beforeTail: this.beforeTail } }
+			: { text };
 	}
+}
+
+/**
+ * A command line within its cap, cut as output is: kept whole, a long one would be held for as
+ * long as the terminal lives and redacted again on every read.
+ */
+export function cappedCommandLine(line: string): CappedText {
+	const buffer = new OutputBuffer(COMMAND_LINE_HEAD_CHARS, COMMAND_LINE_TAIL_CHARS);
+	buffer.append(line);
+	return buffer.snapshot();
 }

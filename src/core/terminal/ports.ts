@@ -2,7 +2,8 @@ import { Event } from '../../common/event';
 
 /** One command a terminal ran, as shell integration reported it. */
 export interface TerminalCommand {
-	readonly commandLine: string;
+	/** Capped like the output: a command line can be a heredoc of megabytes. */
+	readonly commandLine: CappedText;
 	/** Absolute path, when the shell reported it. */
 	readonly cwd?: string;
 	/** Undefined while running, or when the shell did not report it. */
@@ -10,9 +11,14 @@ export interface TerminalCommand {
 	readonly running: boolean;
 	readonly startedAt: number;
 	readonly endedAt?: number;
-	/** The output with terminal escape sequences removed, capped: its head and its tail. */
-	readonly output: string;
-	/** Where characters were left out of `output` to keep it within the cap, and how many. */
+	/** The output with terminal escape sequences removed, capped. */
+	readonly output: CappedText;
+}
+
+/** Text kept within a cap: its head and its tail. */
+export interface CappedText {
+	readonly text: string;
+	/** Where characters were left out of `text` to keep it within the cap, and how many. */
 	readonly cut?: { readonly at: number; readonly chars: number };
 	/** The text left out next to each side of `cut`, so redaction can see a credential the cut split. */
 	readonly cutEdges?: CutEdges;

@@ -6,7 +6,7 @@ import { JSON_MIME, TEXT_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { Throttle } from '../throttle';
 import { ownIfDisposable } from '../workspaceScope';
-import { TerminalCommand, TerminalInfo, TerminalSource } from './ports';
+import { CappedText, TerminalCommand, TerminalInfo, TerminalSource } from './ports';
 import { redactAcrossCut, redactSecrets } from './redact';
 
 
@@ -137,33 +137,33 @@ function commandsUri(id: number): string {
 }
 
 /** The marker where output was cut, so a reader knows it does not see everything. */
-export function cutMarker(chars: number): string {
-	return `\n[... ${chars.toLocaleString('en-US')} characters of output cut here ...]\n`;
+function cutMarker(chars: number, what: string): string {
+	return `\n[... ${chars.toLocaleString('en-US')} characters of ${what} cut here ...]\n`;
 }
 
-/** The output, redacted, with the marker where it was cut. */
-function redactedOutput(command: TerminalCommand): Promise<string> {
-	const { output, cut } = command;
+/** Capped text, redacted, with the marker where it was cut. */
+function redactedCapped({ text, cut, cutEdges }: CappedText, what: string): Promise<string> {
 	return cut
-		? redactAcrossCut(output.slice(0, cut.at), cutMarker(cut.chars), output.slice(cut.at), command.cutEdges)
-		: redactSecrets(output);
+		? redactAcrossCut(text.slice(0, cut.at), cutMarker(cut.chars, what), text.slice(cut.at), cutEdges)
+		: redactSecrets(text);
 }
 
 async function renderText(command: TerminalCommand): Promise<string> {
 	const status = command.running ? 'running' : command.exitCode === undefined ? 'exit code unknown' : `exit code ${command.exitCode}`;
-	const head = `$ ${await redactSecrets(command.commandLine)}\n# ${command.cwd ? `in ${command.cwd}, ` : ''}${status}\n`;
-	return head + await redactedOutput(command);
+	const head = `$ ${await redactedCapped(command.commandLine, 'the command line')}\n# ${command.cwd ? `in ${command.cwd}, ` : ''}${status}\n`;
+	return head + await redactedCapped(command.output, 'output');
 }
 
 async function renderJson(command: TerminalCommand): Promise<Record<string, unknown>> {
 	return {
-		commandLine: await redactSecrets(command.commandLine),
+		commandLine: await redactedCapped(command.commandLine, 'the command line'),
+		...(command.commandLine.cut ? { commandLineCut: command.commandLine.cut.chars } : {}),
 		...(command.cwd ? { cwd: command.cwd } : {}),
 		...(command.exitCode !== undefined ? { exitCode: command.exitCode } : {}),
 		running: command.running,
 		startedAt: new Date(command.startedAt).toISOString(),
 		...(command.endedAt !== undefined ? { endedAt: new Date(command.endedAt).toISOString() } : {}),
-		output: await redactedOutput(command),
-		...(command.cut ? { outputCut: command.cut.chars } : {}),
+		output: await redactedCapped(command.output, 'output'),
+		...(command.output.cut ? { outputCut: command.output.cut.chars } : {}),
 	};
 }

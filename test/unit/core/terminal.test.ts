@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, OutputBuffer } from '../../../src/core/terminal/outputBuffer';
+import { cappedCommandLine, COMMAND_LINE_HEAD_CHARS, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, OutputBuffer } from '../../../src/core/terminal/outputBuffer';
 import { redactSecrets } from '../../../src/core/terminal/redact';
 import { TerminalProvider } from '../../../src/core/terminal/terminalProvider';
 import { FakeTerminals } from '../../fakes/fakeTerminals';
@@ -124,9 +124,9 @@ describe('terminal output buffer', () => {
 	it('keeps the head and the tail, counts what it dropped, and removes escape sequences', () => {
 		const buffer = new OutputBuffer(10, 20);
 		buffer.append('\u001b[31mred\u001b[0m\r\n');
-		assert.deepEqual(buffer.snapshot(), { output: 'red\n' });
+		assert.deepEqual(buffer.snapshot(), { text: 'red\n' });
 		buffer.append('0123456789'.repeat(5));
-		const { output, cut } = buffer.snapshot();
+		const { text: output, cut } = buffer.snapshot();
 		assert.equal(output.length, 30);
 		assert.deepEqual(cut, { at: 10, chars: 54 - 30 });
 		assert.ok(output.startsWith('red\n012345') && output.endsWith('0123456789'));
@@ -169,7 +169,7 @@ describe('terminal provider through an MCP client', () => {
 
 	it('marks cut output clearly and notifies subscribers as a command prints', async () => {
 		terminals.open(2, 'zsh');
-		terminals.run(2, { commandLine: 'make', running: true, output: 'startend', cut: { at: 5, chars: 1234 } });
+		terminals.run(2, { commandLine: 'make', running: true, output: { text: 'startend', cut: { at: 5, chars: 1234 } } });
 		const text = (await conn.client.readResource({ uri: 'terminal://2/last' })).contents[0] as { text: string };
 		assert.equal(text.text, '$ make\n# running\nstart\n[... 1,234 characters of output cut here ...]\nend');
 		await conn.client.subscribeResource({ uri: 'terminal://2/last' });
@@ -187,7 +187,7 @@ describe('terminal provider through an MCP client', () => {
 			const buffer = new OutputBuffer();
 			buffer.append(output);
 			assert.ok(buffer.snapshot().cut, 'the output was cut');
-			terminals.run(3, { commandLine: 'env', ...buffer.snapshot() });
+			terminals.run(3, { commandLine: 'env', output: buffer.snapshot() });
 			const text = ((await conn.client.readResource({ uri: 'terminal://3/last' })).contents[0] as { text: string }).text;
 			assert.deepEqual(fragments(text), [], text.slice(0, 200));
 			assert.match(text, /\[REDACTED:github\]/);
@@ -195,6 +195,26 @@ describe('terminal provider through an MCP client', () => {
 			const history = await readJson(conn, 'terminal://3/commands') as { commands: { output: string }[] };
 			assert.deepEqual(fragments(history.commands.at(-1)!.output), []);
 		}
+	});
+
+	it('keeps the head and the tail of a long command line, marks the cut, and hides a token it split', async () => {
+		const fragments = (text: string) => [...Array(GITHUB_TOKEN.length - 7).keys()].map(i => GITHUB_TOKEN.slice(i, i + 8)).filter(f => text.includes(f));
+		// A pasted script of a megabyte whose head ends 8 characters into a token.
+		const line = `cat <<'EOF' > setup.sh\n${'x'.repeat(COMMAND_LINE_HEAD_CHARS - 31)} ${GITHUB_TOKEN} ${'echo step\n'.repeat(100_000)}EOF`;
+		const commandLine = cappedCommandLine(line);
+		assert.equal(commandLine.cut?.at, COMMAND_LINE_HEAD_CHARS);
+		assert.ok(commandLine.cut.chars > 990_000);
+		assert.ok(commandLine.text.length < 20_000, 'only the head and the tail are kept');
+		terminals.open(4, 'bash');
+		terminals.run(4, { commandLine, exitCode: 0 });
+		const text = ((await conn.client.readResource({ uri: 'terminal://4/last' })).contents[0] as { text: string }).text;
+		assert.ok(text.startsWith("$ cat <<'EOF' > setup.sh\nxxx"), text.slice(0, 100));
+		assert.ok(text.includes(`[REDACTED:github]\n[... ${commandLine.cut.chars.toLocaleString('en-US')} characters of the command line cut here ...]\n`), text.slice(COMMAND_LINE_HEAD_CHARS - 100, COMMAND_LINE_HEAD_CHARS + 200));
+		assert.ok(text.includes('echo step\nEOF\n# exit code 0\n'), text.slice(-200));
+		assert.deepEqual(fragments(text), []);
+		const history = await readJson(conn, 'terminal://4/commands') as { commands: { commandLine: string; commandLineCut: number }[] };
+		assert.equal(history.commands[0].commandLineCut, commandLine.cut?.chars);
+		assert.deepEqual(fragments(history.commands[0].commandLine), []);
 	});
 
 	it('serves nothing once the setting turns the family off', async () => {
