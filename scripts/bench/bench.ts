@@ -15,6 +15,9 @@
 // compares them, with the new-era HTTP/stdio reads ratio. The legacy era's notifications and
 // burst come last, so no contender's reads follow the burst's writes. E.g. npm run bench --
 // --previous main
+// Then the server alone (scripts/bench/serverAlone.ts): this build in both eras and the previous
+// build read by requests replayed as the SDK clients send them, with no client in the loop, so
+// the aims can be judged for the server apart from the clients' own CPU (--skip-server-alone).
 //        --scale: only the scale section instead (scripts/bench/scale.ts, its own flags);
 //        --scale --host: the same at 100,000 files in the real extension host (scripts/bench/hostScale.ts)
 // Aims are reported, never asserted; the exit code is non-zero only when a contender errors out.
@@ -42,6 +45,7 @@ import { ensureWorkspace, restoreFiles } from './workspace.js';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
 import { BENCH_WORKSPACES } from './workspaceHome.js';
+import { renderServerAlone, runServerAlone, type ServerAloneResult } from './serverAlone.js';
 import { loopbackFetch } from '../../src/node/loopbackFetch.js';
 
 
@@ -51,7 +55,7 @@ import { loopbackFetch } from '../../src/node/loopbackFetch.js';
 interface BenchOptions {
 	files: number; binaries: number; reads: number; seed: number; skipPeer: boolean; skipNotify: boolean;
 	jsonOnly: boolean; notifyTransport: 'stdio' | 'http'; burst: number; notifySamples: number; reps: number;
-	cli: string; previous: string | null; skipModern: boolean;
+	cli: string; previous: string | null; skipModern: boolean; skipServerAlone: boolean;
 	/** The previous build was named by --previous (a failure to build it is then an error, not a note). */
 	previousAsked: boolean;
 }
@@ -60,7 +64,7 @@ function parseArgs(argv: readonly string[]): BenchOptions {
 	const opts: BenchOptions = {
 		files: 20_000, binaries: 200, reads: 2000, seed: 1, skipPeer: false, skipNotify: false,
 		jsonOnly: false, notifyTransport: 'stdio', burst: 10_000, notifySamples: 50, reps: 3,
-		cli: 'dist/cli.js', previous: SDK_V1_BUILD, skipModern: false, previousAsked: false,
+		cli: 'dist/cli.js', previous: SDK_V1_BUILD, skipModern: false, skipServerAlone: false, previousAsked: false,
 	};
 	const num = (flag: string, v: string | undefined) => {
 		const n = Number(v);
@@ -98,11 +102,12 @@ function parseArgs(argv: readonly string[]): BenchOptions {
 				break;
 			}
 			case '--skip-modern': opts.skipModern = true; break;
+			case '--skip-server-alone': opts.skipServerAlone = true; break;
 			case '--skip-peer': opts.skipPeer = true; break;
 			case '--skip-notify': opts.skipNotify = true; break;
 			case '--json-only': opts.jsonOnly = true; break;
 			case '-h': case '--help':
-				process.stdout.write('usage: npm run bench -- [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH|none (default: the SDK v1 build)] [--skip-modern] [--json-only]\n');
+				process.stdout.write('usage: npm run bench -- [--files N] [--binaries N] [--reads N] [--skip-peer] [--skip-notify] [--notify-transport stdio|http] [--burst N] [--notify-samples N] [--seed N] [--reps N] [--cli PATH] [--previous REF|PATH|none (default: the SDK v1 build)] [--skip-modern] [--skip-server-alone] [--json-only]\n');
 				process.exit(0);
 				break;
 			default: throw new Error(`unknown flag ${a}`);
@@ -215,6 +220,7 @@ interface BenchResults {
 	suppressedMaxListenersWarnings?: number;
 	table?: TableRow[];
 	eras?: { table: EraRow[]; httpOverStdio: HttpOverStdio };
+	serverAlone?: ServerAloneResult;
 }
 
 /** An Error's message, anything else as a string. */
@@ -863,8 +869,8 @@ async function main() {
 			await runOurs(ctx, 'http', { key: 'oursModernHttpNodeHttp', make: o => modernNodeHttpContender(o, loopbackFetch()) });
 		}
 	}
+	let previousCli: string | null = null;
 	if (opts.previous) {
-		let previousCli: string | null = null;
 		try {
 			previousCli = resolvePreviousCli(repoRoot, opts.previous, log);
 		} catch (err) {
@@ -883,6 +889,10 @@ async function main() {
 				await runOurs(ctx, 'http', { key: 'prevV2Http', cli: previousCli, make: o => previousV2Contender('http', o) });
 			}
 		}
+	}
+	if (!opts.skipServerAlone && existsSync(cli)) {
+		log('\n== the server alone: reads replayed as the SDK clients send them');
+		results.serverAlone = await runServerAlone({ root: ctx.root, home, cli, previousCli, sample, expected: ctx.expected, rounds: opts.reps, log });
 	}
 	if (!opts.skipNotify && existsSync(cli)) await runDeferredNotify(ctx);
 	rmSync(home, { recursive: true, force: true });
@@ -915,6 +925,7 @@ async function main() {
 		out.push(renderTable(rows));
 		const eras = renderEras(results);
 		if (eras) out.push('', eras);
+		if (results.serverAlone) out.push('', renderServerAlone(results.serverAlone));
 		if (results.problems.length) {
 			out.push('');
 			out.push('problems:');

@@ -1,0 +1,116 @@
+// The requests the SDK clients send, recorded from the clients themselves, for the bench's
+// server-alone section (serverAlone.ts): the 2025 era as the SDK v1 client speaks it and
+// 2026-07-28 as the SDK v2 client pinned to it does, over stdio (the messages) and over HTTP (the
+// messages with the headers they went with). A replay changes only what a client changes from
+// read to read: the id, the URI, and over HTTP the session and the `Mcp-Name` header.
+import { pathToFileURL } from 'node:url';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
+import { CLIENT_INFO } from './contenders.js';
+import { MODERN_VERSION } from './v2Contenders.js';
+
+export type RecordedEra = 'legacy' | 'modern';
+
+/** A JSON-RPC message as a client sent it. */
+export type SentMessage = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
+
+/** One HTTP request as a client sent it. */
+export interface SentRequest { method: string; headers: Record<string, string>; body: string | undefined }
+
+/** What a client sent before its first read (its handshake), and that read. */
+export interface Recording<T> { readonly handshake: readonly T[]; readonly read: T }
+
+interface SendingTransport { send(message: SentMessage, options?: unknown): Promise<void> }
+
+/** Copies every message `transport` sends into `sent`. */
+function recordSends(transport: SendingTransport, sent: SentMessage[]): void {
+	const send = transport.send.bind(transport);
+	transport.send = (message, options) => {
+		sent.push(structuredClone(message));
+		return send(message, options);
+	};
+}
+
+/** The messages before the first resources/read, and that read. */
+function split<T>(sent: readonly T[], isRead: (item: T) => boolean): Recording<T> {
+	const at = sent.findIndex(isRead);
+	if (at < 0) throw new Error('the client sent no resources/read');
+	return { handshake: sent.slice(0, at), read: sent[at] };
+}
+
+/**
+ * The messages a client of `era` sends over stdio to `serve --stdio` of `cli` to connect and read
+ * `absPath` once (the server it starts is closed again).
+ */
+export async function recordStdio(era: RecordedEra, cli: string, root: string, home: string, absPath: string): Promise<Recording<SentMessage>> {
+	const sent: SentMessage[] = [];
+	const params = { command: process.execPath, args: [cli, 'serve', '--root', root, '--stdio'], env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'ignore' as const };
+	const uri = pathToFileURL(absPath).href;
+	if (era === 'legacy') {
+		const transport = new V1StdioTransport(params);
+		recordSends(transport as unknown as SendingTransport, sent);
+		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
+		await client.connect(transport);
+		await client.readResource({ uri });
+		await client.close();
+	} else {
+		const transport = new V2StdioTransport(params);
+		recordSends(transport as unknown as SendingTransport, sent);
+		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+		await client.connect(transport);
+		await client.readResource({ uri }, { cacheMode: 'bypass' });
+		await client.close();
+	}
+	return split(sent, m => m.method === 'resources/read');
+}
+
+/**
+ * The HTTP requests a client of `era` sends to `url` to connect and read `absPath` once (its
+ * event streams, GET, are left out: a replay reads answers from the POSTs).
+ */
+export async function recordHttp(era: RecordedEra, url: string, token: string, absPath: string): Promise<Recording<SentRequest>> {
+	const sent: SentRequest[] = [];
+	const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+		if ((init?.method ?? 'GET') === 'POST') {
+			const headers: Record<string, string> = {};
+			new Headers(init?.headers).forEach((value, name) => { headers[name] = value; });
+			sent.push({ method: 'POST', headers, body: typeof init?.body === 'string' ? init.body : undefined });
+		}
+		return fetch(input, init);
+	};
+	const requestInit = { headers: { Authorization: `Bearer ${token}` } };
+	const uri = pathToFileURL(absPath).href;
+	if (era === 'legacy') {
+		const transport = new V1HttpTransport(new URL(url), { requestInit, fetch: recordingFetch });
+		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
+		await client.connect(transport);
+		await client.readResource({ uri });
+		await transport.terminateSession().catch(() => undefined);
+		await client.close();
+	} else {
+		const transport = new V2HttpTransport(new URL(url), { requestInit, fetch: recordingFetch });
+		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+		await client.connect(transport);
+		await client.readResource({ uri }, { cacheMode: 'bypass' });
+		await client.close();
+	}
+	return split(sent, r => r.body !== undefined && (JSON.parse(r.body) as SentMessage).method === 'resources/read');
+}
+
+/** The recorded read with another id and URI, as the client would have sent it. */
+export function readMessage(recorded: SentMessage, id: number, uri: string): SentMessage {
+	return { ...recorded, id, params: { ...recorded.params, uri } };
+}
+
+/** The recorded HTTP read with another id and URI (and the session the replay holds, if any). */
+export function readRequest(recorded: SentRequest, id: number, uri: string, sessionId: string | undefined): SentRequest {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(recorded.headers)) {
+		// Mcp-Name carries the URI (a file: URI from pathToFileURL is ASCII: sent as it is).
+		headers[name] = name === 'mcp-name' ? uri : name === 'mcp-session-id' && sessionId !== undefined ? sessionId : value;
+	}
+	return { method: 'POST', headers, body: JSON.stringify(readMessage(JSON.parse(recorded.body ?? '{}') as SentMessage, id, uri)) };
+}
