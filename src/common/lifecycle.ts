@@ -69,3 +69,6 @@ export abstract class Disposable implements IDisposable {
 		this.store.dispose();
 	}
 }
+
+/** What an API that hands back a disposable returns when it took nothing to let go of. */
+export const nothingToDispose: IDisposable = Object.freeze({ dispose: () => undefined });

@@ -1,4 +1,4 @@
-import { Disposable } from '../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
 import { encodeEntriesAhead } from './encodedEntries';
 import { InvalidParams, ResourceNotFound } from './errors';
@@ -154,15 +154,18 @@ export class ProviderRegistry extends Disposable {
 	 * Refuses a subscription to a URI a provider owns but will not serve (outside the
 	 * workspace, secret, ignored, unknown). A URI of a scheme no provider owns is accepted and
 	 * simply never notified: the spec does not ask for an error there, and MCP's conformance
-	 * suite subscribes to such URIs on any server.
+	 * suite subscribes to such URIs on any server. What the provider holds for the subscription
+	 * (see `ResourceProvider.subscribe`) is let go when the result is disposed.
 	 */
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		const provider = this.providers.find(p => p.handles(uri));
 		if (provider) {
-			await provider.checkSubscribable(uri);
-		} else if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) {
+			return provider.subscribe(uri);
+		}
+		if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) {
 			throw new ResourceNotFound(uri); // not a URI at all
 		}
+		return nothingToDispose;
 	}
 
 	templates(): TemplateEntry[] {

@@ -87,8 +87,13 @@ export interface ResourceProvider extends IDisposable {
 	/** True when this provider owns the URI (by scheme or prefix), whether or not it exists. */
 	handles(uri: string): boolean;
 	read(uri: string): Promise<ResourceContent[]>;
-	/** Throws ResourceNotFound when the URI may not be subscribed to. */
-	checkSubscribable(uri: string): Promise<void>;
+	/**
+	 * A client subscribed to `uri` (2025 `resources/subscribe`, or a 2026-07-28 listen stream
+	 * naming it). Throws ResourceNotFound when it may not be; otherwise holds what notifying it
+	 * takes (a spelling other than the listed one, a template URI) until the result is disposed,
+	 * when that subscription ends (unsubscribe, session or stream closed).
+	 */
+	subscribe(uri: string): Promise<IDisposable>;
 	templates(): readonly TemplateEntry[];
 	complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined>;
 	readonly onDidChange: Event<ResourceChange>;

@@ -1,38 +1,40 @@
-/** Other spellings of subscribed resources a provider remembers at once. */
-export const MAX_SPELLINGS = 1_000;
+import { IDisposable, toDisposable } from '../common/lifecycle';
+import { HeldUris } from './heldUris';
 
 /**
  * URIs that name a resource other than by its own (listed) URI: a range of a file
  * (`?lines=1-9`), or the same resource spelled as a client wrote it (`~` unescaped, `%c3%a9`,
  * `file://localhost/`, `@` as a URI template expands it). Changes are found by the resource's own
  * URI; notifications must carry the URI the client subscribed with, byte for byte, or the client
- * never matches them. Kept by own URI, the one first added forgotten first once more than `max`
- * URIs are held.
+ * never matches them. Kept under the URI changes name (`file`) for as long as a subscription
+ * holds them (see HeldUris: none is dropped for another, or a client that subscribed to many
+ * would end another's notifications); a read holds nothing, as only subscribers are notified.
  */
 export class UrisByFile {
-	private readonly byFile = new Map<string, Set<string>>();
-	private count = 0;
+	private readonly byFile = new Map<string, HeldUris>();
 
-	constructor(private readonly max: number) {}
+	/** Holds `uri` under `file` (the URI its changes are named by) until the result is disposed. */
+	hold(file: string, uri: string): IDisposable {
+		let held = this.byFile.get(file);
+		if (!held) {
+			held = new HeldUris();
+			this.byFile.set(file, held);
+		}
+		const hold = held.hold(uri);
+		const set = held;
+		return toDisposable(() => {
+			hold.dispose();
+			if (set.size === 0 && this.byFile.get(file) === set) {
+				this.byFile.delete(file);
+			}
+		});
+	}
 
-	add(file: string, uri: string): void {
-		let set = this.byFile.get(file);
-		if (set?.has(uri)) {
-			return;
-		}
-		if (!set) {
-			set = new Set();
-			this.byFile.set(file, set);
-		}
-		set.add(uri);
-		this.count++;
-		// Forget the oldest file's URIs past the bound: they are learned again on the next read
-		// or subscription.
-		while (this.count > this.max) {
-			const [oldest, uris] = this.byFile.entries().next().value!;
-			this.byFile.delete(oldest);
-			this.count -= uris.size;
-		}
+	/** Distinct URIs held, over all files (diagnostics and tests). */
+	get size(): number {
+		let size = 0;
+		this.byFile.forEach(held => size += held.size);
+		return size;
 	}
 
 	/** `files` and the URIs held for them: everything to announce when those files change. */
@@ -47,7 +49,12 @@ export class UrisByFile {
 		if (this.byFile.size > 0) {
 			// No array per file: a burst of changes names thousands, of which few are held.
 			for (const file of files) {
-				this.byFile.get(file)?.forEach(uri => found.push(uri));
+				const held = this.byFile.get(file);
+				if (held) {
+					for (const uri of held) {
+						found.push(uri);
+					}
+				}
 			}
 		}
 		return found;

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { InvalidParams } from '../core/errors';
 import { ProviderRegistry } from '../core/registry';
@@ -11,8 +12,12 @@ import { checkUriLength } from './uriLimit';
 export interface ResourceHandlerHooks {
 	/** Called with the registry's list version when the client lists its first page. */
 	readonly onFirstPage?: (listVersion: number) => void;
-	/** `resources/subscribe` (2025 only; on 2026-07-28 URIs arrive in `subscriptions/listen`). */
-	readonly subscribe?: (uri: string) => void;
+	/**
+	 * `resources/subscribe` (2025 only; on 2026-07-28 URIs arrive in `subscriptions/listen`).
+	 * Unless it throws, it keeps `hold` (what the providers hold to notify `uri`) and lets go
+	 * of it when the subscription ends.
+	 */
+	readonly subscribe?: (uri: string, hold: IDisposable) => void;
 	readonly unsubscribe?: (uri: string) => void;
 }
 
@@ -58,8 +63,13 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 	if (subscribe && unsubscribe) {
 		server.setRequestHandler('resources/subscribe', { params: URI_PARAMS }, params => guard('Subscribe', async () => {
 			checkUriLength(params.uri);
-			await registry.checkSubscribable(params.uri);
-			subscribe(params.uri);
+			const hold = await registry.subscribe(params.uri);
+			try {
+				subscribe(params.uri, hold);
+			} catch (err) {
+				hold.dispose();
+				throw err;
+			}
 			return {};
 		}));
 		server.setRequestHandler('resources/unsubscribe', { params: URI_PARAMS }, params => guard('Unsubscribe', async () => {

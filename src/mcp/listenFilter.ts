@@ -1,3 +1,4 @@
+import { DisposableStore, IDisposable } from '../common/lifecycle';
 import { formatBytes } from '../core/errors';
 import { ProviderRegistry } from '../core/registry';
 import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, MAX_SUBSCRIPTIONS_PER_SESSION } from './subscriptions';
@@ -6,6 +7,13 @@ import { MAX_URI_BYTES } from './uriLimit';
 /** A listen request over the per-stream caps: refused with this message (-32602). */
 export class ListenTooLarge extends RangeError {}
 
+/** The URIs a listen stream is acknowledged for, and what the providers hold to notify them while it is open. */
+export interface HonouredSubscriptions {
+	readonly uris: string[];
+	/** Dispose when the stream ends. */
+	readonly hold: IDisposable;
+}
+
 /**
  * Which of a `subscriptions/listen` request's `resourceSubscriptions` this server honours: the
  * URIs it would serve. Secret, ignored, outside, unknown or over-long URIs are left out, so
@@ -13,7 +21,7 @@ export class ListenTooLarge extends RangeError {}
  * has no per-URI hook (typescript-sdk #2827), so this runs on the request before it does.
  * Returns undefined when the request names no URIs (nothing to filter).
  */
-export async function honouredSubscriptions(registry: ProviderRegistry, params: unknown): Promise<string[] | undefined> {
+export async function honouredSubscriptions(registry: ProviderRegistry, params: unknown): Promise<HonouredSubscriptions | undefined> {
 	const requested = requestedUris(params);
 	if (requested === undefined) {
 		return undefined;
@@ -26,8 +34,10 @@ export async function honouredSubscriptions(registry: ProviderRegistry, params: 
 	if (bytes > MAX_SUBSCRIPTION_BYTES_PER_SESSION) {
 		throw new ListenTooLarge(`At most ${formatBytes(MAX_SUBSCRIPTION_BYTES_PER_SESSION)} of resourceSubscriptions URIs per listen stream; listen to fewer`);
 	}
-	const verdicts = await Promise.all(unique.map(uri => isServed(registry, uri)));
-	return unique.filter((_, i) => verdicts[i]);
+	const holds = await Promise.all(unique.map(uri => subscribedIfServed(registry, uri)));
+	const hold = new DisposableStore();
+	holds.forEach(h => h && hold.add(h));
+	return { uris: unique.filter((_, i) => holds[i] !== undefined), hold };
 }
 
 /** The same params with `resourceSubscriptions` replaced by `honoured`. */
@@ -48,14 +58,14 @@ function requestedUris(params: unknown): unknown[] | undefined {
 	return Array.isArray(uris) ? uris : undefined;
 }
 
-async function isServed(registry: ProviderRegistry, uri: string): Promise<boolean> {
+/** What the providers hold to notify `uri` for the stream, or undefined when it is not served. */
+async function subscribedIfServed(registry: ProviderRegistry, uri: string): Promise<IDisposable | undefined> {
 	if (Buffer.byteLength(uri, 'utf8') > MAX_URI_BYTES || !registry.providers.some(p => p.handles(uri))) {
-		return false; // a scheme no provider owns is never notified: don't claim it
+		return undefined; // a scheme no provider owns is never notified: don't claim it
 	}
 	try {
-		await registry.checkSubscribable(uri);
-		return true;
+		return await registry.subscribe(uri);
 	} catch {
-		return false;
+		return undefined;
 	}
 }

@@ -1,5 +1,5 @@
 import { ProviderRegistry } from '../core/registry';
-import { honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { HonouredSubscriptions, honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
 import { ListenInterest } from './listenInterest';
 
 /** A listen request over the per-stream caps, answered with this JSON-RPC error (HTTP 400 on the HTTP front). */
@@ -10,20 +10,20 @@ export interface ListenRefusal {
 
 export type ListenAdmission<T> =
 	| { readonly refusal: ListenRefusal }
-	/** `release` lets go of the stream's URIs in the interest when the stream ends. */
+	/** `release` lets go of the stream's URIs (in the interest and the providers) when the stream ends. */
 	| { readonly request: T; readonly release: () => void };
 
 /**
  * What the SDK leaves to us on a `subscriptions/listen` request, the same on the HTTP and stdio
  * fronts: over the caps it is refused with -32602; otherwise its `resourceSubscriptions` are cut
- * to the URIs this server would serve (before the SDK acknowledges them) and held in `interest`
- * while the stream is open.
+ * to the URIs this server would serve (before the SDK acknowledges them) and held in `interest`,
+ * and by the providers (spellings, template URIs), while the stream is open.
  */
 export class ListenGate {
 	constructor(private readonly registry: ProviderRegistry, readonly interest: ListenInterest) {}
 
 	async admit<T extends { readonly params?: unknown }>(request: T): Promise<ListenAdmission<T>> {
-		let honoured: string[] | undefined;
+		let honoured: HonouredSubscriptions | undefined;
 		try {
 			honoured = await honouredSubscriptions(this.registry, request.params);
 		} catch (err) {
@@ -35,6 +35,14 @@ export class ListenGate {
 		if (honoured === undefined) {
 			return { request, release: () => undefined };
 		}
-		return { request: { ...request, params: withSubscriptions(request.params, honoured) }, release: this.interest.hold(honoured) };
+		const interest = this.interest.hold(honoured.uris);
+		const { hold } = honoured;
+		return {
+			request: { ...request, params: withSubscriptions(request.params, honoured.uris) },
+			release: () => {
+				interest();
+				hold.dispose();
+			},
+		};
 	}
 }

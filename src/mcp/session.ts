@@ -91,9 +91,13 @@ export class McpSession extends Disposable {
 					this.firstListedVersion = version;
 				}
 			},
-			subscribe: uri => {
+			subscribe: (uri, hold) => {
+				if (this.isDisposed) {
+					hold.dispose(); // the session ended while the providers checked the URI
+					return;
+				}
 				try {
-					this.subscriptions.add(uri);
+					this.subscriptions.add(uri, hold);
 				} catch (err) {
 					throw err instanceof SubscriptionLimit ? new InvalidRequest(err.message) : err;
 				}

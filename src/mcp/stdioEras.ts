@@ -20,6 +20,8 @@ export class EraAwareStdio implements Transport {
 	private waiting = 0;
 	private readonly discoverIds = new Set<RequestId>();
 	private readonly listens = new Map<RequestId, () => void>();
+	/** The wire closed: a listen admitted after that is let go of at once (nothing will end it). */
+	private closed = false;
 	/** Hot reads skip the SDK's entry once it pinned the connection's instance (built with it). */
 	readonly shortcut = new PinnedShortcut(this);
 
@@ -37,6 +39,7 @@ export class EraAwareStdio implements Transport {
 		};
 		wire.onerror = err => this.onerror?.(err);
 		wire.onclose = () => {
+			this.closed = true;
 			for (const release of this.listens.values()) {
 				release();
 			}
@@ -89,6 +92,10 @@ export class EraAwareStdio implements Transport {
 		const admission = await this.gate.admit(message);
 		if ('refusal' in admission) {
 			await this.wire.send({ jsonrpc: '2.0', id: message.id, error: admission.refusal });
+			return;
+		}
+		if (this.closed) {
+			admission.release();
 			return;
 		}
 		this.listens.set(message.id, admission.release);

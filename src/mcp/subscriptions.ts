@@ -1,3 +1,4 @@
+import { IDisposable, nothingToDispose } from '../common/lifecycle';
 import { formatBytes } from '../core/errors';
 
 /**
@@ -6,7 +7,12 @@ import { formatBytes } from '../core/errors';
  * SDK's listen router keeps their subscriptions.
  */
 export interface SubscriptionStore {
-	add(uri: string): void;
+	/**
+	 * Subscribes to `uri`, keeping `hold` (what the providers hold to notify it) until the
+	 * subscription ends; a URI already subscribed keeps the hold it has and lets go of this one.
+	 * Throws (keeping nothing) past the caps.
+	 */
+	add(uri: string, hold?: IDisposable): void;
 	delete(uri: string): void;
 	has(uri: string): boolean;
 	readonly size: number;
@@ -22,8 +28,13 @@ export const MAX_SUBSCRIPTION_BYTES_PER_SESSION = 1024 * 1024;
 /** A subscription the session's caps do not leave room for. */
 export class SubscriptionLimit extends RangeError {}
 
+interface Subscription {
+	readonly bytes: number;
+	readonly hold: IDisposable;
+}
+
 export class SessionSubscriptions implements SubscriptionStore {
-	private readonly uris = new Map<string, number>();
+	private readonly uris = new Map<string, Subscription>();
 	private total = 0;
 
 	constructor(
@@ -36,8 +47,9 @@ export class SessionSubscriptions implements SubscriptionStore {
 		return this.total;
 	}
 
-	add(uri: string): void {
+	add(uri: string, hold: IDisposable = nothingToDispose): void {
 		if (this.uris.has(uri)) {
+			hold.dispose();
 			return;
 		}
 		if (this.uris.size >= this.maxCount) {
@@ -47,12 +59,16 @@ export class SessionSubscriptions implements SubscriptionStore {
 		if (this.total + bytes > this.maxBytes) {
 			throw new SubscriptionLimit(`At most ${formatBytes(this.maxBytes)} of subscribed URIs per session; unsubscribe from some first`);
 		}
-		this.uris.set(uri, bytes);
+		this.uris.set(uri, { bytes, hold });
 		this.total += bytes;
 	}
 	delete(uri: string): void {
-		this.total -= this.uris.get(uri) ?? 0;
-		this.uris.delete(uri);
+		const subscription = this.uris.get(uri);
+		if (subscription) {
+			this.total -= subscription.bytes;
+			this.uris.delete(uri);
+			subscription.hold.dispose();
+		}
 	}
 	has(uri: string): boolean {
 		return this.uris.has(uri);
@@ -64,8 +80,12 @@ export class SessionSubscriptions implements SubscriptionStore {
 		return this.uris.keys();
 	}
 	clear(): void {
+		const ended = [...this.uris.values()];
 		this.uris.clear();
 		this.total = 0;
+		for (const subscription of ended) {
+			subscription.hold.dispose();
+		}
 	}
 }
 

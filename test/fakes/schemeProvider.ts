@@ -1,4 +1,5 @@
 import { Emitter } from '../../src/common/event';
+import { IDisposable, nothingToDispose } from '../../src/common/lifecycle';
 import { ResourceChange, ResourceContent, ResourceProvider } from '../../src/core/resource';
 
 /**
@@ -26,7 +27,9 @@ export class SchemeProvider implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		return [{ uri, text: this.text }];
 	}
-	async checkSubscribable(): Promise<void> {}
+	async subscribe(): Promise<IDisposable> {
+		return nothingToDispose;
+	}
 	templates(): [] {
 		return [];
 	}

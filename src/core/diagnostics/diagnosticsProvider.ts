@@ -1,11 +1,11 @@
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { matchCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUri } from '../uriGuard';
-import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
+import { UrisByFile } from '../urisByFile';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { DiagnosticsSource, Problem, ProblemSeverity } from './ports';
 import { addCounts, countProblems, describeCounts, emptyCounts, plural, ProblemCounts } from './problemSummary';
@@ -40,8 +40,8 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 	/** Files with problems by display path; undefined until first needed. */
 	private files: Map<string, FileProblems> | undefined;
 	private sorted: ResourceEntry[] | undefined;
-	/** Other spellings clients subscribed to files' problems by (`@` as the template expands it, `%c3%a9`), by own URI. */
-	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
+	/** Other spellings clients subscribed to files' problems by (`@` as the template expands it, `%c3%a9`), by own URI, while subscribed. */
+	private readonly spellings = new UrisByFile();
 
 	constructor(private readonly source: DiagnosticsSource, private readonly scope: WorkspaceScope) {
 		super();
@@ -118,15 +118,14 @@ export class DiagnosticsProvider extends Disposable implements ResourceProvider 
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		// Change events are judged by the loaded rules: load them before anyone listens.
 		await this.ready();
-		if (uri !== DIAGNOSTICS_WORKSPACE_URI) {
-			const own = diagnosticsFileUri((await this.resolveFileUri(uri)).display);
-			if (own !== uri) {
-				this.spellings.add(own, uri);
-			}
+		if (uri === DIAGNOSTICS_WORKSPACE_URI) {
+			return nothingToDispose;
 		}
+		const own = diagnosticsFileUri((await this.resolveFileUri(uri)).display);
+		return own === uri ? nothingToDispose : this.spellings.hold(own, uri);
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {

@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -115,10 +115,11 @@ export class EditorProvider extends Disposable implements ResourceProvider {
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		if (!ENTRIES.some(e => e.uri === uri)) {
 			throw new ResourceNotFound(uri);
 		}
+		return nothingToDispose;
 	}
 
 	async complete(): Promise<Completion | undefined> {

@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { MAX_COMPLETIONS } from '../completions';
 import { HeadMoveRecheck, MovedPath, PathRecheck } from '../git/headMoveRecheck';
@@ -10,7 +10,7 @@ import {
 } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceProvider, SortedEntries, TemplateEntry } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
+import { UrisByFile } from '../urisByFile';
 import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
@@ -44,8 +44,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	readonly id = 'files';
 	readonly summary = 'files (file:// URIs, template file:///{+path}; the unsaved editor text when a file is open and dirty)';
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
-	/** Other spellings clients subscribed to files by (`~` unescaped, `%c3%a9`), by each file's own URI. */
-	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
+	/** Other spellings clients subscribed to files by (`~` unescaped, `%c3%a9`), by each file's own URI, while subscribed. */
+	private readonly spellings = new UrisByFile();
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly rulesEmitter = this._register(new Emitter<void>());
 	/** A new index (new settings, folders or `.gitignore` files) decides from now on. */
@@ -124,13 +124,16 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		return this.served.isServed(absPath, isDirectory);
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		// Changes are found by the file's own URI (a link's target's, for a path through a
 		// linked directory, which is never listed): the client's URI is told with them.
 		const own = fileUri(await this.served.subscribedFile(uri, await this.served.locate(uri)));
-		if (own !== uri) {
-			this.spellings.add(own, uri);
-		}
+		return own === uri ? nothingToDispose : this.spellings.hold(own, uri);
+	}
+
+	/** Other spellings of files held for subscriptions now (tests and diagnostics). */
+	get heldSpellings(): number {
+		return this.spellings.size;
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {

@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import { Emitter } from '../../common/event';
-import { Disposable, DisposableStore } from '../../common/lifecycle';
+import { Disposable, DisposableStore, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { FileSettings, SettingsSource } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
+import { HeldUris } from '../heldUris';
 import { unusedName } from '../unusedName';
 import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { GIT_CACHE_BYTES, GitAnswerCache } from './gitAnswerCache';
@@ -17,8 +18,6 @@ import {
 } from './gitUris';
 import { GitCommit, GitRepositoryChange, GitSource, GitText } from './ports';
 
-/** Template URIs (per-path diffs, commits) read or subscribed lately, to notify on change. */
-const MAX_WATCHED = 500;
 /** A commit named by its whole id (SHA-1 or SHA-256), which no branch move can change. */
 const FULL_COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 
@@ -52,7 +51,11 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	 * it shares one entry); dropped when their repository changes, bounded in bytes.
 	 */
 	private readonly cache: GitAnswerCache;
-	private readonly watched = new Set<string>();
+	/**
+	 * Subscribed URIs that no listed entry names (per-path diffs, commits, a repository's name
+	 * spelled otherwise), while subscribed: changes name them one by one.
+	 */
+	private readonly watched = new HeldUris();
 
 	constructor(private readonly ports: GitProviderPorts) {
 		super();
@@ -85,9 +88,6 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	async read(uri: string): Promise<ResourceContent[]> {
 		await this.ready();
 		const { entry, route, rest } = this.resolve(uri);
-		if (route.kind === 'diffPath' || route.kind === 'show') {
-			this.watch(uri);
-		}
 		if (route.kind === 'show') {
 			// A full commit id never moves: a cached answer needs no git call. Any other ref (a
 			// branch or tag may move) is resolved on every read.
@@ -117,7 +117,7 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		return this.cache.bytes;
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		await this.ready();
 		const { entry, route, rest } = this.resolve(uri);
 		if (route.kind === 'diffPath' && !(await this.isServed(entry, route.path))) {
@@ -126,8 +126,14 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		// Template URIs, and a listed one spelled otherwise (`git://%61pp/status`): changes name
 		// the listed spelling only.
 		if (route.kind === 'diffPath' || route.kind === 'show' || uri !== repositoryPrefix(entry.name) + rest) {
-			this.watch(uri);
+			return this.watched.hold(uri);
 		}
+		return nothingToDispose;
+	}
+
+	/** URIs held in `watched` for subscriptions now (tests and diagnostics). */
+	get watchedCount(): number {
+		return this.watched.size;
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined> {
@@ -217,14 +223,6 @@ export class GitProvider extends Disposable implements ResourceProvider {
 			return route.kind !== 'diffPath' || this.ports.scope.locate(path.join(entry.repo.root, ...route.path.split('/'))) !== undefined;
 		} catch {
 			return false;
-		}
-	}
-
-	private watch(uri: string): void {
-		this.watched.delete(uri);
-		this.watched.add(uri);
-		if (this.watched.size > MAX_WATCHED) {
-			this.watched.delete(this.watched.values().next().value as string);
 		}
 	}
 

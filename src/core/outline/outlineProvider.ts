@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { cappedCompletion } from '../completions';
 import { ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
@@ -7,7 +7,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { WorkspaceFoldersSource } from '../ports';
 import { Throttle } from '../throttle';
 import { fileUri } from '../uriGuard';
-import { MAX_SPELLINGS, UrisByFile } from '../urisByFile';
+import { UrisByFile } from '../urisByFile';
 import { decodePath, encodePath, ownIfDisposable, ScopedPath, WorkspaceScope } from '../workspaceScope';
 import { OutlineSource, OutlineSymbol } from './ports';
 
@@ -39,8 +39,8 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly changed = new Set<string>();
 	private readonly notify: Throttle;
-	/** Other spellings clients subscribed to outlines by (`@` as the template expands it, `%c3%a9`), by own URI. */
-	private readonly spellings = new UrisByFile(MAX_SPELLINGS);
+	/** Other spellings clients subscribed to outlines by (`@` as the template expands it, `%c3%a9`), by own URI, while subscribed. */
+	private readonly spellings = new UrisByFile();
 
 	constructor(
 		private readonly source: OutlineSource,
@@ -121,11 +121,9 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		const own = outlineUri(await this.resolve(uri));
-		if (own !== uri) {
-			this.spellings.add(own, uri);
-		}
+		return own === uri ? nothingToDispose : this.spellings.hold(own, uri);
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string): Promise<Completion | undefined> {

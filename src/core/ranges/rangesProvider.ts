@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
 import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
 import { FileSystemReader, OpenDocuments } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
-import { fileUri, fileUriToPath } from '../uriGuard';
+import { fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
 import { WorkspaceScope } from '../workspaceScope';
 import { LineRange, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } from './lineRange';
@@ -19,11 +19,8 @@ export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
  * point of a range is to read part of a big file, but the whole file is still read to find it.
  */
 export const MAX_RANGE_SOURCE_BYTES = 16 * 1024 * 1024;
-/** Range URIs remembered (read or subscribed) so a change to their file notifies them. */
-const MAX_KNOWN_RANGES = 1_000;
-
 /** The files provider, as ranges use it: its reads apply the one served-or-not rule. */
-export type FileReads = Pick<ResourceProvider, 'read' | 'checkSubscribable' | 'complete' | 'onDidChange'>;
+export type FileReads = Pick<ResourceProvider, 'read' | 'subscribe' | 'complete' | 'onDidChange'>;
 
 export interface RangesProviderPorts {
 	readonly files: FileReads;
@@ -47,8 +44,8 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	readonly summary: string;
 	private readonly changeEmitter = this._register(new Emitter<ResourceChange>());
 	readonly onDidChange = this.changeEmitter.event;
-	/** Range URIs by their file's own URI, oldest first; bounded by MAX_KNOWN_RANGES. */
-	private readonly known = new UrisByFile(MAX_KNOWN_RANGES);
+	/** Subscribed range URIs by the URI the files provider names their file's changes by, while subscribed. */
+	private readonly known = new UrisByFile();
 
 	constructor(private readonly ports: RangesProviderPorts) {
 		super();
@@ -94,14 +91,23 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		const text = await this.text(uri, base);
 		const range = 'lines' in query ? query.lines : await this.symbolLines(uri, base, query.symbol);
 		const sliced = sliceLines(text.text, range);
-		this.remember(base, uri);
 		return [{ uri, mimeType: text.mimeType, text: sliced.truncated ? sliced.text + cutMarker(sliced, range) : sliced.text }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		const { base } = this.parse(uri);
-		await this.ports.files.checkSubscribable(base);
-		this.remember(base, uri);
+		// The file's subscription, held as long as the range's, makes the files provider name
+		// the file's changes by `base` too when it is spelled otherwise than listed (or reached
+		// through a linked directory): found under `base`, the range is always told.
+		const held = new DisposableStore();
+		held.add(await this.ports.files.subscribe(base));
+		held.add(this.known.hold(base, uri));
+		return held;
+	}
+
+	/** Range URIs held for subscriptions now (tests and diagnostics). */
+	get heldRanges(): number {
+		return this.known.size;
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined> {
@@ -229,11 +235,6 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			throw new InvalidParams(`No symbol "${name.slice(0, 100)}" in this file${known.length ? `; it has ${known.join(', ')}` : ' (its outline is empty)'}`);
 		}
 		return { start: found.range.start.line + 1, end: found.range.end.line + 1 };
-	}
-
-	/** Remembers a range under its file's own URI, which the files provider's changes name. */
-	private remember(base: string, uri: string): void {
-		this.known.add(fileUri(fileUriToPath(base)), uri);
 	}
 }
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Emitter, Event } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { RELEVANT_URI } from '../../common/wellKnownUris';
 import { DiagnosticsSource } from '../diagnostics/ports';
 import { ResourceNotFound } from '../errors';
@@ -144,11 +144,12 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		if (uri !== RELEVANT_URI) {
 			throw new ResourceNotFound(uri);
 		}
 		this.git.start();
+		return nothingToDispose;
 	}
 
 	async complete(): Promise<Completion | undefined> {

@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/event';
-import { Disposable } from '../../common/lifecycle';
+import { Disposable, IDisposable, nothingToDispose } from '../../common/lifecycle';
 import { ResourceNotFound } from '../errors';
 import { SettingsSource } from '../ports';
 import { JSON_MIME, TEXT_MIME } from '../mime';
@@ -101,8 +101,9 @@ export class TerminalProvider extends Disposable implements ResourceProvider {
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify({ terminal: terminal.name, commands }, null, 2) }];
 	}
 
-	async checkSubscribable(uri: string): Promise<void> {
+	async subscribe(uri: string): Promise<IDisposable> {
 		this.resolve(uri);
+		return nothingToDispose;
 	}
 
 	async complete(): Promise<Completion | undefined> {

@@ -342,6 +342,39 @@ describe('git provider memory bounds (fakes)', () => {
 		assert.ok(provider.cacheBytes < 2 * Buffer.byteLength(first!) + 4096, `cache holds ${provider.cacheBytes} bytes`);
 	});
 
+	it('keeps a spelled subscription notified however many commits another client reads or subscribes to, and lets theirs go when they leave', async () => {
+		const other = await connectInMemory(registry);
+		try {
+			const spelled = 'git://%61pp/status';
+			await conn.client.subscribeResource({ uri: spelled });
+			// More than the 500 such URIs the provider once kept for every client together.
+			const uris = Array.from({ length: 600 }, (_, i) => 'HEAD' + '^0~0'.repeat(i % 40) + '^0'.repeat(Math.floor(i / 40)))
+				.map(ref => (repo.aliases.set(ref, hash), `git://app/show/${encodeURIComponent(ref)}`));
+			const told = async (after: string) => {
+				conn.updates.length = 0;
+				repo.change(true);
+				registry.flushChanges();
+				await conn.client.ping();
+				assert.deepEqual(conn.updates, [spelled], `the first subscriber is still told, by its spelling, after ${after}`);
+			};
+			for (const uri of uris) {
+				await other.client.readResource({ uri });
+			}
+			await told('another client read 600 commits');
+			assert.equal(provider.watchedCount, 1, 'a read holds nothing');
+			for (const uri of uris) {
+				await other.client.subscribeResource({ uri });
+			}
+			await told('another client subscribed to them');
+			assert.equal(provider.watchedCount, 601);
+			await other.client.unsubscribeResource({ uri: uris[0] });
+			assert.equal(provider.watchedCount, 600, 'an unsubscribed URI is let go');
+		} finally {
+			await other.close();
+		}
+		assert.equal(provider.watchedCount, 1, 'a closed session\'s URIs are let go');
+	});
+
 	it('keeps the cache under its byte bound however many distinct answers are read, least recently read going first', async () => {
 		const commits = Array.from({ length: 40 }, (_, i) => ({ hash: i.toString(16).padStart(40, '0'), parents: [], message: `c${i}\n` }));
 		repo.commits = commits;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { Emitter } from '../../../src/common/event';
+import { IDisposable, nothingToDispose } from '../../../src/common/lifecycle';
 import { encodedEntries } from '../../../src/core/encodedEntries';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceAnnotator, ResourceChange, ResourceEntry, ResourceProvider, SortedEntries } from '../../../src/core/resource';
@@ -48,7 +49,7 @@ class ListProvider implements ResourceProvider {
 	list(): SortedEntries { return this.entries; }
 	handles(uri: string): boolean { return uri.startsWith('file:'); }
 	async read(uri: string) { return [{ uri, text: uri }]; }
-	async checkSubscribable(): Promise<void> { /* any */ }
+	async subscribe(): Promise<IDisposable> { return nothingToDispose; /* any */ }
 	templates() { return []; }
 	async complete() { return undefined; }
 	dispose(): void { this.changes.dispose(); }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Emitter } from '../../../src/common/event';
+import { IDisposable, nothingToDispose } from '../../../src/common/lifecycle';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceChange, ResourceEntry, ResourceProvider } from '../../../src/core/resource';
 import { connectInMemory, fastTracker, listAll, withPagedClient } from '../../helpers/harness';
@@ -32,7 +33,7 @@ class GatedProvider implements ResourceProvider {
 	}
 	handles(uri: string): boolean { return uri.startsWith(`${this.id}://`); }
 	async read(uri: string) { return [{ uri, text: uri }]; }
-	async checkSubscribable(): Promise<void> { /* any */ }
+	async subscribe(): Promise<IDisposable> { return nothingToDispose; /* any */ }
 	templates() { return []; }
 	async complete() { return undefined; }
 	dispose(): void { this.changes.dispose(); }
@@ -143,7 +144,7 @@ class FoundLaterProvider implements ResourceProvider {
 	list(): readonly ResourceEntry[] { return this.entries; }
 	handles(uri: string): boolean { return uri.startsWith('found://'); }
 	async read(uri: string) { return [{ uri, text: uri }]; }
-	async checkSubscribable(): Promise<void> { /* any */ }
+	async subscribe(): Promise<IDisposable> { return nothingToDispose; /* any */ }
 	templates() { return []; }
 	async complete() { return undefined; }
 	dispose(): void { this.changes.dispose(); }
