@@ -57,6 +57,9 @@ export class DirectoryHolds {
 	 */
 	async sweep(release: (dir: number) => number, pause: () => Promise<void> | undefined): Promise<void> {
 		const noted = this.noted;
+		if (noted.length === 0) {
+			return; // most batches: no directory came or went
+		}
 		// The list grows while it is read: a parent left held by nothing is noted at its end.
 		for (let i = 0; i < noted.length; i++) {
 			if (i % SWEEP_SLICE === SWEEP_SLICE - 1) {
