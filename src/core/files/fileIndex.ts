@@ -61,9 +61,14 @@ export class FileIndex implements WalkTarget {
 		return this.store.view;
 	}
 
-	/** The directories the index walked (served ones, folder roots first), as absolute paths. */
+	/**
+	 * The directories the index holds, as absolute paths: right after `build`, every served
+	 * directory it walked (folder roots first), empty ones too; once batches are applied, those
+	 * on the way to listed files. A copy: a watcher takes it in slices while batches may release
+	 * directories (an empty one it must still watch among them).
+	 */
 	directories(): Iterable<string> {
-		return this.store.dirs.paths();
+		return [...this.store.dirs.paths()];
 	}
 
 	cancel(): void {

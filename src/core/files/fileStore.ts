@@ -71,6 +71,7 @@ export class FileStore {
 		const reused = this.freeSlots.pop();
 		const slot = reused ?? this.nextSlot();
 		this.arrival?.note(dir, this.dirs.encode(this.dirs.get(dir), name), reused !== undefined);
+		this.dirs.hold(dir);
 		this.dirOf.set(slot, dir);
 		this.names.set(slot, name);
 		this.sizes.set(slot, size);
@@ -167,6 +168,7 @@ export class FileStore {
 		return this.dirs.get(this.dirOf.get(slot)).namePrefix;
 	}
 
+	/** The file's directory number: for as long as the file is in the store, since a released number is used again. */
 	dirNumberOf(slot: number): number {
 		return this.dirOf.get(slot);
 	}
@@ -228,6 +230,9 @@ export class FileStore {
 		this.changes++;
 		this.order = order;
 		this.orderLength = order.length;
+		// Directories the walk found empty stay until the first commit: the watcher is handed
+		// every directory walked (`FileIndex.directories`), empty ones too.
+		this.dirs.walked();
 	}
 
 	/**
@@ -238,6 +243,9 @@ export class FileStore {
 	 */
 	async commit(pause: () => Promise<void> | undefined): Promise<void> {
 		if (this.pending.size === 0 && this.removed.size === 0) {
+			// A batch that listed nothing may still have interned directories for files it found
+			// hidden (`node_modules/.cache/<hash>/x`) or for directories it found empty.
+			await this.dirs.releaseUnheld(pause);
 			return;
 		}
 		// Where each added file goes, by binary search in the old order (URIs are built for
@@ -285,10 +293,14 @@ export class FileStore {
 		this.changes++;
 		this.order = next;
 		this.orderLength = n;
+		// After the released files let go of their directories; nothing in the order is in one
+		// of those, so readers in the sweep's pauses see no difference.
+		await this.dirs.releaseUnheld(pause);
 		await this.names.compact(this.slots, pause);
 	}
 
 	private release(slot: number): void {
+		this.dirs.drop(this.dirOf.get(slot));
 		this.dirOf.set(slot, FREE);
 		this.names.release(slot);
 		this.freeSlots.push(slot);

@@ -60,7 +60,9 @@ export async function completeFiles(store: FileStore, prefixUri: string, lowerQu
 	// A query without `/` cannot span a directory's display path and the name (the path ends
 	// in `/`), so each directory is tested once and each name on its own.
 	const perDirectory = !lowerQuery.includes('/');
-	const dirMatches = new Map<number, boolean>();
+	// By display prefix, not directory number: a batch applied in one of the pauses may release
+	// a directory and give its number to another.
+	const dirMatches = new Map<string, boolean>();
 	for (let i = 0; i < length; i++) {
 		if (i === start && end > start) {
 			i = end - 1; // the prefix run, counted above
@@ -75,11 +77,11 @@ export async function completeFiles(store: FileStore, prefixUri: string, lowerQu
 		const slot = store.slotAt(i);
 		let match: boolean;
 		if (perDirectory) {
-			const dir = store.dirNumberOf(slot);
-			let dirMatch = dirMatches.get(dir);
+			const prefix = store.displayPrefixOf(slot);
+			let dirMatch = dirMatches.get(prefix);
 			if (dirMatch === undefined) {
-				dirMatch = store.displayPrefixOf(slot).toLowerCase().includes(lowerQuery);
-				dirMatches.set(dir, dirMatch);
+				dirMatch = prefix.toLowerCase().includes(lowerQuery);
+				dirMatches.set(prefix, dirMatch);
 			}
 			match = dirMatch || store.nameOf(slot).toLowerCase().includes(lowerQuery);
 		} else {

@@ -71,6 +71,9 @@ export async function treeOrder(input: TreeOrderInput, pause: () => Promise<void
 	const subdirs: number[][] = Array.from({ length: dirCount }, () => []);
 	const roots: number[] = [];
 	for (let d = 0; d < dirCount; d++) {
+		if (!dirs.has(d)) {
+			continue; // a released number, free (no file is in it)
+		}
 		const parent = dirs.get(d).parent;
 		(parent < 0 ? roots : subdirs[parent]).push(d);
 	}

@@ -85,7 +85,11 @@ export class WalkRecorder {
 		this.gitignores.push({ folder, rel, text });
 	}
 
-	/** Sends what was recorded since the last batch (nothing when there is nothing). */
+	/**
+	 * Sends what was recorded since the last batch (nothing when there is nothing). The walk's
+	 * table only grows (directories are released by a commit, and a walk never commits), so the
+	 * new directories are those numbered from `describedDirs` on.
+	 */
 	flush(): void {
 		const table = this.store.dirs;
 		const newDirs = table.length - this.describedDirs;
