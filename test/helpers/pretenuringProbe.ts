@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 	await store.sortAll(() => undefined);
 	// The control: an entry literal of the same shape, which V8 does place in the old generation
 	// after this paging. Without it the probe could not tell a fix from a V8 that never pretenures.
-	const literal = generationsAfterPaging(i => ({ uri: `file:///ws/${i}`, name: `${i}`, mimeType: 'text/plain', size: i, annotations: { lastModified: `${i}`, priority: 0.2, audience: ['user', 'assistant'] } }));
+	const literal = generationsAfterPaging(i => ({ uri: `file:///ws/${i}`, name: `${i}`, mimeType: 'text/plain', size: i, annotations: { lastModified: `${i}`, priority: 0.2 } }));
 	const listed = generationsAfterPaging(i => store.view.at(i)!);
 	const annotated = generationsAfterPaging(i => withPriority(store.view.at(i)!, 0.2));
 	process.stdout.write(`${JSON.stringify({ literal, listed, annotated })}\n`);

@@ -3,19 +3,22 @@ import { plainConstructor } from '../plainConstructor';
 import { ResourceEntry } from '../resource';
 
 const FILE_ANNOTATION_KEYS = ['lastModified'];
-const AUDIENCE: readonly ('user' | 'assistant')[] = ['user', 'assistant'];
 
 type Annotations = NonNullable<ResourceEntry['annotations']>;
 
-/** A file's annotations with its priority and audience; the audience a copy of its own (`slice` has no allocation site either). */
+/**
+ * A file's annotations with its priority. No `audience`: a workspace file is for the user and the
+ * assistant alike, which is what a client reads when none is given; spelled out on every entry,
+ * `["user","assistant"]` was a tenth of a listing's bytes (and of the tokens a model reads when a
+ * client hands it the list) and a third of a client's time parsing and checking a page.
+ */
 const FileAnnotations = plainConstructor<[string | undefined, number], Annotations>(function (lastModified, priority) {
 	this.lastModified = lastModified;
 	this.priority = priority;
-	this.audience = AUDIENCE.slice();
 });
 
 /**
- * A listed entry with its priority and audience added after its own annotations: a new object,
+ * A listed entry with its priority added after its own annotations (an audience it has is kept): a new object,
  * the same keys in the same order as `Object.assign` copies would give.
  *
  * A listing annotates every file of every page. An entry of exactly the index's shape is built
@@ -30,7 +33,7 @@ export function withPriority(entry: ResourceEntry, priority: number): ResourceEn
 	}
 	// Object.assign, not spread: V8 copies a spread with extra properties through a slow
 	// runtime path.
-	return Object.assign({}, entry, { annotations: Object.assign({}, annotations, { priority, audience: ['user', 'assistant'] }) });
+	return Object.assign({}, entry, { annotations: Object.assign({}, annotations, { priority }) });
 }
 
 /** Whether `object`'s enumerable keys are exactly `keys`, in that order (for-in: no array built). */

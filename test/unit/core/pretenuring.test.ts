@@ -17,8 +17,8 @@ describe('listed entries and V8 pretenuring', () => {
 		const probe = path.join(__dirname, '../../helpers/pretenuringProbe.js');
 		const { stdout } = await promisify(execFile)(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--single-threaded', probe]);
 		const generations = JSON.parse(stdout) as { literal: boolean[]; listed: boolean[]; annotated: boolean[] };
-		assert.deepEqual(generations.literal, [false, false, false], 'the control: this V8 pretenures a literal entry paged this way');
+		assert.deepEqual(generations.literal, [false, false], 'the control: this V8 pretenures a literal entry paged this way');
 		assert.deepEqual(generations.listed, [true, true], 'an index entry and its annotations');
-		assert.deepEqual(generations.annotated, [true, true, true], 'a ranked entry, its annotations and its audience');
+		assert.deepEqual(generations.annotated, [true, true], 'a ranked entry and its annotations');
 	});
 });

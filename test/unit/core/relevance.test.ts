@@ -231,7 +231,8 @@ describe('relevance provider through an MCP client', () => {
 		assert.ok(f05 && readme);
 		assert.equal(f05.annotations?.priority, priorityFor(WEIGHTS.active));
 		assert.equal(readme.annotations?.priority, BASE_PRIORITY);
-		assert.deepEqual(readme.annotations?.audience, ['user', 'assistant']);
+		// For the user and the assistant alike: what a client reads when no audience is given.
+		assert.equal(readme.annotations?.audience, undefined);
 		assert.equal(all[0].uri, RELEVANT_URI);
 		assert.equal(all[0].annotations?.priority, 1);
 

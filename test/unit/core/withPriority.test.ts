@@ -4,7 +4,7 @@ import { withPriority } from '../../../src/core/relevance/withPriority';
 
 /** What annotating meant before the literal: copies, the entry's keys first, in their order. */
 function reference(entry: ResourceEntry, priority: number): ResourceEntry {
-	return Object.assign({}, entry, { annotations: Object.assign({}, entry.annotations, { priority, audience: ['user', 'assistant'] }) });
+	return Object.assign({}, entry, { annotations: Object.assign({}, entry.annotations, { priority }) });
 }
 
 describe('withPriority', () => {
@@ -30,13 +30,14 @@ describe('withPriority', () => {
 		}
 	});
 
-	it('never changes the entry it is given, nor shares the audience between entries', () => {
+	it('never changes the entry it is given, nor shares annotations between entries', () => {
 		const entry = shapes[0];
 		const before = JSON.stringify(entry);
 		const a = withPriority(entry, 0.2);
 		const b = withPriority(entry, 0.2);
 		assert.equal(JSON.stringify(entry), before);
 		assert.notEqual(a, entry);
-		assert.notEqual(a.annotations?.audience, b.annotations?.audience);
+		assert.notEqual(a.annotations, b.annotations);
+		assert.equal(a.annotations?.audience, undefined, 'a file is for user and assistant alike: no audience spelled out');
 	});
 });
