@@ -243,6 +243,7 @@ export async function runServerAlone(options: ServerAloneOptions): Promise<Serve
 
 /** The section as text. */
 export function renderServerAlone(result: ServerAloneResult): string {
+	// Ratios are shown cut, not rounded, to two places: 0.996 is not "1.00x ... MISSED".
 	const fmt = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 	const lines = [
 		`the server alone: ${result.reads} reads one at a time, each request the bytes the SDK client sends (v1 client: 2025, v2 client pinned: 2026-07-28),`,
@@ -254,7 +255,7 @@ export function renderServerAlone(result: ServerAloneResult): string {
 		const aim = entry.vsPrevious === null ? '' : `not slower than previous ${entry.vsPrevious >= 1 ? 'MET' : 'MISSED'}`;
 		const cells = entry.error
 			? `error: ${entry.error.split('\n')[0]}`
-			: `${fmt(entry.readsPerSec).padStart(8)}  ${`${fmt(entry.serverCpuPerReadUs)} µs`.padStart(19)}  ${(entry.vsPrevious === null ? '' : `${fmt(entry.vsPrevious, 2)}x`).padStart(11)}  ${aim}`;
+			: `${fmt(entry.readsPerSec).padStart(8)}  ${`${fmt(entry.serverCpuPerReadUs)} µs`.padStart(19)}  ${(entry.vsPrevious === null ? '' : `${fmt(Math.floor(entry.vsPrevious * 100) / 100, 2)}x`).padStart(11)}  ${aim}`;
 		lines.push(`${entry.label.padEnd(15)}  ${cells}`.trimEnd());
 	}
 	const ratio = result.modernHttpOverModernStdio;
