@@ -259,6 +259,6 @@ export function renderServerAlone(result: ServerAloneResult): string {
 		lines.push(`${entry.label.padEnd(15)}  ${cells}`.trimEnd());
 	}
 	const ratio = result.modernHttpOverModernStdio;
-	lines.push('', `modern http reads/s / modern stdio reads/s, server alone: ${fmt(ratio, 2)}x (aim >= 0.5x) ${ratio === null ? '' : ratio >= 0.5 ? 'MET' : 'MISSED'}`.trimEnd());
+	lines.push('', `modern http reads/s / modern stdio reads/s, server alone: ${fmt(ratio === null ? null : Math.floor(ratio * 100) / 100, 2)}x (aim >= 0.5x) ${ratio === null ? '' : ratio >= 0.5 ? 'MET' : 'MISSED'}`.trimEnd());
 	return lines.join('\n');
 }
