@@ -22,6 +22,11 @@ export class FakeRelevanceSignals implements EditorSignals {
 		this.touchEmitter.fire([{ path, kind }]);
 	}
 
+	/** Touches in one batch, as a watcher delivers a burst of changes. */
+	touchAll(touches: readonly FileTouch[]): void {
+		this.touchEmitter.fire(touches);
+	}
+
 	activeFile(): string | undefined {
 		return this.active;
 	}

@@ -81,14 +81,23 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		this.git = this._register(new GitChangeSignals(ports.git, ports.scope, options.gitThrottleMs, changed));
 		this._register(ports.touches(touches => {
 			const at = this.now();
-			for (const touch of touches) {
+			/** Paths that went in this batch, and the position of the last time each did. */
+			const goneAt = new Map<string, number>();
+			/** Paths touched in this batch, and the position of the last touch. */
+			const touchedAt = new Map<string, number>();
+			touches.forEach((touch, i) => {
 				if (touch.kind === 'gone') {
-					this.forgetTouched(touch.path);
-					continue;
+					this.touched.delete(touch.path);
+					goneAt.set(touch.path, i);
+					return;
 				}
 				const entry = this.touched.get(touch.path) ?? {};
 				this.touched.delete(touch.path); // re-inserted last: the Map's order is recency
 				this.touched.set(touch.path, { ...entry, [touch.kind]: at });
+				touchedAt.set(touch.path, i);
+			});
+			if (goneAt.size > 0) {
+				this.forgetBelow(goneAt, touchedAt);
 			}
 			while (this.touched.size > MAX_TOUCHED) {
 				this.touched.delete(this.touched.keys().next().value!);
@@ -251,12 +260,23 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		return ranked;
 	}
 
-	/** Forgets what was touched at `absPath`, a file or a directory that went. */
-	private forgetTouched(absPath: string): void {
-		const below = absPath + path.sep;
+	/**
+	 * Forgets what was touched below a directory that went (`goneAt`, by position in the batch),
+	 * unless it was touched again after that in the same batch (`touchedAt`). One pass over what
+	 * is remembered, looking up each path's folders: a branch switch reports thousands of paths
+	 * gone, and a scan of everything remembered for each of them held the event loop for 30-50 ms.
+	 */
+	private forgetBelow(goneAt: ReadonlyMap<string, number>, touchedAt: ReadonlyMap<string, number>): void {
 		for (const touchedPath of [...this.touched.keys()]) {
-			if (touchedPath === absPath || touchedPath.startsWith(below)) {
-				this.touched.delete(touchedPath);
+			const since = touchedAt.get(touchedPath) ?? -1;
+			for (let dir = path.dirname(touchedPath), up = path.dirname(dir); ; dir = up, up = path.dirname(dir)) {
+				if ((goneAt.get(dir) ?? -1) > since) {
+					this.touched.delete(touchedPath);
+					break;
+				}
+				if (up === dir) {
+					break; // the root
+				}
 			}
 		}
 	}

@@ -212,6 +212,27 @@ describe('relevance provider through an MCP client', () => {
 		assert.ok(!/\.env|out\.js|passwd|outside/.test(text), text);
 	});
 
+	it('forgets what was touched at or below a path that went, but not what the same batch touched after it went', async () => {
+		for (const f of ['a/one.txt', 'a/b/two.txt', 'a/four.txt', 'ab/five.txt', 'c/three.txt', 'c/six.txt']) {
+			fx.write(f, 'x\n');
+		}
+		signals.touchAll(['a/one.txt', 'a/b/two.txt', 'ab/five.txt', 'c/three.txt'].map(f => ({ path: fx.file(f), kind: 'saved' as const })));
+		await waitUntil(async () => (await relevant()).files.length === 4);
+		// One batch, as a watcher delivers a branch switch: c/six.txt written and then c gone;
+		// a gone and then a/four.txt written again; ab (a sibling whose name starts with a) stays.
+		signals.touchAll([
+			{ path: fx.file('c/six.txt'), kind: 'written' },
+			{ path: fx.file('c'), kind: 'gone' },
+			{ path: fx.file('a'), kind: 'gone' },
+			{ path: fx.file('a/four.txt'), kind: 'written' },
+		]);
+		await waitUntil(async () => (await relevant()).files.length === 2);
+		assert.deepEqual((await relevant()).files.map(f => f.file).sort(), ['a/four.txt', 'ab/five.txt']);
+		signals.touchAll([{ path: fx.file('ab/five.txt'), kind: 'gone' }]);
+		await waitUntil(async () => (await relevant()).files.length === 1);
+		assert.deepEqual((await relevant()).files.map(f => f.file), ['a/four.txt']);
+	});
+
 	it('ranks no untracked directory git names as one `dir/` entry: it is no file to read, and `.ssh/` is a secret', async () => {
 		fx.write('.ssh/config', 'Host *\n');
 		fx.write('drafts/new.txt', 'draft\n');
