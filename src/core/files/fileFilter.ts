@@ -237,6 +237,48 @@ export class FileFilter {
 	}
 
 	/**
+	 * Reads and caches the `.gitignore` of a directory the index judges names in without having
+	 * read it (and those of its ancestors it has not read), root first; undefined when there is
+	 * nothing to read, as for nearly every call. A deleted directory is forgotten (`forgetGone`),
+	 * and when it comes back the watcher may report files in it before it, or without it: they
+	 * are then judged by its `.gitignore` as it is now, not by none (nor by the one it had). An
+	 * ignored directory is never read, nor anything below it: events under `node_modules/` cost
+	 * a path check and no read.
+	 */
+	readMissing(folder: WorkspaceFolder, dirRel: string): Promise<void> | undefined {
+		const loaded = this.gitignores.get(folder.path);
+		if (!this.settings.respectGitignore || loaded?.has(dirRel)) {
+			return undefined;
+		}
+		const dirs = [''];
+		for (let i = dirRel.indexOf('/'); i >= 0; i = dirRel.indexOf('/', i + 1)) {
+			dirs.push(dirRel.slice(0, i));
+		}
+		if (dirRel !== '') {
+			dirs.push(dirRel);
+		}
+		// Decided without a promise when the first directory not read is ignored (`node_modules`).
+		let first = 0;
+		while (loaded?.has(dirs[first])) {
+			first++;
+		}
+		return first > 0 && this.isIgnored(folder, dirs[first], true) ? undefined : this.readDown(folder, dirs.slice(first));
+	}
+
+	/** Reads the `.gitignore` files of `dirs` (each the parent of the next) not read yet, down to the first ignored one. */
+	private async readDown(folder: WorkspaceFolder, dirs: readonly string[]): Promise<void> {
+		for (const dir of dirs) {
+			if (!this.gitignores.get(folder.path)?.has(dir)) {
+				// Its ancestors are read by now, so this is the full check.
+				if (dir !== '' && this.isIgnored(folder, dir, true)) {
+					return;
+				}
+				await this.loadGitignore(folder, dir, true);
+			}
+		}
+	}
+
+	/**
 	 * Forgets the `.gitignore` files and chains of directories that are gone from disk (reported
 	 * by the watcher, not there when looked at), and of everything below them: an entry was kept
 	 * per directory ever walked, about 80 bytes each (24 KB with a `.gitignore` of its own), so
@@ -246,8 +288,9 @@ export class FileFilter {
 	 * are judged by it, and reading it again for each would cost a read per event. A folder root
 	 * is kept, as the index keeps its directory.
 	 *
-	 * Both maps hold every ancestor of what they hold (the walk reads a directory before its
-	 * subdirectories; a chain is its parent's plus one), so a gone directory that neither holds
+	 * Both maps hold every ancestor of what they hold (directories are read from the root down:
+	 * the walk reads a directory before its subdirectories, `readMissing` reads the parent of one
+	 * it meets first; a chain is its parent's plus one), so a gone directory that neither holds
 	 * has nothing below it in them (see `deleteSubtrees`).
 	 */
 	async forgetGone(gone: Iterable<Located>, pause: () => Promise<void> | undefined): Promise<void> {
