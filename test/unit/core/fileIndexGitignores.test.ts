@@ -24,7 +24,7 @@ class CountingReader extends NodeFileSystem {
 
 /**
  * The filter's `.gitignore` cache follows the served directories on disk, as the directory table
- * follows listed files: it kept an entry per directory ever walked (about 80 bytes each, 24 KB
+ * follows listed files: it kept an entry per directory ever walked (about 80 bytes each, 5-24 KB
  * with a `.gitignore` of its own), so tools that keep making uniquely named directories grew it
  * for the window's life. A directory deleted and made again is judged by what it holds now.
  */
