@@ -5,6 +5,8 @@ import { GitignoreRules, ignoredAfter, parseGitignore } from './gitignoreRules';
 import { readRepositoryRules, RuleFile } from './repositoryRules';
 import { readRuleFileText } from './ruleFileText';
 import { BUILT_IN_SECRETS, SecretMatcher } from './secretMatcher';
+import { deleteSubtrees } from './subtreeKeys';
+import { Located } from './workspaceRoots';
 
 type Ignore = GitignoreRules;
 
@@ -28,7 +30,8 @@ export class FileFilter {
 	 * Parsed `.gitignore` per directory (null: none there), filled while indexing: per folder path,
 	 * by workspace-relative directory. Two short keys, not one joined string: the walk looks up
 	 * every ancestor of each directory it reads, and a joined key was a new long string to build
-	 * and hash for each of those lookups.
+	 * and hash for each of those lookups. A directory's entry goes when it is deleted
+	 * (`forgetGone`), so this follows the served directories on disk, not every one ever walked.
 	 */
 	private readonly gitignores = new Map<string, Map<string, Ignore | null>>();
 	/**
@@ -40,7 +43,8 @@ export class FileFilter {
 	/**
 	 * Per folder path, by directory: the `.gitignore` files that apply to its names, root first
 	 * (`chainIn`). Each is its parent's plus its own, so a walk 2,000 directories deep does not
-	 * look its ancestors up again for each directory. Holds every ancestor of what it holds.
+	 * look its ancestors up again for each directory. Holds every ancestor of what it holds, and
+	 * loses deleted directories with their `.gitignore` entries.
 	 */
 	private readonly chains = new Map<string, Map<string, readonly AppliedRules[]>>();
 
@@ -230,6 +234,96 @@ export class FileFilter {
 				this.chains.delete(folder.path);
 			}
 		}
+	}
+
+	/**
+	 * Reads and caches the `.gitignore` of a directory the index judges names in without having
+	 * read it (and those of its ancestors it has not read), root first; undefined when there is
+	 * nothing to read, as for nearly every call. A deleted directory is forgotten (`forgetGone`),
+	 * and when it comes back the watcher may report files in it before it, or without it: they
+	 * are then judged by its `.gitignore` as it is now, not by none (nor by the one it had). An
+	 * ignored directory is never read, nor anything below it: events under `node_modules/` cost
+	 * a path check and no read.
+	 */
+	readMissing(folder: WorkspaceFolder, dirRel: string): Promise<void> | undefined {
+		const loaded = this.gitignores.get(folder.path);
+		if (!this.settings.respectGitignore || loaded?.has(dirRel)) {
+			return undefined;
+		}
+		const dirs = [''];
+		for (let i = dirRel.indexOf('/'); i >= 0; i = dirRel.indexOf('/', i + 1)) {
+			dirs.push(dirRel.slice(0, i));
+		}
+		if (dirRel !== '') {
+			dirs.push(dirRel);
+		}
+		// Decided without a promise when the first directory not read is ignored (`node_modules`).
+		let first = 0;
+		while (loaded?.has(dirs[first])) {
+			first++;
+		}
+		return first > 0 && this.isIgnored(folder, dirs[first], true) ? undefined : this.readDown(folder, dirs.slice(first));
+	}
+
+	/** Reads the `.gitignore` files of `dirs` (each the parent of the next) not read yet, down to the first ignored one. */
+	private async readDown(folder: WorkspaceFolder, dirs: readonly string[]): Promise<void> {
+		for (const dir of dirs) {
+			if (!this.gitignores.get(folder.path)?.has(dir)) {
+				// Its ancestors are read by now, so this is the full check.
+				if (dir !== '' && this.isIgnored(folder, dir, true)) {
+					return;
+				}
+				await this.loadGitignore(folder, dir, true);
+			}
+		}
+	}
+
+	/**
+	 * Forgets the `.gitignore` files and chains of directories that are gone from disk (reported
+	 * by the watcher, not there when looked at), and of everything below them: an entry was kept
+	 * per directory ever walked, about 80 bytes each (kilobytes with a `.gitignore` of its own), so
+	 * tools that keep making uniquely named directories (hashed build output, test runners' temp
+	 * directories) grew it for the window's life. A directory still on disk keeps its entry even
+	 * when the index lists nothing in it (`dist/` with a `.gitignore` of `*`): the events under it
+	 * are judged by it, and reading it again for each would cost a read per event. A folder root
+	 * is kept, as the index keeps its directory.
+	 *
+	 * Both maps hold every ancestor of what they hold (directories are read from the root down:
+	 * the walk reads a directory before its subdirectories, `readMissing` reads the parent of one
+	 * it meets first; a chain is its parent's plus one), so a gone directory that neither holds
+	 * has nothing below it in them (see `deleteSubtrees`).
+	 */
+	async forgetGone(gone: Iterable<Located>, pause: () => Promise<void> | undefined): Promise<void> {
+		const byFolder = new Map<string, string[]>();
+		for (const { folder, rel } of gone) {
+			if (rel !== '') {
+				const rels = byFolder.get(folder.path) ?? [];
+				byFolder.set(folder.path, rels);
+				rels.push(rel);
+			}
+		}
+		for (const [folderPath, rels] of byFolder) {
+			const maps = [this.gitignores.get(folderPath), this.chains.get(folderPath)].filter(map => map !== undefined);
+			await deleteSubtrees(maps, rels, pause);
+		}
+	}
+
+	/** Directories whose `.gitignore` (or its absence) is cached, in every folder: for tests and diagnostics. */
+	get cachedDirectories(): number {
+		let count = 0;
+		for (const loaded of this.gitignores.values()) {
+			count += loaded.size;
+		}
+		return count;
+	}
+
+	/** Directories whose chain of `.gitignore` files is cached, in every folder: for tests and diagnostics. */
+	get cachedChains(): number {
+		let count = 0;
+		for (const chains of this.chains.values()) {
+			count += chains.size;
+		}
+		return count;
 	}
 
 	private async readGitignore(dirPath: string): Promise<Ignore | null> {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { SortedEntries } from '../resource';
 import { fileUri } from '../uriGuard';
-import { FileInfo, FileSystemReader } from '../ports';
+import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
 import { DirectoryWalk, rootDirectories, walkFolders, WalkTarget } from './directoryWalk';
 import { EventLoopSlices } from './eventLoopSlices';
 import { FileFilter, NameCheck } from './fileFilter';
@@ -145,7 +145,8 @@ export class FileIndex implements WalkTarget {
 	 * Yields to the event loop regularly so requests are served during a burst.
 	 */
 	async applyBatch(events: readonly { kind: 'created' | 'changed' | 'deleted'; path: string }[], delta: IndexDelta): Promise<void> {
-		const goneDirectories = new Set<string>();
+		/** Paths gone from disk that were no file of the index, by URI. */
+		const goneDirectories = new Map<string, Located>();
 		const seen = new Set<string>();
 		const parents = new Map<string, ParentDirectory>();
 		try {
@@ -154,12 +155,14 @@ export class FileIndex implements WalkTarget {
 					return;
 				}
 			}
-			for (const directoryUri of goneDirectories) {
+			for (const directoryUri of goneDirectories.keys()) {
 				for (const { slot, uri } of this.store.below(directoryUri)) {
 					this.store.remove(slot, uri);
 					this.changed(delta, uri, true);
 				}
 			}
+			// With what the filter read in them: a directory made again is read again.
+			await this.filter.forgetGone(goneDirectories.values(), () => this.pause());
 			// No watcher reports the links to a file that changed, went or came: they are looked
 			// at as if it had. A link is never a directory, so none of them adds a gone one.
 			if (this.links.size > 0) {
@@ -168,7 +171,7 @@ export class FileIndex implements WalkTarget {
 					linked.push(...this.links.dangling());
 				}
 				for (const link of linked) {
-					if (!await this.applyOnce(link, seen, delta, parents, new Set())) {
+					if (!await this.applyOnce(link, seen, delta, parents, new Map())) {
 						return;
 					}
 				}
@@ -179,7 +182,7 @@ export class FileIndex implements WalkTarget {
 	}
 
 	/** Applies what the disk now has at `absPath`, once per batch; false when the index was cancelled meanwhile. */
-	private async applyOnce(absPath: string, seen: Set<string>, delta: IndexDelta, parents: Map<string, ParentDirectory>, goneDirectories: Set<string>): Promise<boolean> {
+	private async applyOnce(absPath: string, seen: Set<string>, delta: IndexDelta, parents: Map<string, ParentDirectory>, goneDirectories: Map<string, Located>): Promise<boolean> {
 		if (seen.has(absPath)) {
 			return true;
 		}
@@ -207,19 +210,26 @@ export class FileIndex implements WalkTarget {
 				this.store.remove(slot, uri);
 				this.changed(delta, uri, true);
 			} else {
-				goneDirectories.add(uri);
+				goneDirectories.set(uri, located);
 			}
 			return true;
 		}
+		const slash = located.rel.lastIndexOf('/');
+		const dirRel = slash < 0 ? '' : located.rel.slice(0, slash);
 		if (info.kind === 'directory') {
+			// Its parent's `.gitignore` first, if not read (see `parentOf`): it may ignore this one.
+			const reading = this.filter.readMissing(located.folder, dirRel);
+			if (reading) {
+				await reading;
+			}
 			if (!this.filter.isIgnored(located.folder, located.rel, true)) {
 				await new DirectoryWalk(this, (dir, name, stat) => this.upsert(dir, name, stat, delta)).run(this.directoryOf(located));
 				parents.clear(); // the walk may have loaded `.gitignore` files
 			}
 			return true;
 		}
-		const parent = this.parentOf(located, parents);
-		const name = located.rel.slice(located.rel.lastIndexOf('/') + 1);
+		const parent = parents.get(`${located.folder.path}\0${dirRel}`) ?? await this.parentOf(located.folder, dirRel, parents);
+		const name = located.rel.slice(slash + 1);
 		const stat = parent.names && !parent.names.isIgnored(name, false) ? await this.links.statOf(located, info) : undefined;
 		if (stat) {
 			this.upsert(parent.dir, name, stat, delta, uri);
@@ -263,21 +273,21 @@ export class FileIndex implements WalkTarget {
 	}
 
 	/**
-	 * The store's directory of a located file and the check for names in it, worked out once per
-	 * directory of a batch: a branch switch changes files dozens to a directory, and checking
-	 * each file's ancestors against the rules again, and interning them, was most of the batch.
+	 * The store's directory `rel` of a batch's files and the check for names in it, worked out
+	 * once per directory of a batch: a branch switch changes files dozens to a directory, and
+	 * checking each file's ancestors against the rules again, and interning them, was most of the
+	 * batch.
 	 */
-	private parentOf(located: Located, parents: Map<string, ParentDirectory>): ParentDirectory {
-		const slash = located.rel.lastIndexOf('/');
-		const rel = slash < 0 ? '' : located.rel.slice(0, slash);
-		const key = `${located.folder.path}\0${rel}`;
-		let parent = parents.get(key);
-		if (!parent) {
-			// The folder root is served; another directory only when neither it nor an ancestor is hidden.
-			const served = rel === '' || !this.filter.isIgnored(located.folder, rel, true);
-			parent = { dir: this.directoryOf({ folder: located.folder, rel }), names: served ? this.filter.checkerFor(located.folder, rel) : undefined };
-			parents.set(key, parent);
+	private async parentOf(folder: WorkspaceFolder, rel: string, parents: Map<string, ParentDirectory>): Promise<ParentDirectory> {
+		// A directory gone and made again, reported only by its files: judged by its `.gitignore` now.
+		const reading = this.filter.readMissing(folder, rel);
+		if (reading) {
+			await reading;
 		}
+		// The folder root is served; another directory only when neither it nor an ancestor is hidden.
+		const served = rel === '' || !this.filter.isIgnored(folder, rel, true);
+		const parent = { dir: this.directoryOf({ folder, rel }), names: served ? this.filter.checkerFor(folder, rel) : undefined };
+		parents.set(`${folder.path}\0${rel}`, parent);
 		return parent;
 	}
 

@@ -77,6 +77,14 @@ export class NameGlobs {
 
 /** Past this many affixes that share a first (or last) unit, they are looked up by length instead of tried in turn. */
 const MAX_SCANNED = 32;
+/**
+ * The list of every unit no affix starts (ends) with, shared: an empty list per unit was 128
+ * arrays per list of affixes, four lists per parsed `.gitignore`, and so 24 KB for each one the
+ * index keeps, most of them holding one or two rules.
+ */
+const NONE: readonly string[] = [];
+/** The lists by unit of an empty list of affixes (the prefixes of most rule files). */
+const NONE_BY_UNIT: readonly (readonly string[])[] = Array.from({ length: LISTED_UNITS }, () => NONE);
 
 /**
  * Plain prefixes (or suffixes) of names. A few are tried in turn, only those whose first (last)
@@ -85,15 +93,19 @@ const MAX_SCANNED = 32;
  */
 class Affixes {
 	/** Per code unit below `LISTED_UNITS`, the affixes that start (end) with it; a name whose unit is beyond those tries all. */
-	private readonly byUnit: readonly (readonly string[])[] = [];
+	private readonly byUnit: readonly (readonly string[])[];
 	/** When the list is long: the affixes by length, shortest first. */
 	private readonly byLength: readonly (readonly [number, ReadonlySet<string>])[] | undefined;
 
 	constructor(private readonly items: readonly string[], private readonly atEnd: boolean) {
-		const lists: string[][] = Array.from({ length: LISTED_UNITS }, () => []);
+		// Never added to while empty: a unit's own list is made for its first affix.
+		const lists = (items.length === 0 ? NONE_BY_UNIT : Array.from({ length: LISTED_UNITS }, () => NONE)) as string[][];
 		const others: string[] = [];
 		for (const item of items) {
 			const unit = item.charCodeAt(atEnd ? item.length - 1 : 0);
+			if (unit < LISTED_UNITS && lists[unit] === NONE) {
+				lists[unit] = [];
+			}
 			(unit < LISTED_UNITS ? lists[unit] : others).push(item);
 		}
 		if (others.length > MAX_SCANNED || lists.some(list => list.length > MAX_SCANNED)) {

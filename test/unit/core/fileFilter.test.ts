@@ -90,3 +90,28 @@ describe('FileFilter secrets', () => {
 		assert.equal(f.checkerFor(folder, '').isIgnored('plain.ts', false), false);
 	});
 });
+
+describe('FileFilter forgetting gone directories', () => {
+	it('forgets a gone directory and everything below it, and no directory whose name merely starts alike', async () => {
+		const f = filter();
+		const dirs = ['', 'a', 'a/b', 'a/b/c', 'a-b', 'ab', 'x', 'x/a', 'y', 'y/z'];
+		dirs.forEach(dir => f.adoptGitignore(folder, dir, dir === 'a/b' ? '*.log\n' : null));
+		dirs.forEach(dir => f.checkerFor(folder, dir));
+		assert.equal(f.cachedDirectories, dirs.length);
+		assert.equal(f.cachedChains, dirs.length);
+		const pause = () => undefined;
+
+		// Deleted files and paths it never read cost nothing and change nothing.
+		await f.forgetGone([{ folder, rel: 'a/b/c/file.txt' }, { folder, rel: 'node_modules/x' }], pause);
+		assert.equal(f.cachedDirectories, dirs.length);
+
+		await f.forgetGone([{ folder, rel: 'a' }], pause);
+		assert.equal(f.cachedDirectories, dirs.length - 3, 'a, a/b and a/b/c');
+		assert.equal(f.cachedChains, dirs.length - 3);
+		assert.equal(f.isIgnored(folder, 'a/b/x.log', false), false, 'the rules of a/b went with it');
+		// Several at once, one below another, and a folder root (kept, as the index keeps it).
+		await f.forgetGone([{ folder, rel: 'y/z' }, { folder, rel: 'y' }, { folder, rel: 'x/a' }, { folder, rel: '' }], pause);
+		assert.equal(f.cachedDirectories, 4, "'', 'a-b', 'ab', 'x'");
+		assert.equal(f.cachedChains, 4);
+	});
+});
