@@ -892,7 +892,7 @@ async function main() {
 	}
 	if (!opts.skipServerAlone && existsSync(cli)) {
 		log('\n== the server alone: reads replayed as the SDK clients send them');
-		results.serverAlone = await runServerAlone({ root: ctx.root, home, cli, previousCli, sample, expected: ctx.expected, rounds: opts.reps, log });
+		results.serverAlone = await runServerAlone({ root: ctx.root, home, cli, previousCli, sample, expected: ctx.expected, listedAtLeast: expectedSet.size, rounds: opts.reps, log });
 	}
 	if (!opts.skipNotify && existsSync(cli)) await runDeferredNotify(ctx);
 	rmSync(home, { recursive: true, force: true });

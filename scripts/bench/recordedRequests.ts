@@ -2,7 +2,8 @@
 // server-alone section (serverAlone.ts): the 2025 era as the SDK v1 client speaks it and
 // 2026-07-28 as the SDK v2 client pinned to it does, over stdio (the messages) and over HTTP (the
 // messages with the headers they went with). A replay changes only what a client changes from
-// read to read: the id, the URI, and over HTTP the session and the `Mcp-Name` header.
+// request to request: the id, the URI or the cursor, and over HTTP the session and the `Mcp-Name`
+// header.
 import { pathToFileURL } from 'node:url';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -20,8 +21,8 @@ export type SentMessage = { jsonrpc: '2.0'; id?: string | number; method?: strin
 /** One HTTP request as a client sent it. */
 export interface SentRequest { method: string; headers: Record<string, string>; body: string | undefined }
 
-/** What a client sent before its first read (its handshake), and that read. */
-export interface Recording<T> { readonly handshake: readonly T[]; readonly read: T }
+/** What a client sent before its first read (its handshake), that read, and a resources/list it sent after. */
+export interface Recording<T> { readonly handshake: readonly T[]; readonly read: T; readonly list: T }
 
 interface SendingTransport { send(message: SentMessage, options?: unknown): Promise<void> }
 
@@ -34,11 +35,12 @@ function recordSends(transport: SendingTransport, sent: SentMessage[]): void {
 	};
 }
 
-/** The messages before the first resources/read, and that read. */
-function split<T>(sent: readonly T[], isRead: (item: T) => boolean): Recording<T> {
-	const at = sent.findIndex(isRead);
-	if (at < 0) throw new Error('the client sent no resources/read');
-	return { handshake: sent.slice(0, at), read: sent[at] };
+/** The messages before the first resources/read, that read, and the first resources/list after it. */
+function split<T>(sent: readonly T[], methodOf: (item: T) => string | undefined): Recording<T> {
+	const at = sent.findIndex(item => methodOf(item) === 'resources/read');
+	const list = sent.slice(at + 1).find(item => methodOf(item) === 'resources/list');
+	if (at < 0 || list === undefined) throw new Error('the client sent no resources/read and resources/list');
+	return { handshake: sent.slice(0, at), read: sent[at], list };
 }
 
 /**
@@ -55,6 +57,7 @@ export async function recordStdio(era: RecordedEra, cli: string, root: string, h
 		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
 		await client.connect(transport);
 		await client.readResource({ uri });
+		await client.listResources();
 		await client.close();
 	} else {
 		const transport = new V2StdioTransport(params);
@@ -62,9 +65,11 @@ export async function recordStdio(era: RecordedEra, cli: string, root: string, h
 		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
 		await client.connect(transport);
 		await client.readResource({ uri }, { cacheMode: 'bypass' });
+		// One page, as the bench's v2 contenders ask (listResources() would walk every page).
+		await client.request({ method: 'resources/list', params: {} });
 		await client.close();
 	}
-	return split(sent, m => m.method === 'resources/read');
+	return split(sent, m => m.method);
 }
 
 /**
@@ -88,6 +93,7 @@ export async function recordHttp(era: RecordedEra, url: string, token: string, a
 		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
 		await client.connect(transport);
 		await client.readResource({ uri });
+		await client.listResources();
 		await transport.terminateSession().catch(() => undefined);
 		await client.close();
 	} else {
@@ -95,14 +101,26 @@ export async function recordHttp(era: RecordedEra, url: string, token: string, a
 		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
 		await client.connect(transport);
 		await client.readResource({ uri }, { cacheMode: 'bypass' });
+		await client.request({ method: 'resources/list', params: {} });
 		await client.close();
 	}
-	return split(sent, r => r.body !== undefined && (JSON.parse(r.body) as SentMessage).method === 'resources/read');
+	return split(sent, r => r.body === undefined ? undefined : (JSON.parse(r.body) as SentMessage).method);
 }
 
 /** The recorded read with another id and URI, as the client would have sent it. */
 export function readMessage(recorded: SentMessage, id: number, uri: string): SentMessage {
 	return { ...recorded, id, params: { ...recorded.params, uri } };
+}
+
+/** The recorded first-page list with another id, and the cursor of the page asked for if not the first. */
+export function listMessage(recorded: SentMessage, id: number, cursor: string | undefined): SentMessage {
+	return { ...recorded, id, params: cursor === undefined ? recorded.params : { ...recorded.params, cursor } };
+}
+
+/** The recorded HTTP list with another id and cursor (and the session the replay holds, if any). */
+export function listRequest(recorded: SentRequest, id: number, cursor: string | undefined, sessionId: string | undefined): SentRequest {
+	const headers = sessionId === undefined ? recorded.headers : { ...recorded.headers, 'mcp-session-id': sessionId };
+	return { method: 'POST', headers, body: JSON.stringify(listMessage(JSON.parse(recorded.body ?? '{}') as SentMessage, id, cursor)) };
 }
 
 /** The recorded HTTP read with another id and URI (and the session the replay holds, if any). */

@@ -2,7 +2,8 @@
 // clients send (recordedRequests.ts), replayed by a driver with no MCP client in the loop: a line
 // per request over stdio, Node's `http` with keep-alive over HTTP. A read's round trip is then the
 // server's work and the kernel's, so "not slower than the v1 build" and "new-era HTTP at least
-// 0.5x stdio" can be judged for the server apart from the clients, whose own CPU per read differs
+// 0.5x stdio" can be judged for the server apart from the clients (reads, and full listings
+// page by page), whose own CPU per read differs
 // by up to twice between the v1 and v2 clients and between the v2 client's two eras (the eras
 // table's "bench client CPU" rows). Each build and era runs in a fresh server, in rounds that
 // take turns, so that a slow minute of the machine falls on all of them; medians are reported.
@@ -13,7 +14,7 @@ import { startHeadlessHost } from '../lib/headlessHost.js';
 import { killPidAtExit } from '../lib/processes.js';
 import { serverCpuMs } from './eras.js';
 import { now, round, sleep, withTimeout } from './measurement.js';
-import { readMessage, readRequest, recordHttp, recordStdio, type RecordedEra, type Recording, type SentMessage, type SentRequest } from './recordedRequests.js';
+import { listMessage, listRequest, readMessage, readRequest, recordHttp, recordStdio, type RecordedEra, type Recording, type SentMessage, type SentRequest } from './recordedRequests.js';
 
 type Transport = 'stdio' | 'http';
 type Build = 'ours' | 'previous';
@@ -30,9 +31,12 @@ const CONTENDERS = [
 type ContenderKey = (typeof CONTENDERS)[number]['key'];
 const PREVIOUS_OF: Partial<Record<ContenderKey, ContenderKey>> = { legacyStdio: 'previousStdio', modernStdio: 'previousStdio', legacyHttp: 'previousHttp', modernHttp: 'previousHttp' };
 
-/** Reads of one round, after the warm-up. */
-interface Round { readsPerSec: number; serverCpuPerReadUs: number | null }
-export interface ServerAloneContender { label: string; rounds: Round[]; readsPerSec: number | null; serverCpuPerReadUs: number | null; vsPrevious: number | null; error?: string }
+/** Reads of one round, after the warm-up, and the median of its full listings. */
+interface Round { readsPerSec: number; serverCpuPerReadUs: number | null; listingMs: number }
+export interface ServerAloneContender {
+	label: string; rounds: Round[]; readsPerSec: number | null; serverCpuPerReadUs: number | null; listingMs: number | null;
+	vsPrevious: number | null; listingVsPrevious: number | null; error?: string;
+}
 export interface ServerAloneResult { reads: number; rounds: number; contenders: Partial<Record<ContenderKey, ServerAloneContender>>; modernHttpOverModernStdio: number | null }
 
 export interface ServerAloneOptions {
@@ -43,16 +47,32 @@ export interface ServerAloneOptions {
 	/** Absolute paths read, in order, and the text each must read as. */
 	sample: readonly string[];
 	expected: ReadonlyMap<string, string>;
+	/** A full listing must name at least this many resources. */
+	listedAtLeast: number;
 	rounds: number;
 	log: (message: string) => void;
 }
 
+/** One page of a listing: how many resources, and the cursor of the next. */
+interface Page { count: number; nextCursor: string | undefined }
+
 /** A server being read by replayed requests. */
-interface Replayer { readonly pid: number; read(id: number, uri: string): Promise<string>; close(): Promise<void> }
+interface Replayer { readonly pid: number; read(id: number, uri: string): Promise<string>; list(id: number, cursor: string | undefined): Promise<Page>; close(): Promise<void> }
 
 const WARM_UP_READS = 200;
+const WARM_UP_LISTINGS = 2;
+const TIMED_LISTINGS = 5;
 const READY_WAIT_MS = 30_000;
 const RUN_TIMEOUT_MS = 120_000;
+
+/** A resources/list answer's page, or an error naming what came instead. */
+function pageOf(answer: unknown): Page {
+	const message = answer as { result?: { resources?: unknown[]; nextCursor?: string }; error?: { message?: string } };
+	if (!Array.isArray(message.result?.resources)) {
+		throw new Error(`no page: ${message.error?.message ?? JSON.stringify(answer).slice(0, 200)}`);
+	}
+	return { count: message.result.resources.length, nextCursor: message.result.nextCursor };
+}
 
 /** The text of a resources/read answer for `uri`, or an error naming what came instead. */
 function textOf(answer: unknown, uri: string): string {
@@ -96,6 +116,7 @@ async function stdioReplayer(cli: string, options: ServerAloneOptions, recording
 	return {
 		pid: child.pid ?? 0,
 		read: async (id, uri) => textOf(await send(readMessage(recording.read, id, uri)), uri),
+		list: async (id, cursor) => pageOf(await send(listMessage(recording.list, id, cursor))),
 		close: async () => {
 			untrack();
 			child.stdin.end();
@@ -144,9 +165,11 @@ async function httpReplayer(cli: string, options: ServerAloneOptions, recordingF
 		sessionId ??= typeof opened === 'string' ? opened : undefined;
 	}
 	const read = authorized(recording.read, sessionId);
+	const list = authorized(recording.list, sessionId);
 	return {
 		pid: host.pid,
 		read: async (id, uri) => textOf(answerOf((await post(agent, url, readRequest(read, id, uri, sessionId))).body), uri),
+		list: async (id, cursor) => pageOf(answerOf((await post(agent, url, listRequest(list, id, cursor, sessionId))).body)),
 		close: async () => {
 			agent.destroy();
 			await host.stop();
@@ -178,9 +201,24 @@ async function measureRound(replayer: Replayer, options: ServerAloneOptions): Pr
 	const wallMs = now() - started;
 	const cpuAfter = serverCpuMs(replayer.pid);
 	if (mismatches > 0) throw new Error(`${mismatches} of ${uris.length} reads did not match the file's text`);
+	// Full listings, one page per request, each next page asked for as soon as the last arrived.
+	const listings: number[] = [];
+	for (let i = 0; i < WARM_UP_LISTINGS + TIMED_LISTINGS; i++) {
+		const listStarted = now();
+		let listed = 0;
+		let cursor: string | undefined;
+		do {
+			const page = await replayer.list(id++, cursor);
+			listed += page.count;
+			cursor = page.nextCursor;
+		} while (cursor !== undefined);
+		if (listed < options.listedAtLeast) throw new Error(`a full listing named ${listed} resources, not at least ${options.listedAtLeast}`);
+		if (i >= WARM_UP_LISTINGS) listings.push(now() - listStarted);
+	}
 	return {
 		readsPerSec: round(uris.length / (wallMs / 1000), 0) ?? 0,
 		serverCpuPerReadUs: cpuBefore !== null && cpuAfter !== null ? round(((cpuAfter - cpuBefore) * 1000) / uris.length, 0) : null,
+		listingMs: round(median(listings) ?? 0, 1) ?? 0,
 	};
 }
 
@@ -207,7 +245,7 @@ export async function runServerAlone(options: ServerAloneOptions): Promise<Serve
 	};
 	for (let round = 1; round <= options.rounds; round++) {
 		for (const c of contenders) {
-			const entry = result.contenders[c.key] ??= { label: c.label, rounds: [], readsPerSec: null, serverCpuPerReadUs: null, vsPrevious: null };
+			const entry = result.contenders[c.key] ??= { label: c.label, rounds: [], readsPerSec: null, serverCpuPerReadUs: null, listingMs: null, vsPrevious: null, listingVsPrevious: null };
 			if (entry.error) continue;
 			const cli = c.build === 'ours' ? options.cli : options.previousCli as string;
 			let replayer: Replayer | undefined;
@@ -217,7 +255,7 @@ export async function runServerAlone(options: ServerAloneOptions): Promise<Serve
 					: await httpReplayer(cli, options, (url, token) => httpRecording(c.era, url, token));
 				const measured = await withTimeout(measureRound(replayer, options), RUN_TIMEOUT_MS, `server alone, ${c.label}`);
 				entry.rounds.push(measured);
-				options.log(`  server alone, round ${round}, ${c.label}: ${measured.readsPerSec} reads/s, server CPU ${measured.serverCpuPerReadUs ?? '?'} µs per read`);
+				options.log(`  server alone, round ${round}, ${c.label}: ${measured.readsPerSec} reads/s, server CPU ${measured.serverCpuPerReadUs ?? '?'} µs per read, full listing ${measured.listingMs} ms`);
 			} catch (err) {
 				entry.error = err instanceof Error ? err.message : String(err);
 				options.log(`  server alone, ${c.label}: ${entry.error}`);
@@ -229,11 +267,13 @@ export async function runServerAlone(options: ServerAloneOptions): Promise<Serve
 	for (const entry of Object.values(result.contenders)) {
 		entry.readsPerSec = median(entry.rounds.map(r => r.readsPerSec));
 		entry.serverCpuPerReadUs = median(entry.rounds.flatMap(r => r.serverCpuPerReadUs ?? []));
+		entry.listingMs = median(entry.rounds.map(r => r.listingMs));
 	}
 	for (const c of contenders) {
 		const entry = result.contenders[c.key];
 		const previous = PREVIOUS_OF[c.key] ? result.contenders[PREVIOUS_OF[c.key] as ContenderKey] : undefined;
 		if (entry?.readsPerSec && previous?.readsPerSec) entry.vsPrevious = round(entry.readsPerSec / previous.readsPerSec) ?? null;
+		if (entry?.listingMs && previous?.listingMs) entry.listingVsPrevious = round(previous.listingMs / entry.listingMs) ?? null;
 	}
 	const modernHttp = result.contenders.modernHttp?.readsPerSec;
 	const modernStdio = result.contenders.modernStdio?.readsPerSec;
@@ -243,19 +283,20 @@ export async function runServerAlone(options: ServerAloneOptions): Promise<Serve
 
 /** The section as text. */
 export function renderServerAlone(result: ServerAloneResult): string {
-	// Ratios are shown cut, not rounded, to two places: 0.996 is not "1.00x ... MISSED".
 	const fmt = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+	// Ratios are shown cut, not rounded, to two places: 0.996 is not "1.00x ... MISSED".
+	const ratioCell = (v: number | null) => (v === null ? '' : `${fmt(Math.floor(v * 100) / 100, 2)}x ${v >= 1 ? 'MET' : 'MISSED'}`);
 	const lines = [
-		`the server alone: ${result.reads} reads one at a time, each request the bytes the SDK client sends (v1 client: 2025, v2 client pinned: 2026-07-28),`,
-		`replayed with no MCP client in the loop; median of ${result.rounds} rounds taking turns (vs previous: the previous build's 2025 reads, same transport)`,
+		`the server alone: ${result.reads} reads one at a time and full listings page by page, each request the bytes the SDK client sends`,
+		`(v1 client: 2025, v2 client pinned: 2026-07-28), replayed with no MCP client in the loop; median of ${result.rounds} rounds taking turns`,
+		`(vs previous, aim: not slower than the previous build's 2025 era on the same transport)`,
 		'',
-		`${'contender'.padEnd(15)}  ${'reads/s'.padStart(8)}  ${'server CPU per read'.padStart(19)}  vs previous  aim`,
+		`${'contender'.padEnd(15)}  ${'reads/s'.padStart(8)}  ${'server CPU per read'.padStart(19)}  ${'vs previous'.padEnd(13)}  ${'full listing'.padStart(12)}  vs previous`,
 	];
 	for (const entry of Object.values(result.contenders)) {
-		const aim = entry.vsPrevious === null ? '' : `not slower than previous ${entry.vsPrevious >= 1 ? 'MET' : 'MISSED'}`;
 		const cells = entry.error
 			? `error: ${entry.error.split('\n')[0]}`
-			: `${fmt(entry.readsPerSec).padStart(8)}  ${`${fmt(entry.serverCpuPerReadUs)} µs`.padStart(19)}  ${(entry.vsPrevious === null ? '' : `${fmt(Math.floor(entry.vsPrevious * 100) / 100, 2)}x`).padStart(11)}  ${aim}`;
+			: `${fmt(entry.readsPerSec).padStart(8)}  ${`${fmt(entry.serverCpuPerReadUs)} µs`.padStart(19)}  ${ratioCell(entry.vsPrevious).padEnd(13)}  ${`${fmt(entry.listingMs, 1)} ms`.padStart(12)}  ${ratioCell(entry.listingVsPrevious)}`;
 		lines.push(`${entry.label.padEnd(15)}  ${cells}`.trimEnd());
 	}
 	const ratio = result.modernHttpOverModernStdio;
