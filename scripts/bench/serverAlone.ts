@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { startHeadlessHost } from '../lib/headlessHost.js';
 import { killPidAtExit } from '../lib/processes.js';
 import { serverCpuMs } from './eras.js';
-import { now, round, sleep, withTimeout } from './measurement.js';
+import { median, now, round, sleep, withTimeout } from './measurement.js';
 import { listMessage, listRequest, readMessage, readRequest, recordHttp, recordStdio, type RecordedEra, type Recording, type SentMessage, type SentRequest } from './recordedRequests.js';
 
 type Transport = 'stdio' | 'http';
@@ -220,13 +220,6 @@ async function measureRound(replayer: Replayer, options: ServerAloneOptions): Pr
 		serverCpuPerReadUs: cpuBefore !== null && cpuAfter !== null ? round(((cpuAfter - cpuBefore) * 1000) / uris.length, 0) : null,
 		listingMs: round(median(listings) ?? 0, 1) ?? 0,
 	};
-}
-
-function median(values: readonly number[]): number | null {
-	if (values.length === 0) return null;
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 export async function runServerAlone(options: ServerAloneOptions): Promise<ServerAloneResult> {
