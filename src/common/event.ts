@@ -1,10 +1,10 @@
-import { IDisposable, toDisposable } from './lifecycle';
+import { IDisposable, nothingToDispose, toDisposable } from './lifecycle';
 
 /** Subscribe with a listener; dispose the result to unsubscribe. */
 export type Event<T> = (listener: (e: T) => void) => IDisposable;
 
 export const Event = {
-	None: ((() => toDisposable(() => undefined)) as Event<never>),
+	None: ((() => nothingToDispose) as Event<never>),
 };
 
 /** Fires events to listeners. A throwing listener does not stop the others. */
@@ -16,7 +16,7 @@ export class Emitter<T> implements IDisposable {
 
 	readonly event: Event<T> = listener => {
 		if (this.disposed) {
-			return toDisposable(() => undefined);
+			return nothingToDispose;
 		}
 		// Wrap so the same function can be added twice and removed independently.
 		const entry = (e: T) => listener(e);

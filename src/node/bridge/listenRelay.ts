@@ -1,5 +1,5 @@
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
-import { IDisposable } from '../../common/lifecycle';
+import { IDisposable, nothingToDispose } from '../../common/lifecycle';
 
 /** What the upstream agreed to watch for one listen request, and how to let it go. */
 export interface Honoured {
@@ -91,7 +91,7 @@ export class ListenRelayTransport implements Transport {
 			honoured = await this.honour(uris);
 		} catch (err) {
 			this.report(`could not ask the window about ${uris.length} URI(s): ${(err as Error).message}`);
-			honoured = { uris: [], release: { dispose: () => undefined } };
+			honoured = { uris: [], release: nothingToDispose };
 		} finally {
 			this.held.delete(message.id);
 		}
