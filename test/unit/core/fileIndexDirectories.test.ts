@@ -1,16 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileFilter } from '../../../src/core/files/fileFilter';
-import { FileIndex, IndexDelta } from '../../../src/core/files/fileIndex';
+import { FileIndex } from '../../../src/core/files/fileIndex';
 import { FileStore } from '../../../src/core/files/fileStore';
 import { WorkspaceRoots } from '../../../src/core/files/workspaceRoots';
 import { paginate } from '../../../src/core/pager';
 import { fileUri } from '../../../src/core/uriGuard';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { defaultFileSettings } from '../../fakes/fakeSettings';
+import { applyWatcherBatch, writeUnder } from '../../helpers/watcherBatch';
 
 const reader = new NodeFileSystem();
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -25,18 +26,8 @@ describe('files index directories', () => {
 	let root: string;
 	let index: FileIndex;
 
-	const write = (rel: string, text = rel) => {
-		const abs = path.join(root, rel);
-		mkdirSync(path.dirname(abs), { recursive: true });
-		writeFileSync(abs, text);
-		return abs;
-	};
-	/** Applies watcher events as the provider does: one batch, changes visible when it is done. */
-	const apply = async (kind: 'created' | 'deleted', rels: readonly string[]) => {
-		const delta: IndexDelta = { updated: [], listChanged: false };
-		await index.applyBatch(rels.map(rel => ({ kind, path: path.join(root, rel) })), delta);
-		return delta;
-	};
+	const write = (rel: string, text?: string) => writeUnder(root, rel, text);
+	const apply = (kind: 'created' | 'deleted', rels: readonly string[]) => applyWatcherBatch(index, root, kind, rels);
 	const listedUris = () => {
 		const view = index.sorted();
 		return Array.from({ length: view.length }, (_, i) => view.at(i)!.uri);

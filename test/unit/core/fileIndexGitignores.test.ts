@@ -1,14 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileFilter } from '../../../src/core/files/fileFilter';
-import { FileIndex, IndexDelta } from '../../../src/core/files/fileIndex';
+import { FileIndex } from '../../../src/core/files/fileIndex';
 import { WorkspaceRoots } from '../../../src/core/files/workspaceRoots';
 import { FileSystemReader } from '../../../src/core/ports';
 import { fileUri } from '../../../src/core/uriGuard';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { defaultFileSettings } from '../../fakes/fakeSettings';
+import { applyWatcherBatch, writeUnder } from '../../helpers/watcherBatch';
 
 /** The disk, counting the `.gitignore` files read. */
 class CountingReader extends NodeFileSystem {
@@ -33,17 +34,8 @@ describe('files index .gitignore cache', () => {
 	let reader: CountingReader;
 	let index: FileIndex;
 
-	const write = (rel: string, text = rel) => {
-		const abs = path.join(root, rel);
-		mkdirSync(path.dirname(abs), { recursive: true });
-		writeFileSync(abs, text);
-	};
-	/** Applies watcher events as the provider does: one batch, changes visible when it is done. */
-	const apply = async (kind: 'created' | 'deleted', rels: readonly string[]) => {
-		const delta: IndexDelta = { updated: [], listChanged: false };
-		await index.applyBatch(rels.map(rel => ({ kind, path: path.join(root, rel) })), delta);
-		return delta;
-	};
+	const write = (rel: string, text?: string) => writeUnder(root, rel, text);
+	const apply = (kind: 'created' | 'deleted', rels: readonly string[]) => applyWatcherBatch(index, root, kind, rels);
 	const listedUnder = (dir: string) => {
 		const view = index.sorted();
 		const prefix = `${fileUri(path.join(root, dir))}/`;
