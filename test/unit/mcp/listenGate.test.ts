@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { fileUri } from '../../../src/core/uriGuard';
 import { amendDiscoverReply } from '../../../src/mcp/discover';
-import { ListenGate } from '../../../src/mcp/listenGate';
+import { ListenAdmission, ListenGate } from '../../../src/mcp/listenGate';
 import { ListenInterest } from '../../../src/mcp/listenInterest';
+import { EraAwareStdio } from '../../../src/mcp/stdioEras';
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../../src/mcp/subscriptions';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, TestServer } from '../../helpers/harness';
+import { RecordingTransport } from '../../helpers/recordingTransport';
 
 function listen(uris: unknown[]): { id: number; params: Record<string, unknown> } {
 	return { id: 3, params: { notifications: { resourcesListChanged: true, resourceSubscriptions: uris }, _meta: { keep: 'me' } } };
@@ -60,5 +62,41 @@ describe('the listen gate both 2026-07-28 fronts use', () => {
 		assert.ok(amended.result.supportedVersions.includes('2025-11-25'));
 		const error = { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'x' } };
 		assert.equal(amendDiscoverReply(error), error);
+	});
+
+	it('lets go of a stdio listen whose URIs were still being checked when the wire closed, delivering nothing', async () => {
+		const readme = fileUri(fx.file('README.md'));
+		let checked!: () => void;
+		const checking = new Promise<void>(resolve => { checked = resolve; });
+		let released!: () => void;
+		const releasedOnce = new Promise<void>(resolve => { released = resolve; });
+		/** Holds each admission until the test says its check is over, and reports its release. */
+		class SlowGate extends ListenGate {
+			override async admit<T extends { readonly params?: unknown }>(request: T): Promise<ListenAdmission<T>> {
+				await checking;
+				const admission = await super.admit(request);
+				return 'refusal' in admission ? admission : { ...admission, release: () => { admission.release(); released(); } };
+			}
+		}
+		const slowGate = new SlowGate(server.registry, new ListenInterest());
+		const wire = new RecordingTransport();
+		const stdio = new EraAwareStdio(wire, slowGate);
+		const delivered: unknown[] = [];
+		let handedOn!: () => void;
+		const handedOnOnce = new Promise<void>(resolve => { handedOn = resolve; });
+		stdio.onmessage = message => {
+			delivered.push(message);
+			handedOn();
+		};
+
+		wire.onmessage?.({ jsonrpc: '2.0', method: 'subscriptions/listen', ...listen([readme]), id: 7 });
+		wire.onclose?.();
+		checked();
+		// Either the stream is let go of, or (the defect) it is handed on to the SDK as if open.
+		await Promise.race([releasedOnce, handedOnOnce]);
+
+		assert.equal(slowGate.interest.size, 0);
+		assert.deepEqual(delivered, []);
+		assert.deepEqual(wire.sent, []);
 	});
 });

@@ -1,27 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { PinnedShortcut } from '../../../src/mcp/pinnedShortcut';
-
-/** A transport that records what is sent through it; `onmessage` and friends are set by its user. */
-class RecordingTransport implements Transport {
-	onclose?: () => void;
-	onerror?: (error: Error) => void;
-	onmessage?: (message: JSONRPCMessage) => void;
-	readonly sent: JSONRPCMessage[] = [];
-	started = false;
-
-	async start(): Promise<void> {
-		this.started = true;
-	}
-
-	async send(message: JSONRPCMessage): Promise<void> {
-		this.sent.push(message);
-	}
-
-	async close(): Promise<void> {
-		this.onclose?.();
-	}
-}
+import { RecordingTransport } from '../../helpers/recordingTransport';
 
 const request = (id: number, method: string): JSONRPCMessage => ({ jsonrpc: '2.0', id, method, params: {} });
 const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });

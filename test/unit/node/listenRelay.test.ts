@@ -1,21 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Honoured, ListenRelayTransport } from '../../../src/node/bridge/listenRelay';
-
-/** The wire under the filter: the test pushes client messages in and reads what went out. */
-class Wire implements Transport {
-	onclose?: () => void;
-	onerror?: (error: Error) => void;
-	onmessage?: (message: JSONRPCMessage) => void;
-	readonly sent: JSONRPCMessage[] = [];
-	async start(): Promise<void> {}
-	async send(message: JSONRPCMessage): Promise<void> {
-		this.sent.push(message);
-	}
-	async close(): Promise<void> {
-		this.onclose?.();
-	}
-}
+import { RecordingTransport } from '../../helpers/recordingTransport';
 
 const listen = (id: number, uris: string[]): JSONRPCMessage =>
 	({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true, resourceSubscriptions: uris } } });
@@ -36,7 +22,7 @@ const settle = () => new Promise(resolve => setImmediate(resolve));
 
 describe('bridge: listen filter on the client side', () => {
 	it('hands a listen on with only the URIs the window honours, and lets later messages pass meanwhile', async () => {
-		const wire = new Wire();
+		const wire = new RecordingTransport();
 		const window = upstream(['file:///ws/.env']);
 		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
@@ -55,7 +41,7 @@ describe('bridge: listen filter on the client side', () => {
 	});
 
 	it('drops a listen the client cancelled before the window answered, and releases what it held', async () => {
-		const wire = new Wire();
+		const wire = new RecordingTransport();
 		const window = upstream([]);
 		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
@@ -69,7 +55,7 @@ describe('bridge: listen filter on the client side', () => {
 	});
 
 	it('releases a stream the server ended (its empty result) and every stream when the client goes away', async () => {
-		const wire = new Wire();
+		const wire = new RecordingTransport();
 		const window = upstream([]);
 		let closed = 0;
 		const filter = new ListenRelayTransport(wire, window.honour, () => undefined, () => closed++);
@@ -88,7 +74,7 @@ describe('bridge: listen filter on the client side', () => {
 	});
 
 	it('passes a malformed listen through untouched, for the SDK to answer', async () => {
-		const wire = new Wire();
+		const wire = new RecordingTransport();
 		const window = upstream([]);
 		const filter = new ListenRelayTransport(wire, window.honour, () => undefined);
 		const delivered: JSONRPCMessage[] = [];
