@@ -11,7 +11,8 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 export const LIVE_TTL_MS = 0;
 export const STATIC_TTL_MS = 10 * 60_000;
 
-export const CACHE_HINTS: Partial<Record<'resources/list' | 'resources/read' | 'resources/templates/list' | 'server/discover' | 'tools/list' | 'prompts/list', CacheHint>> = {
+/** The cacheable results of 2026-07-28 (the SDK's closed list) and the hint each gets. */
+export const CACHE_HINTS: Readonly<Record<string, Required<CacheHint> | undefined>> = {
 	'resources/list': { ttlMs: LIVE_TTL_MS, cacheScope: 'private' },
 	'resources/read': { ttlMs: LIVE_TTL_MS, cacheScope: 'private' },
 	'resources/templates/list': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
@@ -19,3 +20,10 @@ export const CACHE_HINTS: Partial<Record<'resources/list' | 'resources/read' | '
 	'tools/list': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
 	'prompts/list': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
 };
+
+/**
+ * The hints given to the SDK as a server option: only for what the SDK answers itself
+ * (`server/discover`). Our handlers write their own (see `modernResult`); a hint configured for
+ * them would make the SDK copy each of their results once more just to carry it.
+ */
+export const SDK_ANSWERED_CACHE_HINTS = { 'server/discover': CACHE_HINTS['server/discover'] } as const;

@@ -4,10 +4,11 @@ import { Logger } from '../common/logger';
 import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
 import { ResourceProvider } from '../core/resource';
 import { SERVER_NAME, VERSION } from '../version';
-import { CACHE_HINTS } from './cacheHints';
+import { SDK_ANSWERED_CACHE_HINTS } from './cacheHints';
 import { installResourceHandlers, ResourceHandlerHooks } from './handlers';
 import { SERVER_ICONS } from './icons';
 import { ListenInterest } from './listenInterest';
+import { asMade, modernResultFinisher } from './modernResult';
 import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from './subscriptions';
 import { InvalidRequest } from './errors';
 import { PinnedShortcut, ShortcutServer } from './pinnedShortcut';
@@ -35,6 +36,8 @@ export function instructionsFor(providers: readonly ResourceProvider[]): string 
 }
 
 const SERVER_INFO = { name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION };
+/** 2026-07-28 results name the server as the SDK would stamp it: `SERVER_INFO`, the instance's own identity. */
+const modernFinisher = modernResultFinisher(SERVER_INFO);
 
 const instructionsCache = new WeakMap<ProviderRegistry, string>();
 
@@ -59,14 +62,15 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 		// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
 		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
 		instructions,
-		// Only 2026-07-28 results carry cache hints. Given to a 2025 instance the SDK would still
-		// copy every result to attach them (under a symbol, which no 2025 answer writes out).
-		...era === 'modern' && { cacheHints: CACHE_HINTS },
+		// Only 2026-07-28 results carry cache hints, and our handlers write their own (see
+		// modernResult): the SDK gets those of what it answers itself.
+		...era === 'modern' && { cacheHints: SDK_ANSWERED_CACHE_HINTS },
 	};
 	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
 	// A server built with a shortcut answers through a wire of ours (StdioWire, or the shared
 	// instance's, whose answers modernHttp writes): those splice a page encoded ahead.
-	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks, shortcut !== undefined);
+	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks, shortcut !== undefined,
+		era === 'modern' ? modernFinisher : asMade);
 	return server;
 }
 

@@ -191,6 +191,30 @@ describe('resources/list bytes of a page prepared ahead (stdio, both eras)', () 
 	});
 });
 
+/**
+ * The other answers of 2026-07-28 on the wire: the members that era adds (`resultType`, the cache
+ * fields of cacheable results, the server's identity in `_meta`) are written by our handlers, and
+ * must come out exactly as the SDK's encoder writes them, in its order.
+ */
+describe('2026-07-28 answers other than listings, on the wire (stdio)', () => {
+	let workspace: PinnedWorkspace;
+	beforeEach(() => { workspace = new PinnedWorkspace(3); });
+	afterEach(() => workspace.dispose());
+
+	it('read, templates, tools, prompts and completion carry the era\'s members as the SDK writes them', async () => {
+		const call = async (id: number, method: string, params: Record<string, unknown> = {}) =>
+			workspace.pinned(await workspace.client.call({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } }));
+		assert.equal(await call(1, 'resources/read', { uri: `${pathToFileURL(workspace.root).href}/README.md` }), MODERN_READ);
+		const templates = await call(2, 'resources/templates/list');
+		assert.ok(templates.startsWith('{"result":{"resourceTemplates":[{'), templates);
+		assert.ok(templates.endsWith(MODERN_TEMPLATES_END), templates.slice(-300));
+		assert.equal(await call(3, 'tools/list'), MODERN_TOOLS);
+		assert.equal(await call(4, 'prompts/list'), MODERN_PROMPTS);
+		const completion = await call(5, 'completion/complete', { ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'REA' } });
+		assert.equal(completion.split(workspace.root.slice(1)).join('WS'), MODERN_COMPLETION);
+	});
+});
+
 function isFileEntry(value: unknown): boolean {
 	return typeof (value as { uri?: unknown } | null)?.uri === 'string' && (value as { uri: string }).uri.startsWith('file:');
 }
@@ -201,3 +225,9 @@ const MODERN_FIRST = '{"result":{"resources":[{"uri":"context://relevant","name"
 const MODERN_SECOND = '{"result":{"resources":[{"uri":"ROOT/src/%C3%BCn%C3%AF%20c%C3%B6d%C3%A9.txt","name":"src/ünï cödé.txt","mimeType":"text/plain","size":13,"annotations":{"lastModified":"2001-09-09T01:46:40.500Z","priority":0.2}},{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2}}],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":2}\n';
 const LEGACY_THIRD_OF_TWO = '{"result":{"resources":[{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2}}]},"jsonrpc":"2.0","id":3}\n';
 const MODERN_THIRD_OF_TWO = '{"result":{"resources":[{"uri":"ROOT/src/a&b%20%231.json","name":"src/a&b #1.json","mimeType":"application/json","size":3,"annotations":{"lastModified":"2001-09-09T01:46:40.750Z","priority":0.2}},{"uri":"ROOT/src/index.ts","name":"src/index.ts","mimeType":"text/x-typescript","size":26,"annotations":{"lastModified":"2001-09-09T01:46:40.250Z","priority":0.2}}],"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}},"jsonrpc":"2.0","id":3}\n';
+const MODERN_SERVER_META = '"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-workspace-resources","title":"MCP Workspace Resources","version":"VERSION"}}';
+const MODERN_READ = `{"result":{"contents":[{"uri":"ROOT/README.md","mimeType":"text/markdown","text":"# Pinned\\n"}],"resultType":"complete","ttlMs":0,"cacheScope":"private",${MODERN_SERVER_META}},"jsonrpc":"2.0","id":1}\n`;
+const MODERN_TEMPLATES_END = `}]}],"resultType":"complete","ttlMs":600000,"cacheScope":"private",${MODERN_SERVER_META}},"jsonrpc":"2.0","id":2}\n`;
+const MODERN_TOOLS = `{"result":{"tools":[],"resultType":"complete","ttlMs":600000,"cacheScope":"private",${MODERN_SERVER_META}},"jsonrpc":"2.0","id":3}\n`;
+const MODERN_PROMPTS = `{"result":{"prompts":[],"resultType":"complete","ttlMs":600000,"cacheScope":"private",${MODERN_SERVER_META}},"jsonrpc":"2.0","id":4}\n`;
+const MODERN_COMPLETION = `{"result":{"completion":{"values":["WS/README.md"],"total":1,"hasMore":false},"resultType":"complete",${MODERN_SERVER_META}},"jsonrpc":"2.0","id":5}\n`;
