@@ -11,7 +11,7 @@ export const SDK_V1_BUILD = '2af01d505d3e';
  * The build the previous round shipped: the default previous build of `npm run bench -- --scale`.
  * Moved to the newest landed commit when a round lands.
  */
-export const LAST_LANDED_BUILD = '45c3bd48a64b';
+export const LAST_LANDED_BUILD = 'c0ce932e9bdb';
 
 /** `--previous none` measures no previous build. */
 export const NO_PREVIOUS = 'none';
