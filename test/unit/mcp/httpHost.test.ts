@@ -1,29 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { fileUri } from '../../../src/core/uriGuard';
 import { HttpHost } from '../../../src/mcp/httpHost';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { connectHttp, createTestServer, errorOf, listAll, TestServer } from '../../helpers/harness';
-
-interface RawResponse {
-	status: number;
-	headers: http.IncomingHttpHeaders;
-	body: string;
-}
-
-/** A raw HTTP request, so headers a fetch client would fix up can be sent as given. */
-function raw(port: number, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
-	return new Promise((resolve, reject) => {
-		const req = http.request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers }, res => {
-			const chunks: Buffer[] = [];
-			res.on('data', c => chunks.push(c));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-		});
-		req.on('error', reject);
-		req.end(options.body);
-	});
-}
+import { raw } from '../../helpers/rawHttp';
 
 const initialize = JSON.stringify({
 	jsonrpc: '2.0', id: 1, method: 'initialize',
