@@ -3,6 +3,7 @@ import { classifyInboundRequest, type JSONRPCMessage, type RequestId, type Trans
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { PinnedShortcut } from './pinnedShortcut';
 import { createWorkspaceServer, SessionOptions } from './session';
+import { SideDoorCalls } from './sideDoorCalls';
 
 /** The revision the shared instance is pinned to (the only modern one the SDK serves today). */
 export const SHARED_REVISION = '2026-07-28';
@@ -38,12 +39,13 @@ export class SharedModernServer {
 	/** Once the entry pinned the instance, requests skip the entry's per-message checks. */
 	private readonly shortcut = new PinnedShortcut(this.wire);
 	private readonly handle: StdioServerHandle;
-	private nextId = 0;
-	private readonly waiting = new Map<number, { readonly id: RequestId; readonly settle: (reply: SharedReply) => void }>();
+	/** Each HTTP request under a wire id of its own (two clients may both send id 1). */
+	private readonly calls = new SideDoorCalls();
 	private closed = false;
 
 	constructor(options: SessionOptions, onerror: (err: Error) => void) {
-		this.wire.onreply = message => this.receive(message);
+		// The instance sends no notifications here (nobody listens on this wire): only answers.
+		this.wire.onreply = message => this.calls.answer(message);
 		// Should the SDK ever end the connection, the requests it held (and every later one) are
 		// left to the SDK's entry rather than waiting for answers that will not come.
 		this.wire.onended = () => this.end();
@@ -95,16 +97,8 @@ export class SharedModernServer {
 	 * answer carries the HTTP status the entry gives that error).
 	 */
 	async serve(request: SharedRequest): Promise<JSONRPCMessage | undefined> {
-		const wireId = this.nextId++;
-		const reply = await new Promise<SharedReply>(settle => {
-			this.waiting.set(wireId, { id: request.id, settle });
-			const message: JSONRPCMessage = { jsonrpc: '2.0', id: wireId, method: request.method, params: request.params };
-			if (!this.shortcut.tryDeliver(message) && !this.wire.deliver(message)) {
-				this.waiting.delete(wireId);
-				settle({ ok: false });
-			}
-		});
-		return reply.ok ? reply.message : undefined;
+		const reply = await this.calls.call(request, message => this.shortcut.tryDeliver(message) || this.wire.deliver(message));
+		return reply && 'result' in reply ? reply : undefined;
 	}
 
 	/** Ends the instance; requests still waiting are left to the SDK's entry (closed too, on stop). */
@@ -115,27 +109,9 @@ export class SharedModernServer {
 
 	private end(): void {
 		this.closed = true;
-		for (const waiter of this.waiting.values()) {
-			waiter.settle({ ok: false });
-		}
-		this.waiting.clear();
-	}
-
-	private receive(message: JSONRPCMessage): void {
-		const wireId = 'id' in message && !('method' in message) ? message.id : undefined;
-		if (typeof wireId !== 'number') {
-			return; // the instance sends no notifications here: nobody listens on this wire
-		}
-		const waiter = this.waiting.get(wireId);
-		if (!waiter) {
-			return;
-		}
-		this.waiting.delete(wireId);
-		waiter.settle('result' in message ? { ok: true, message: { ...message, id: waiter.id } } : { ok: false });
+		this.calls.end();
 	}
 }
-
-type SharedReply = { readonly ok: true; readonly message: JSONRPCMessage } | { readonly ok: false };
 
 /** The in-process wire between `SharedModernServer` and the SDK's `serveStdio`. */
 class InProcessWire implements Transport {
