@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { sendJsonRpcError } from './httpReplies';
+import { LegacyHotReads } from './legacyHotReads';
 import { McpSession, SessionOptions } from './session';
 import { abortedWhenClientGoes, OnStreamCut, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
@@ -17,6 +18,8 @@ export interface LegacySessionsOptions extends SessionOptions {
 interface HostedSession {
 	readonly session: McpSession;
 	readonly transport: WebStandardStreamableHTTPServerTransport;
+	/** The session's reads past the transport (see LegacyHotReads). */
+	readonly hotReads: LegacyHotReads;
 	lastSeen: number;
 	/** Open responses (SSE streams, requests in flight): a listening client is not idle. */
 	open: number;
@@ -67,15 +70,17 @@ export class LegacySessions extends Disposable {
 			return sendJsonRpcError(res, 503, -32000,
 				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
-		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize });
+		const hotReads = new LegacyHotReads();
+		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, 'legacy', undefined, hotReads.shortcut);
 		const transport = new WebStandardStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {
-				this.sessions.set(id, { session, transport, lastSeen: Date.now(), open: 0 });
+				this.sessions.set(id, { session, transport, hotReads, lastSeen: Date.now(), open: 0 });
 				this.changeEmitter.fire();
 			},
 		});
 		transport.onclose = () => {
+			hotReads.end();
 			const id = transport.sessionId;
 			if (id && this.sessions.get(id)?.transport === transport) {
 				this.sessions.delete(id);
@@ -110,6 +115,10 @@ export class LegacySessions extends Disposable {
 			hosted.open--;
 			hosted.lastSeen = Date.now();
 		});
+		const hot = req.method === 'POST' ? hosted.hotReads.accepts(req, message) : undefined;
+		if (hot && await hosted.hotReads.serve(hot, id, res)) {
+			return;
+		}
 		await handle(hosted.transport, req, res, message, unread => this.options.log.warn(streamCutMessage("a 2025 session's GET stream", unread)));
 	}
 
@@ -117,6 +126,7 @@ export class LegacySessions extends Disposable {
 		const hosted = this.sessions.get(id);
 		if (hosted) {
 			this.sessions.delete(id);
+			hosted.hotReads.end();
 			void hosted.transport.close().catch(() => undefined);
 			hosted.session.dispose();
 			this.changeEmitter.fire();

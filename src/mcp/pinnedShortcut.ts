@@ -84,9 +84,18 @@ class ShortcutChannel implements Transport {
 	) {}
 
 	start(): Promise<void> {
+		// Callbacks its owner set on the channel before (a 2025 session's close) keep being
+		// called, as the SDK's Protocol keeps them when it connects to a transport directly.
+		const { onerror, onclose } = this.channel;
 		this.channel.onmessage = (message, extra) => this.fromEntry(message, extra);
-		this.channel.onerror = error => this.onerror?.(error);
-		this.channel.onclose = () => this.ended();
+		this.channel.onerror = error => {
+			onerror?.(error);
+			this.onerror?.(error);
+		};
+		this.channel.onclose = () => {
+			onclose?.();
+			this.ended();
+		};
 		return this.channel.start();
 	}
 
@@ -105,6 +114,15 @@ class ShortcutChannel implements Transport {
 	setProtocolVersion = (version: string): void => {
 		this.channel.setProtocolVersion?.(version);
 	};
+
+	setSupportedProtocolVersions = (versions: string[]): void => {
+		this.channel.setSupportedProtocolVersions?.(versions);
+	};
+
+	/** The channel's session (a 2025 HTTP session's id), which the instance gives its handlers. */
+	get sessionId(): string | undefined {
+		return this.channel.sessionId;
+	}
 
 	deliverDirect(id: RequestId, message: JSONRPCMessage): boolean {
 		if (this.closed || !this.onmessage) {

@@ -67,8 +67,9 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 		...era === 'modern' && { cacheHints: SDK_ANSWERED_CACHE_HINTS },
 	};
 	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
-	// A server built with a shortcut answers through a wire of ours (StdioWire, or the shared
-	// instance's, whose answers modernHttp writes): those splice a page encoded ahead.
+	// A server built with a shortcut answers through a wire of ours (StdioWire, the shared
+	// instance's, whose answers modernHttp writes, or a 2025 session's hot reads, which
+	// LegacyHotReads writes): those splice a page encoded ahead.
 	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks, shortcut !== undefined,
 		era === 'modern' ? modernFinisher : asMade);
 	return server;
