@@ -1,15 +1,14 @@
 import type * as http from 'node:http';
 import { isJSONRPCRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { messageParts, messageWritten } from './messageParts';
-import { PinnedShortcut } from './pinnedShortcut';
+import { PinnedShortcut, SHORTCUT_METHODS } from './pinnedShortcut';
 import { SideDoorCalls, SideDoorRequest } from './sideDoorCalls';
-
-/** The reads a 2025 session serves past the SDK's transport: no side effects, answered at once. */
-const HOT_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/list', 'resources/templates/list']);
+import { writeAnswer } from './webExchange';
 
 /** The headers of the SDK's web-standard transport on a POST's answer stream, in the order it sends them. */
 const SSE_HEADERS = { 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream' } as const;
+/** The transport's framing of an answer: one `message` event. */
+const SSE_EVENT = ['event: message\ndata: ', '\n\n'] as const;
 
 /**
  * The hot reads of one 2025 HTTP session, past the SDK's web-standard transport. For each POST
@@ -38,7 +37,7 @@ export class LegacyHotReads {
 	 * none. `Content-Type` and the session were checked before.
 	 */
 	accepts(req: http.IncomingMessage, message: unknown): SideDoorRequest | undefined {
-		if (!isJSONRPCRequest(message) || !HOT_METHODS.has(message.method)) {
+		if (!isJSONRPCRequest(message) || !SHORTCUT_METHODS.has(message.method)) {
 			return undefined;
 		}
 		const { params } = message;
@@ -66,16 +65,7 @@ export class LegacyHotReads {
 		if (!answer) {
 			return false;
 		}
-		if (!res.destroyed) {
-			const body = ['event: message\ndata: ', ...messageParts(answer), '\n\n'];
-			const length = body.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
-			res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': sessionId, 'x-accel-buffering': 'no', 'content-length': length });
-			for (const part of body) {
-				res.write(part);
-			}
-			res.end();
-		}
-		messageWritten(answer);
+		writeAnswer(res, answer, { ...SSE_HEADERS, 'mcp-session-id': sessionId, 'x-accel-buffering': 'no' }, SSE_EVENT);
 		return true;
 	}
 

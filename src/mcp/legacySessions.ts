@@ -126,8 +126,7 @@ export class LegacySessions extends Disposable {
 		const hosted = this.sessions.get(id);
 		if (hosted) {
 			this.sessions.delete(id);
-			hosted.hotReads.end();
-			void hosted.transport.close().catch(() => undefined);
+			void hosted.transport.close().catch(() => undefined); // its onclose ends the hot reads too
 			hosted.session.dispose();
 			this.changeEmitter.fire();
 		}

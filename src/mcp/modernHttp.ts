@@ -7,10 +7,9 @@ import { amendDiscoverReply } from './discover';
 import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
-import { messageParts, messageWritten } from './messageParts';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
-import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeAnswer, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -105,13 +104,7 @@ export class ModernHttpLeg extends Disposable {
 		if (!reply) {
 			return false;
 		}
-		const body = messageParts(reply);
-		res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.reduce((sum, part) => sum + Buffer.byteLength(part), 0) });
-		for (const part of body) {
-			res.write(part);
-		}
-		res.end();
-		messageWritten(reply);
+		writeAnswer(res, reply, { 'content-type': 'application/json' });
 		return true;
 	}
 

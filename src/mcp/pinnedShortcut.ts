@@ -2,11 +2,12 @@ import { Server } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
 /**
- * The requests that may skip the SDK's `serveStdio` entry once it has pinned an instance: pure
- * reads, which its pinned path hands to the instance untouched. Everything else (listen,
- * cancellations, `initialize`, discover, subscribe, completion) keeps going through the entry.
+ * The requests that may skip the SDK's entry (`serveStdio`, or a 2025 session's HTTP transport)
+ * once it has pinned an instance: pure reads, which the entry would hand to the instance untouched,
+ * and which can be served again if need be. Everything else (listen, cancellations, `initialize`,
+ * discover, subscribe, completion) keeps going through the entry.
  */
-const SHORTCUT_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/list', 'resources/templates/list']);
+export const SHORTCUT_METHODS: ReadonlySet<string> = new Set(['resources/read', 'resources/list', 'resources/templates/list']);
 
 /**
  * A way round the per-message work of the SDK's `serveStdio` entry for the hot reads, on a

@@ -1,25 +1,12 @@
 import type * as http from 'node:http';
-import { classifyInboundRequest, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { PinnedShortcut } from './pinnedShortcut';
+import { PinnedShortcut, SHORTCUT_METHODS } from './pinnedShortcut';
 import { createWorkspaceServer, SessionOptions } from './session';
-import { SideDoorCalls } from './sideDoorCalls';
+import { SideDoorCalls, SideDoorRequest } from './sideDoorCalls';
 
 /** The revision the shared instance is pinned to (the only modern one the SDK serves today). */
 export const SHARED_REVISION = '2026-07-28';
-
-/**
- * The stateless 2026-07-28 methods the shared instance answers: reads without side effects, so
- * a request it answers with an error can be served again by the SDK's per-request entry.
- */
-const SHARED_METHODS = new Set(['resources/read', 'resources/list', 'resources/templates/list']);
-
-/** A single JSON-RPC request the shared instance may answer (see `SharedModernServer.accepts`). */
-export interface SharedRequest {
-	readonly id: RequestId;
-	readonly method: string;
-	readonly params: Record<string, unknown>;
-}
 
 /**
  * One long-lived 2026-07-28 server instance for the hot stateless reads. The SDK's
@@ -58,12 +45,12 @@ export class SharedModernServer {
 	 * and equal to the body, byte for byte (`Mcp-Name` without the Base64 form the entry decodes).
 	 * Anything else is for the SDK's entry, which answers the refusals.
 	 */
-	accepts(req: http.IncomingMessage, message: unknown): SharedRequest | undefined {
+	accepts(req: http.IncomingMessage, message: unknown): SideDoorRequest | undefined {
 		if (this.closed || message === null || typeof message !== 'object' || Array.isArray(message)) {
 			return undefined;
 		}
 		const { method, params } = message as { method?: unknown; params?: unknown };
-		if (typeof method !== 'string' || !SHARED_METHODS.has(method) || params === null || typeof params !== 'object' || Array.isArray(params)) {
+		if (typeof method !== 'string' || !SHORTCUT_METHODS.has(method) || params === null || typeof params !== 'object' || Array.isArray(params)) {
 			return undefined;
 		}
 		const version = req.headers['mcp-protocol-version'];
@@ -96,7 +83,7 @@ export class SharedModernServer {
 	 * answered with an error (the caller serves the request through the SDK's entry, whose
 	 * answer carries the HTTP status the entry gives that error).
 	 */
-	async serve(request: SharedRequest): Promise<JSONRPCMessage | undefined> {
+	async serve(request: SideDoorRequest): Promise<JSONRPCMessage | undefined> {
 		const reply = await this.calls.call(request, message => this.shortcut.tryDeliver(message) || this.wire.deliver(message));
 		return reply && 'result' in reply ? reply : undefined;
 	}
