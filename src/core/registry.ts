@@ -1,6 +1,5 @@
 import { Disposable, IDisposable, nothingToDispose } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
-import { encodeEntriesAhead } from './encodedEntries';
 import { InvalidParams, ResourceNotFound } from './errors';
 import { Page, PageBuilder, pageStart } from './pager';
 import { ListRead, PreparedPage, PreparedPages } from './preparedPages';
@@ -55,29 +54,24 @@ export class ProviderRegistry extends Disposable {
 	 * One page, waiting only for the providers the page reaches (and no longer than a
 	 * provider's `readyWaitMs`). Sections come in provider order: the hosts put the few
 	 * non-file resources first, so a client that reads one page still learns they exist.
-	 * `encodeAhead`: the caller's transport writes a page's entries encoded ahead (see
-	 * `encodeEntriesAhead`), so the next page is encoded when it is prepared; for any other
-	 * caller that would be work for nothing.
 	 */
-	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE, encodeAhead = false): Promise<Page> {
+	async list(cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
 		if (cursor === undefined) {
 			return (await this.build(cursor, pageSize)).page;
 		}
 		// A client that follows a cursor walks the listing: its next page is prepared for it.
 		const page = this.prepared.take(cursor, pageSize, p => this.isCurrent(p)) ?? (await this.build(cursor, pageSize)).page;
 		if (page.nextCursor !== undefined) {
-			this.prepareLater(page.nextCursor, pageSize, encodeAhead);
+			this.prepareLater(page.nextCursor, pageSize);
 		}
 		return page;
 	}
 
 	/**
 	 * Builds the page for `cursor` once this turn's work (sending the page before) is done, and
-	 * keeps it when everything it was built from can tell later whether it changed; with
-	 * `encodeAhead`, on the turn after, encodes its entries (see `encodeEntriesAhead`) if it is
-	 * still kept.
+	 * keeps it when everything it was built from can tell later whether it changed.
 	 */
-	private prepareLater(cursor: string, pageSize: number, encodeAhead: boolean): void {
+	private prepareLater(cursor: string, pageSize: number): void {
 		if (this.prepared.has(cursor, pageSize)) {
 			return;
 		}
@@ -88,17 +82,6 @@ export class ProviderRegistry extends Disposable {
 			this.build(cursor, pageSize, true).then(prepared => {
 				if (prepared && !this.isDisposed && prepared.annotations.every(a => a !== undefined)) {
 					this.prepared.put(prepared);
-					if (!encodeAhead) {
-						return;
-					}
-					// Its JSON on a turn of its own, so a request that arrives meanwhile waits for
-					// one of the two steps at most (it then gets the page unencoded). The JSON goes
-					// out only with this very array, and only while it holds these entries.
-					setImmediate(() => {
-						if (this.prepared.holds(prepared)) {
-							encodeEntriesAhead(prepared.page.resources);
-						}
-					});
 				}
 			}, () => { /* the request itself will build it again and answer the error */ });
 		});

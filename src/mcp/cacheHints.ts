@@ -1,4 +1,4 @@
-import type { CacheHint } from '@modelcontextprotocol/server';
+import type { ServerOptions } from '@modelcontextprotocol/server';
 
 /**
  * How long a 2026-07-28 client may reuse a result (`ttlMs`) and who may (`cacheScope`).
@@ -11,8 +11,8 @@ import type { CacheHint } from '@modelcontextprotocol/server';
 export const LIVE_TTL_MS = 0;
 export const STATIC_TTL_MS = 10 * 60_000;
 
-/** The cacheable results of 2026-07-28 (the SDK's closed list) and the hint each gets. */
-export const CACHE_HINTS: Readonly<Record<string, Required<CacheHint> | undefined>> = {
+/** The cacheable results of 2026-07-28 (the SDK's closed list) and the hint each gets; the SDK stamps them. */
+export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
 	'resources/list': { ttlMs: LIVE_TTL_MS, cacheScope: 'private' },
 	'resources/read': { ttlMs: LIVE_TTL_MS, cacheScope: 'private' },
 	'resources/templates/list': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
@@ -21,9 +21,3 @@ export const CACHE_HINTS: Readonly<Record<string, Required<CacheHint> | undefine
 	'prompts/list': { ttlMs: STATIC_TTL_MS, cacheScope: 'private' },
 };
 
-/**
- * The hints given to the SDK as a server option: only for what the SDK answers itself
- * (`server/discover`). Our handlers write their own (see `modernResult`); a hint configured for
- * them would make the SDK copy each of their results once more just to carry it.
- */
-export const SDK_ANSWERED_CACHE_HINTS = { 'server/discover': CACHE_HINTS['server/discover'] } as const;

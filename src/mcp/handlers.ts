@@ -5,7 +5,6 @@ import { InvalidParams } from '../core/errors';
 import { ProviderRegistry } from '../core/registry';
 import { toProtocolError } from './errors';
 import { withResourceIcons, withTemplateIcons } from './icons';
-import { asMade, ResultFinisher } from './modernResult';
 import { COMPLETE_PARAMS, LIST_PARAMS, NAME_PARAMS, URI_PARAMS } from './paramSchemas';
 import { checkUriLength } from './uriLimit';
 
@@ -27,12 +26,8 @@ export interface ResourceHandlerHooks {
  * Params are checked against the schemas below (passed to the SDK, which answers a mismatch
  * with -32602 and a short reason; its own spec-schema check would answer -32603 with the
  * validator's dump). Handlers map domain errors so no stack trace or host path leaves.
- * `encodePagesAhead`: this server's answers are written by a transport of ours, which splices a
- * page's entries encoded ahead (`messageParts`); the SDK's own transports stringify them anyway.
- * `finish` makes each result what its era answers (see `modernResult`).
  */
-export function installResourceHandlers(server: Server, registry: ProviderRegistry, log: Logger, pageSize: number, hooks: ResourceHandlerHooks,
-	encodePagesAhead = false, finish: ResultFinisher = asMade): void {
+export function installResourceHandlers(server: Server, registry: ProviderRegistry, log: Logger, pageSize: number, hooks: ResourceHandlerHooks): void {
 	const guard = async <R>(operation: string, work: () => Promise<R>): Promise<R> => {
 		try {
 			return await work();
@@ -43,7 +38,7 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 
 	server.setRequestHandler('resources/list', { params: LIST_PARAMS }, params => guard('List resources', async () => {
 		const cursor = params.cursor;
-		const page = await registry.list(cursor, pageSize, encodePagesAhead);
+		const page = await registry.list(cursor, pageSize);
 		if (cursor === undefined) {
 			hooks.onFirstPage?.(registry.listVersion);
 		}
@@ -53,14 +48,14 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 		for (let i = 0; i < resources.length; i++) {
 			resources[i] = withResourceIcons(resources[i]);
 		}
-		return finish('resources/list', page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources });
+		return page.nextCursor ? { resources, nextCursor: page.nextCursor } : { resources };
 	}));
-	server.setRequestHandler('resources/templates/list', { params: LIST_PARAMS }, () => guard('List resource templates', async () => finish('resources/templates/list', {
+	server.setRequestHandler('resources/templates/list', { params: LIST_PARAMS }, () => guard('List resource templates', async () => ({
 		resourceTemplates: registry.templates().map(withTemplateIcons),
 	})));
 	server.setRequestHandler('resources/read', { params: URI_PARAMS }, params => guard('Read resource', async () => {
 		checkUriLength(params.uri);
-		return finish('resources/read', { contents: await registry.read(params.uri) });
+		return { contents: await registry.read(params.uri) };
 	}));
 	const { subscribe, unsubscribe } = hooks;
 	if (subscribe && unsubscribe) {
@@ -80,11 +75,11 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 			return {};
 		}));
 	}
-	server.setRequestHandler('tools/list', { params: LIST_PARAMS }, () => finish('tools/list', { tools: [] }));
+	server.setRequestHandler('tools/list', { params: LIST_PARAMS }, () => ({ tools: [] }));
 	server.setRequestHandler('tools/call', { params: NAME_PARAMS }, params => guard('Call tool', async () => {
 		throw new InvalidParams(`Unknown tool: ${params.name}. This server offers no tools; read its resources instead`);
 	}));
-	server.setRequestHandler('prompts/list', { params: LIST_PARAMS }, () => finish('prompts/list', { prompts: [] }));
+	server.setRequestHandler('prompts/list', { params: LIST_PARAMS }, () => ({ prompts: [] }));
 	server.setRequestHandler('prompts/get', { params: NAME_PARAMS }, params => guard('Get prompt', async () => {
 		throw new InvalidParams(`Unknown prompt: ${params.name}. This server offers no prompts`);
 	}));
@@ -94,6 +89,6 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 			throw new InvalidParams('This server offers no prompts; complete resource templates with ref/resource');
 		}
 		const completion = await registry.complete(ref.uri, argument.name, argument.value, context?.arguments ?? {});
-		return finish('completion/complete', { completion: { ...completion } });
+		return { completion: { ...completion } };
 	}));
 }

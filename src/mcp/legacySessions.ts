@@ -4,7 +4,6 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Emitter } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { sendJsonRpcError } from './httpReplies';
-import { LegacyHotReads } from './legacyHotReads';
 import { McpSession, SessionOptions } from './session';
 import { abortedWhenClientGoes, OnStreamCut, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
@@ -18,8 +17,6 @@ export interface LegacySessionsOptions extends SessionOptions {
 interface HostedSession {
 	readonly session: McpSession;
 	readonly transport: WebStandardStreamableHTTPServerTransport;
-	/** The session's reads past the transport (see LegacyHotReads). */
-	readonly hotReads: LegacyHotReads;
 	lastSeen: number;
 	/** Open responses (SSE streams, requests in flight): a listening client is not idle. */
 	open: number;
@@ -70,17 +67,15 @@ export class LegacySessions extends Disposable {
 			return sendJsonRpcError(res, 503, -32000,
 				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
-		const hotReads = new LegacyHotReads();
-		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, 'legacy', undefined, hotReads.shortcut);
+		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, 'legacy');
 		const transport = new WebStandardStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {
-				this.sessions.set(id, { session, transport, hotReads, lastSeen: Date.now(), open: 0 });
+				this.sessions.set(id, { session, transport, lastSeen: Date.now(), open: 0 });
 				this.changeEmitter.fire();
 			},
 		});
 		transport.onclose = () => {
-			hotReads.end();
 			const id = transport.sessionId;
 			if (id && this.sessions.get(id)?.transport === transport) {
 				this.sessions.delete(id);
@@ -115,10 +110,6 @@ export class LegacySessions extends Disposable {
 			hosted.open--;
 			hosted.lastSeen = Date.now();
 		});
-		const hot = req.method === 'POST' ? hosted.hotReads.accepts(req, message) : undefined;
-		if (hot && await hosted.hotReads.serve(hot, id, res)) {
-			return;
-		}
 		await handle(hosted.transport, req, res, message, unread => this.options.log.warn(streamCutMessage("a 2025 session's GET stream", unread)));
 	}
 
@@ -126,7 +117,7 @@ export class LegacySessions extends Disposable {
 		const hosted = this.sessions.get(id);
 		if (hosted) {
 			this.sessions.delete(id);
-			void hosted.transport.close().catch(() => undefined); // its onclose ends the hot reads too
+			void hosted.transport.close().catch(() => undefined);
 			hosted.session.dispose();
 			this.changeEmitter.fire();
 		}
@@ -158,9 +149,8 @@ export class LegacySessions extends Disposable {
  * Hands one request to a session's transport and writes its answer. The request carries the
  * signal that aborts when the client goes (handlers see it as `ctx.http.req.signal`), as on the
  * 2026-07-28 leg, and a stream whose client has gone is released. The SDK's web-standard
- * transport is driven directly, through the same request/response conversion as the 2026-07-28
- * leg: the Node adapter builds a new request listener and a streamed reply (headers flushed in a
- * write of their own) for every request, which cost the 2025 era about 8% of its server CPU per read and a second socket write per answer.
+ * transport is driven through the same Node request/response conversion as the 2026-07-28 leg
+ * (`webExchange`), which also cuts a stream whose client stopped reading.
  */
 async function handle(transport: WebStandardStreamableHTTPServerTransport, req: http.IncomingMessage, res: http.ServerResponse, message: unknown, onCut?: OnStreamCut): Promise<void> {
 	const request = webRequestOf(req, abortedWhenClientGoes(res));

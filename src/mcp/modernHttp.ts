@@ -8,8 +8,7 @@ import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
-import { SharedModernServer } from './sharedModernServer';
-import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeAnswer, writeResponse } from './webExchange';
+import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
 export const MAX_LISTEN_STREAMS = 64;
@@ -22,17 +21,15 @@ interface Refusal {
 }
 
 /**
- * The stateless 2026-07-28 leg of the HTTP endpoint: the hot reads from one long-lived instance
- * (SharedModernServer), everything else through the SDK's `createMcpHandler` (modern only; 2025
- * traffic goes to the sessionful leg), with what the SDK leaves to us around it:
+ * The stateless 2026-07-28 leg of the HTTP endpoint: every request through the SDK's
+ * `createMcpHandler` (modern only; 2025 traffic goes to the sessionful leg), with what the SDK
+ * leaves to us around it:
  * `subscriptions/listen` URIs filtered to what this server would serve, `server/discover`
  * naming the 2025 revisions this endpoint also speaks, and the registry's changes published
  * to the listen streams.
  */
 export class ModernHttpLeg extends Disposable {
 	private readonly handler: McpHttpHandler;
-	/** Serves the hot reads from one long-lived instance (see SharedModernServer). */
-	private readonly shared: SharedModernServer;
 	private readonly gate: ListenGate;
 	/** The client name of each open listen stream (undefined when it gave none). */
 	private readonly streams = new Set<{ readonly clientName: string | undefined }>();
@@ -50,7 +47,6 @@ export class ModernHttpLeg extends Disposable {
 			maxSubscriptions: maxListenStreams,
 			onerror: err => options.log.debug(`2026-07-28 request: ${err.message}`),
 		});
-		this.shared = new SharedModernServer(options, err => options.log.debug(`2026-07-28 shared instance: ${err.message}`));
 		this._register(options.registry.onDidChange(change => {
 			for (const uri of this.gate.interest.among(change.updated)) {
 				void this.handler.notify.resourceUpdated(uri);
@@ -69,7 +65,7 @@ export class ModernHttpLeg extends Disposable {
 
 	/** Ends every listen stream with the graceful empty result and aborts requests in flight. */
 	async close(): Promise<void> {
-		await Promise.all([this.handler.close().catch(() => undefined), this.shared.close()]);
+		await this.handler.close().catch(() => undefined);
 	}
 
 	/**
@@ -78,9 +74,6 @@ export class ModernHttpLeg extends Disposable {
 	 * 2025 traffic.
 	 */
 	async serveUnlessLegacy(req: http.IncomingMessage, res: http.ServerResponse, message: unknown): Promise<boolean> {
-		if (await this.serveShared(req, message, res)) {
-			return true;
-		}
 		// The SDK ends a listen stream (and drops work in flight) when the request's signal aborts.
 		const request = webRequestOf(req, abortedWhenClientGoes(res));
 		if (await isLegacyRequest(request, message)) {
@@ -90,21 +83,6 @@ export class ModernHttpLeg extends Disposable {
 		if (refusal) {
 			sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, requestId(message));
 		}
-		return true;
-	}
-
-	/**
-	 * Answers a hot stateless read from the long-lived instance when it may (see
-	 * `SharedModernServer.accepts`). False when the request is for `serve` (the SDK's entry):
-	 * not one the instance takes, or one it answered with an error.
-	 */
-	private async serveShared(req: http.IncomingMessage, message: unknown, res: http.ServerResponse): Promise<boolean> {
-		const request = this.shared.accepts(req, message);
-		const reply = request && await this.shared.serve(request);
-		if (!reply) {
-			return false;
-		}
-		writeAnswer(res, reply, { 'content-type': 'application/json' });
 		return true;
 	}
 

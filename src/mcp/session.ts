@@ -4,14 +4,12 @@ import { Logger } from '../common/logger';
 import { DEFAULT_PAGE_SIZE, ProviderRegistry } from '../core/registry';
 import { ResourceProvider } from '../core/resource';
 import { SERVER_NAME, VERSION } from '../version';
-import { SDK_ANSWERED_CACHE_HINTS } from './cacheHints';
+import { CACHE_HINTS } from './cacheHints';
 import { installResourceHandlers, ResourceHandlerHooks } from './handlers';
 import { SERVER_ICONS } from './icons';
 import { ListenInterest } from './listenInterest';
-import { asMade, modernResultFinisher } from './modernResult';
 import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from './subscriptions';
 import { InvalidRequest } from './errors';
-import { PinnedShortcut, ShortcutServer } from './pinnedShortcut';
 
 export interface SessionOptions {
 	readonly registry: ProviderRegistry;
@@ -36,19 +34,15 @@ export function instructionsFor(providers: readonly ResourceProvider[]): string 
 }
 
 const SERVER_INFO = { name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION };
-/** 2026-07-28 results name the server as the SDK would stamp it: `SERVER_INFO`, the instance's own identity. */
-const modernFinisher = modernResultFinisher(SERVER_INFO);
 
 const instructionsCache = new WeakMap<ProviderRegistry, string>();
 
 /**
  * A v2 `Server` answering resources over the shared registry. Cheap to build (no registry
  * listener, handlers are closures over the registry): the SDK's stateless 2026-07-28 HTTP entry
- * builds one per request it serves (discover, listen, completion and the rest; the hot reads go
- * to one long-lived instance, see SharedModernServer). With `shortcut`, the instance's transport
- * gets the side door of an SDK stdio entry that pinned it (see PinnedShortcut).
+ * builds one per request it serves.
  */
-export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}, shortcut?: PinnedShortcut): Server {
+export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: ResourceHandlerHooks = {}): Server {
 	let instructions = instructionsCache.get(options.registry);
 	if (instructions === undefined) {
 		instructions = instructionsFor(options.registry.providers);
@@ -62,16 +56,11 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 		// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
 		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
 		instructions,
-		// Only 2026-07-28 results carry cache hints, and our handlers write their own (see
-		// modernResult): the SDK gets those of what it answers itself.
-		...era === 'modern' && { cacheHints: SDK_ANSWERED_CACHE_HINTS },
+		// Only 2026-07-28 results carry cache hints; the SDK stamps them.
+		...era === 'modern' && { cacheHints: CACHE_HINTS },
 	};
-	const server = shortcut ? new ShortcutServer(shortcut, info, serverOptions) : new Server(info, serverOptions);
-	// A server built with a shortcut answers through a wire of ours (StdioWire, the shared
-	// instance's, whose answers modernHttp writes, or a 2025 session's hot reads, which
-	// LegacyHotReads writes): those splice a page encoded ahead.
-	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks, shortcut !== undefined,
-		era === 'modern' ? modernFinisher : asMade);
+	const server = new Server(info, serverOptions);
+	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks);
 	return server;
 }
 
@@ -88,7 +77,7 @@ export class McpSession extends Disposable {
 	/** The registry's list version at this client's first listing; -1 before it. */
 	private firstListedVersion = -1;
 
-	constructor(private readonly options: SessionOptions, private readonly era: Era = 'legacy', private readonly interest?: ListenInterest, shortcut?: PinnedShortcut) {
+	constructor(private readonly options: SessionOptions, private readonly era: Era = 'legacy', private readonly interest?: ListenInterest) {
 		super();
 		this.server = createWorkspaceServer(options, era, era === 'legacy' ? {
 			onFirstPage: version => {
@@ -108,7 +97,7 @@ export class McpSession extends Disposable {
 				}
 			},
 			unsubscribe: uri => this.subscriptions.delete(uri),
-		} : {}, shortcut);
+		} : {});
 		this._register(options.registry.onDidChange(change => this.notify(change.updated, change.listChanged)));
 		this._register(toDisposable(() => {
 			this.subscriptions.clear();

@@ -1,7 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { amendDiscoverReply } from './discover';
 import { ListenGate } from './listenGate';
-import { PinnedShortcut } from './pinnedShortcut';
 
 /**
  * Sits between the stdio wire and the SDK's `serveStdio`, which picks the era per connection
@@ -22,8 +21,6 @@ export class EraAwareStdio implements Transport {
 	private readonly listens = new Map<RequestId, () => void>();
 	/** The wire closed: a listen admitted after that is let go of at once (nothing will end it). */
 	private closed = false;
-	/** Hot reads skip the SDK's entry once it pinned the connection's instance (built with it). */
-	readonly shortcut = new PinnedShortcut(this);
 
 	constructor(private readonly wire: Transport, private readonly gate: ListenGate) {
 		wire.onmessage = (message, extra) => {
@@ -82,8 +79,6 @@ export class EraAwareStdio implements Transport {
 				// A cancelled discover gets no answer, so its id would be kept for good.
 				this.discoverIds.delete(cancelled);
 			}
-		} else if (this.shortcut.tryDeliver(message)) {
-			return;
 		}
 		this.onmessage?.(message, extra);
 	}

@@ -16,15 +16,14 @@ export interface StdioHost {
 /**
  * MCP over one stdio connection, either era: the SDK's `serveStdio` pins the connection to the
  * era its first message speaks (`initialize` = 2025, a `_meta` envelope = 2026-07-28) and to
- * one long-lived session built here, so nothing is rebuilt per request. Once pinned, the hot
- * reads skip the entry's per-message checks (see PinnedShortcut).
+ * one long-lived session built here, so nothing is rebuilt per request.
  */
 export function serveStdioEras(options: SessionOptions, wire: Transport): StdioHost {
 	const interest = new ListenInterest();
 	const sessions = new Set<McpSession>();
 	const transport = new EraAwareStdio(wire, new ListenGate(options.registry, interest));
 	const handle = serveStdio(({ era }) => {
-		const session = new McpSession(options, era, interest, transport.shortcut);
+		const session = new McpSession(options, era, interest);
 		sessions.add(session);
 		const onclose = session.server.onclose;
 		// The SDK closes the instance of a discarded discovery probe, and the pinned one at the end.

@@ -2,15 +2,13 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { messageLine, messageWritten } from './messageParts';
 
 const NEWLINE = 0x0a;
 
 /**
  * MCP's stdio framing (one JSON-RPC message per line) over stdin and stdout, built from the SDK's
  * own pieces: `parseJSONRPCMessage` checks each line, a partial line is capped at the SDK's
- * buffer size, and each message is written as the SDK's `serializeMessage` writes it (with a
- * listed page's entries encoded ahead spliced in: `messageLine`). It takes the place of the SDK's
+ * buffer size, and each message is written as the SDK's `serializeMessage` writes it. It takes the place of the SDK's
  * StdioServerTransport because that one drops a line it cannot parse or validate without
  * answering, while JSON-RPC asks for an error response (-32700 for bad JSON, -32600 for an
  * invalid request, with the request's id when it has a usable one). A line filter in front of the
@@ -71,8 +69,7 @@ export class StdioWire implements Transport {
 		if (this.closed) {
 			return Promise.reject(new Error('stdio is closed'));
 		}
-		const written = this.write(messageLine(message));
-		messageWritten(message);
+		const written = this.write(lineOf(message));
 		if (!('method' in message) && 'id' in message) {
 			this.forget(message.id, written);
 		}
@@ -105,16 +102,9 @@ export class StdioWire implements Transport {
 		this.onClosed.splice(0).forEach(resolve => resolve());
 	}
 
-	/**
-	 * A message's parts written in one go, in order (nothing else runs between them); a full
-	 * pipe is waited for, and a failed write rejects.
-	 */
-	private write(parts: readonly string[]): Promise<void> {
-		let flowing = true;
-		for (const part of parts) {
-			flowing = this.output.write(part);
-		}
-		if (flowing) {
+	/** Writes a line; a full pipe is waited for, and a failed write rejects. */
+	private write(line: string): Promise<void> {
+		if (this.output.write(line)) {
 			return Promise.resolve();
 		}
 		this.holdInput();
@@ -226,7 +216,7 @@ export class StdioWire implements Transport {
 		// JSON-RPC answers with id null when the request's id cannot be read; the SDK's type has
 		// undefined there instead, which JSON would drop.
 		const answer = { jsonrpc: '2.0', id: usableId, error: { code, message } } as unknown as JSONRPCErrorResponse;
-		this.write(messageLine(answer)).catch(err => this.onerror?.(err as Error));
+		this.write(lineOf(answer)).catch(err => this.onerror?.(err as Error));
 	}
 
 	private readonly onInputError = (error: Error): void => {
@@ -252,4 +242,9 @@ export class StdioWire implements Transport {
 		this.onerror?.(error);
 		void this.close();
 	};
+}
+
+/** One message per line, as MCP's stdio transport frames them. */
+function lineOf(message: JSONRPCMessage): string {
+	return `${JSON.stringify(message)}\n`;
 }

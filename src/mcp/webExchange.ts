@@ -1,6 +1,4 @@
 import type * as http from 'node:http';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { messageParts, messageWritten } from './messageParts';
 
 /**
  * The web `Request` the SDK's web-standard transports and classifier take, without a body: they
@@ -122,23 +120,4 @@ export async function writeResponse(response: Response, res: http.ServerResponse
 		res.off('close', stop);
 		res.end();
 	}
-}
-
-/**
- * Writes an answer of ours whole, with its length: its text in the parts `messageParts` gives (a
- * page's entries encoded ahead are written as they are, not copied into one string), between
- * `frame`'s two texts (an SSE event's `event:`/`data:` lines), then lets go of what was encoded
- * ahead. Nothing is written to a client already gone.
- */
-export function writeAnswer(res: http.ServerResponse, message: JSONRPCMessage, headers: Record<string, string>, frame?: readonly [string, string]): void {
-	if (!res.destroyed) {
-		const parts = messageParts(message);
-		const body = frame ? [frame[0], ...parts, frame[1]] : parts;
-		res.writeHead(200, { ...headers, 'content-length': body.reduce((sum, part) => sum + Buffer.byteLength(part), 0) });
-		for (const part of body) {
-			res.write(part);
-		}
-		res.end();
-	}
-	messageWritten(message);
 }

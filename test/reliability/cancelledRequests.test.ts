@@ -48,8 +48,7 @@ class Pipe {
 
 	/**
 	 * Resolves once everything written before has been handled: a `server/discover` is answered
-	 * through the SDK's entry, in order behind every cancellation (a read would overtake them on
-	 * the pinned shortcut).
+	 * by the SDK's entry itself, in order behind every cancellation.
 	 */
 	sync(n: number): Promise<void> {
 		const id = `sync-${n}`;

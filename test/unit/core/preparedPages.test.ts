@@ -2,8 +2,6 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { Emitter } from '../../../src/common/event';
 import { IDisposable, nothingToDispose } from '../../../src/common/lifecycle';
-import { encodedEntries } from '../../../src/core/encodedEntries';
-import { ProviderRegistry } from '../../../src/core/registry';
 import { ResourceAnnotator, ResourceChange, ResourceEntry, ResourceProvider, SortedEntries } from '../../../src/core/resource';
 import { fileUri } from '../../../src/core/uriGuard';
 import { createFixture } from '../../helpers/fixtureWorkspace';
@@ -183,99 +181,5 @@ describe('the next page of a listing is prepared while the client reads the last
 			server.dispose();
 			fx.dispose();
 		}
-	});
-});
-
-describe('a prepared page comes with its entries encoded ahead', () => {
-	/** A registry over a 35-entry list (after `providers`, if any), disposed after `body`. */
-	async function withRegistry(body: (registry: ProviderRegistry, list: CountingList) => Promise<void>, providers: ResourceProvider[] = []): Promise<void> {
-		const list = new CountingList(35);
-		const registry = new ProviderRegistry([...providers, new ListProvider('files', list)]);
-		try {
-			await body(registry, list);
-		} finally {
-			registry.dispose();
-		}
-	}
-
-	/** Pages 1 and 2 of a 35-entry list in pages of 10, then page 3 once it has been prepared. */
-	async function walkToThird(registry: ProviderRegistry, list: CountingList, between: () => void = () => undefined) {
-		const first = await registry.list(undefined, 10, true);
-		const second = await registry.list(first.nextCursor, 10, true);
-		await untilTrue(() => list.built === 30, 'preparing the third page');
-		await idleTurns(); // its entries are encoded on a turn of their own
-		between();
-		return registry.list(second.nextCursor, 10, true);
-	}
-
-	it('a walking client\'s next page carries the JSON of exactly its entries; a page built at its request carries none', async () => {
-		await withRegistry(async (registry, list) => {
-			const first = await registry.list(undefined, 10, true);
-			assert.equal(encodedEntries(first.resources), undefined, 'the first page is built at its request');
-			const second = await registry.list(first.nextCursor, 10, true);
-			assert.equal(encodedEntries(second.resources), undefined, 'the second page is built at its request');
-			await untilTrue(() => list.built === 30, 'preparing the third page');
-			await idleTurns();
-			const third = await registry.list(second.nextCursor, 10, true);
-			assert.equal(encodedEntries(third.resources), JSON.stringify(third.resources));
-			assert.deepEqual(third.resources.map(r => r.name), Array.from({ length: 10 }, (_, i) => `f${20 + i}`));
-			assert.deepEqual(Object.keys(third.resources), Object.keys([...third.resources]), 'the array shows nothing more than its entries');
-		});
-	});
-
-	it('a page asked for between its building and its encoding goes out as built, and is not encoded once taken', async () => {
-		await withRegistry(async (registry, list) => {
-			const first = await registry.list(undefined, 10, true);
-			const second = await registry.list(first.nextCursor, 10, true);
-			await untilTrue(() => list.built === 30, 'preparing the third page');
-			const third = await registry.list(second.nextCursor, 10, true);
-			assert.equal(list.built, 30, 'the prepared page was taken');
-			assert.equal(encodedEntries(third.resources), undefined);
-			await idleTurns();
-			assert.equal(encodedEntries(third.resources), undefined, 'a page no longer kept is not encoded');
-		});
-	});
-
-	it('a page prepared for a caller whose transport writes no encoded pages is not encoded', async () => {
-		await withRegistry(async (registry, list) => {
-			const second = await registry.list((await registry.list(undefined, 10)).nextCursor, 10);
-			await untilTrue(() => list.built === 30, 'preparing the third page');
-			await idleTurns();
-			const third = await registry.list(second.nextCursor, 10);
-			assert.equal(list.built, 30, 'the prepared page was taken');
-			assert.equal(encodedEntries(third.resources), undefined);
-		});
-	});
-
-	it('a list changed after preparing gives a page built anew, without the old text', async () => {
-		await withRegistry(async (registry, list) => {
-			const third = await walkToThird(registry, list, () => list.rename(25, 'renamed', true));
-			assert.equal(third.resources[5].name, 'renamed');
-			assert.equal(encodedEntries(third.resources), undefined);
-		});
-	});
-
-	it('changed annotations give a page built anew, without the old text', async () => {
-		const ranking = new RankingAnnotator();
-		await withRegistry(async (registry, list) => {
-			const third = await walkToThird(registry, list, () => { ranking.ranking = { priority: 0.7 }; });
-			assert.deepEqual(third.resources.map(r => r.annotations?.priority), Array(10).fill(0.7));
-			assert.equal(encodedEntries(third.resources), undefined);
-		}, [ranking]);
-	});
-
-	it('the text is given up once the array holds another entry or another number of them', async () => {
-		await withRegistry(async (registry, list) => {
-			const third = await walkToThird(registry, list);
-			const { resources } = third;
-			const entry = resources[3];
-			assert.ok(encodedEntries(resources));
-			resources[3] = { ...entry }; // what the list handler does when it adds an icon
-			assert.equal(encodedEntries(resources), undefined);
-			resources[3] = entry;
-			assert.equal(encodedEntries(resources), JSON.stringify(resources), 'the same entries again');
-			resources.push({ ...entry });
-			assert.equal(encodedEntries(resources), undefined);
-		});
 	});
 });

@@ -6,8 +6,6 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { encodedEntries, encodeEntriesAhead } from '../../../src/core/encodedEntries';
-import { ResourceEntry } from '../../../src/core/resource';
 import { StdioWire } from '../../../src/mcp/stdioWire';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, cliEnv } from '../../helpers/headlessHost';
@@ -175,21 +173,6 @@ describe('StdioWire', () => {
 		}
 		assert.deepEqual(delivered, Array.from({ length: 50 }, (_, i) => i));
 		assert.equal(taken.join(''), Array.from({ length: 50 }, (_, i) => `${JSON.stringify(answer(i))}\n`).join(''));
-	});
-
-	it('writes a page encoded ahead as encoded, then lets go of the text: the answer may be held until the pipe drains', async () => {
-		const output = new PassThrough();
-		const w = wire(output);
-		await w.wire.start();
-		const resources: ResourceEntry[] = [{ uri: 'file:///ws/a.txt', name: 'a.txt', mimeType: 'text/plain', size: 1 }];
-		encodeEntriesAhead(resources);
-		const text = encodedEntries(resources);
-		assert.ok(text);
-		const message: JSONRPCMessage = { jsonrpc: '2.0', id: 3, result: { resources } };
-		await w.wire.send(message);
-		assert.equal(String(output.read()), `${JSON.stringify(message)}\n`);
-		assert.equal(encodedEntries(resources), undefined);
-		assert.equal(resources.length, 1, 'the page itself is left as it was');
 	});
 
 	it('after stdin ends, writes the answers to what was asked before, then closes; a listen stream or a cancelled request holds nothing open', async () => {
