@@ -1,9 +1,11 @@
 // Lint: typescript-eslint's recommended rules, floating promises caught, and the layer rules of
-// shared/design.md: only src/vscode/** and src/extension.ts import 'vscode'; common/ imports
+// docs/architecture.md: only src/vscode/** and src/extension.ts import 'vscode'; common/ imports
 // nothing outside itself; core/ knows no protocol (SDK, mcp/), no host (node/, Node's I/O
-// modules) and no editor; the picker reads through MCP, never the providers of core/; mcp/ is the
-// server side and runs headless; node/ serves both hosts; nothing imports the composition roots
-// (extension.ts, cli.ts); the headless host (cli.ts) and the plain-Node tests reach no editor code.
+// modules) and no editor; mcp/ is the server side and runs headless; client/ is the one MCP
+// client library, which shares only the lock file and the token header with the server; the
+// picker reads through client/, never the providers of core/; node/ serves both hosts; nothing
+// imports the composition roots (extension.ts, cli.ts); the headless host (cli.ts) and the
+// plain-Node tests reach no editor code.
 // Every way of naming a module is checked: import, export-from, import(), require(), import types.
 // test/unit/lint/layers.test.ts proves each rule fails a forbidden import and passes an allowed one.
 import js from '@eslint/js';
@@ -11,7 +13,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
 
-const designRef = '(see shared/design.md, layers)';
+const designRef = '(see docs/architecture.md, Layers)';
 const vscodeOutsideEditor = { regex: '^vscode$', why: `Only src/vscode/** and src/extension.ts may import vscode ${designRef}.` };
 /**
  * The layer rules compare the import as written, so it must be written plainly: a `..` after a
@@ -107,14 +109,18 @@ export default tseslint.config(
 		{ regex: sdk, why: `common/ knows no protocol ${designRef}.` },
 		{ regex: hostModule, why: `common/ is used by core/, so like core/ it knows no host: no files, processes or network ${designRef}.` }]), ...noProcess } },
 	{ files: ['src/core/**/*.ts'], rules: { ...layer([
-		{ regex: into(['mcp', 'picker', 'node', 'vscode', 'version', ...roots]), why: `core/ is pure domain and imports only common/: no protocol (mcp/), no host (node/), no editor, no picker ${designRef}.` },
+		{ regex: into(['mcp', 'client', 'picker', 'node', 'vscode', 'version', ...roots]), why: `core/ is pure domain and imports only common/: no protocol (mcp/, client/), no host (node/), no editor, no picker ${designRef}.` },
 		{ regex: sdk, why: `core/ knows no protocol: no MCP SDK ${designRef}.` },
 		{ regex: hostModule, why: `core/ knows no host: files, processes and network come through its ports ${designRef}.` }]), ...noProcess } },
 	{ files: ['src/mcp/**/*.ts'], rules: layer([
-		{ regex: into(['picker', 'node', 'vscode', ...roots]), why: `mcp/ is the server side and runs headless over the registry: no editor, no picker, no host adapters ${designRef}.` },
-		{ regex: '^@modelcontextprotocol/client(/|$)', why: `mcp/ is the server side; the one MCP client layer is src/picker ${designRef}.` }]) },
+		{ regex: into(['picker', 'client', 'node', 'vscode', ...roots]), why: `mcp/ is the server side and runs headless over the registry: no editor, no picker, no client, no host adapters ${designRef}.` },
+		{ regex: '^@modelcontextprotocol/client(/|$)', why: `mcp/ is the server side; the one MCP client library is src/client ${designRef}.` }]) },
+	{ files: ['src/client/**/*.ts'], rules: layer([
+		{ regex: into(['core', 'picker', 'node', 'vscode', ...roots]), why: `client/ is the MCP client library the picker and the bridge share: no providers (core/), no picker, no host adapters, no editor ${designRef}.` },
+		{ regex: '^(\\.\\./)+mcp/(?!lockFile$|http/authorization$)', why: `client/ shares only the lock file and the token header with the server side (mcp/lockFile, mcp/http/authorization) ${designRef}.` },
+		{ regex: '^@modelcontextprotocol/(server|node)(/|$)', why: `client/ is an MCP client: it serves nothing ${designRef}.` }]) },
 	{ files: ['src/picker/**/*.ts'], rules: layer([
-		{ regex: into(['core', 'node', 'vscode', ...roots]), why: `The picker reads through MCP, never the providers of core/, and knows no host or editor ${designRef}.` },
+		{ regex: into(['core', 'node', 'vscode', ...roots]), why: `The picker reads through MCP (client/), never the providers of core/, and knows no host or editor ${designRef}.` },
 		{ regex: '^@modelcontextprotocol/(server|node)(/|$)', why: `The picker is an MCP client: it reads through MCP and serves nothing ${designRef}.` }]) },
 	{ files: ['src/node/**/*.ts'], rules: layer([{ regex: into(['vscode', ...roots]), why: `node/ holds Node code shared by both hosts: no editor ${designRef}.` }]) },
 	{ files: ['test/unit/**/*.ts', 'test/security/**/*.ts', 'test/reliability/**/*.ts', 'test/helpers/**/*.ts', 'test/fakes/**/*.ts'], rules: restrict([

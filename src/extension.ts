@@ -3,7 +3,7 @@ import { DisposableStore } from './common/lifecycle';
 import { FilesProvider } from './core/files/filesProvider';
 import { ProviderRegistry } from './core/registry';
 import { UniquelyNamedFolders } from './core/uniquelyNamedFolders';
-import { ConnectionInfo } from './mcp/httpHost';
+import { ConnectionInfo } from './mcp/http/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
 import { ThreadWalker } from './node/threadWalker';
 import { NodeFileSystem } from './node/nodeFileSystem';

@@ -46,7 +46,7 @@ import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { killAtExit, onInterrupt } from '../lib/processes.js';
 import { BENCH_WORKSPACES } from './workspaceHome.js';
 import { renderServerAlone, runServerAlone, type ServerAloneResult } from './serverAlone.js';
-import { loopbackFetch } from '../../src/node/loopbackFetch.js';
+import { loopbackFetch } from '../../src/client/loopbackFetch.js';
 
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // local stand-in for its model API (script.ts, *StandIn.ts): over stdio (`serve --stdio`), over
 // Streamable HTTP with the bearer token, and through the bridge, configured with each client's own
 // `mcp add` command: for the HTTP and bridge runs, the very lines "Connect a Client..." generates
-// (src/mcp/clientConfigs.ts, bundled here from the source).
+// (src/vscode/clientConfigs.ts, bundled here from the source).
 //
 // Isolation (clientRun.ts): each client run gets its own HOME and XDG folders, an environment
 // that carries none of the caller's variables but PATH and the locale, every base URL on
@@ -38,12 +38,12 @@ export function realClientPaths(cache: string): ClientContext['clients'] {
 	};
 }
 
-/** The product's own client configurations, bundled from src/mcp/clientConfigs.ts. */
-async function loadClientConfigs(root: string, tmp: string): Promise<typeof import('../../src/mcp/clientConfigs.js')> {
+/** The product's own client configurations, bundled from src/vscode/clientConfigs.ts. */
+async function loadClientConfigs(root: string, tmp: string): Promise<typeof import('../../src/vscode/clientConfigs.js')> {
 	const { build } = await import('esbuild');
 	const outfile = path.join(tmp, 'clientConfigs.mjs');
 	await build({ entryPoints: [path.join(root, 'src', 'mcp', 'clientConfigs.ts')], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
-	return import(pathToFileURL(outfile).href) as Promise<typeof import('../../src/mcp/clientConfigs.js')>;
+	return import(pathToFileURL(outfile).href) as Promise<typeof import('../../src/vscode/clientConfigs.js')>;
 }
 
 /** The running host's URL and token, read from its lock file as a client's setup would. */

@@ -41,7 +41,7 @@ export async function bridgeCommand(args: string[]): Promise<number | undefined>
 	const stop = () => void bridge.close().then(() => process.exit(0));
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
-	// Stdin ending closes the bridge once what was asked before is answered (see StdioWire).
+	// Stdin ending closes the bridge once what was asked before is answered (see StdioTransport).
 	void bridge.whenClosed().then(() => process.exit(0));
 	return undefined;
 }

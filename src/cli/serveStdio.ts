@@ -1,5 +1,5 @@
-import { serveStdioEras } from '../mcp/stdioHost';
-import { StdioWire } from '../mcp/stdioWire';
+import { serveStdioConnection } from '../mcp/stdio/serveStdioConnection';
+import { StdioTransport } from '../mcp/stdio/stdioTransport';
 import { startHeadlessProcess } from './headlessProcess';
 import { ServeArgs } from './serveArgs';
 
@@ -10,10 +10,10 @@ import { ServeArgs } from './serveArgs';
  */
 export function serveStdio(args: ServeArgs): void {
 	const host = startHeadlessProcess(args);
-	const wire = new StdioWire(process.stdin, process.stdout);
+	const wire = new StdioTransport(process.stdin, process.stdout);
 	// Once stdin has ended and what was asked before is answered (or the wire failed).
 	void wire.whenClosed().then(() => host.stop(0));
-	const stdio = serveStdioEras({ registry: host.registry, log: host.log }, wire);
+	const stdio = serveStdioConnection({ registry: host.registry, log: host.log }, wire);
 	host.onStop(() => stdio.close());
 	host.log.info(`serving ${args.roots.join(', ')} over stdio`);
 }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
 import { FileSystemReader, ServedRule, WorkspaceFolder, WorkspaceFoldersSource } from './ports';
-import { relativeInside } from './pathContainment';
+import { relativeInside } from '../common/pathContainment';
 
 /** A path inside a workspace folder that the files provider would not refuse outright. */
 export interface ScopedPath {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '../common/logger';
-import { isInsideFolder } from '../core/pathContainment';
+import { isInsideFolder } from '../common/pathContainment';
 
 /**
  * What a running server tells clients on this machine (and only this user) about itself.

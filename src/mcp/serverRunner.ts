@@ -3,7 +3,7 @@ import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ProviderRegistry } from '../core/registry';
 import { VERSION } from '../version';
-import { ConnectionInfo, HttpHost } from './httpHost';
+import { ConnectionInfo, HttpHost } from './http/httpHost';
 import { discoveryHome, lockFilePath, removeLockFile, writeLockFile } from './lockFile';
 
 export type ServerState =

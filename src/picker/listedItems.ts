@@ -1,4 +1,4 @@
-import { IconStore, SafeIcon } from './icons';
+import { IconStore, SafeIcon } from '../client/foreignIcons';
 
 /**
  * One entry of `resources/list` as the picker keeps it: the fields it shows, copied out of

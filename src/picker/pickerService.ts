@@ -1,7 +1,7 @@
 import { Emitter } from '../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
-import { MAX_MESSAGE_BYTES } from './cappedFetch';
+import { MAX_MESSAGE_BYTES } from '../client/cappedFetch';
 import { BundleEntry, ReadContent } from './contextBundle';
 import { FolderServer } from './folderServers';
 import { Selection, selectionKey } from './selection';

@@ -2,17 +2,17 @@ import { Client, ListResourcesResult } from '@modelcontextprotocol/client';
 import { Disposable, IDisposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { ReadContent } from './contextBundle';
-import { IconStore, SafeIcon } from './icons';
+import { IconStore, SafeIcon } from '../client/foreignIcons';
 import { ListedResource, ListedTemplate, toListedResource, toListedTemplate } from './listedItems';
 import { ListingGuard, TEMPLATE_LIMITS } from './listingGuard';
-import { isRemoteError } from './clientErrors';
-import { ConnectionSource } from './connectionSource';
-import { ConnectionState } from './connectionState';
-import { ReconnectingClient } from './reconnectingClient';
+import { isRemoteError } from '../client/clientErrors';
+import { ConnectionSource } from '../client/connectionSource';
+import { ConnectionState } from '../client/connectionState';
+import { ReconnectingClient } from '../client/reconnectingClient';
 import { formatSize } from './tokenEstimate';
 
 // pickerService.ts still takes these from here; their home is connectionSource.ts.
-export type { ConnectionSource, ConnectionTarget } from './connectionSource';
+export type { ConnectionSource, ConnectionTarget } from '../client/connectionSource';
 export type { ListedResource, ListedTemplate } from './listedItems';
 
 /**

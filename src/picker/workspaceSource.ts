@@ -1,10 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { Emitter, Event } from '../common/event';
 import { Disposable } from '../common/lifecycle';
-import { bearerAuthorization } from '../mcp/authorization';
-import type { ConnectionInfo } from '../mcp/httpHost';
+import { bearerAuthorization } from '../mcp/http/authorization';
+import type { ConnectionInfo } from '../mcp/http/httpHost';
 import type { ServerState } from '../mcp/serverRunner';
-import { ConnectionSource, ConnectionTarget, SourceUnavailable } from './connectionSource';
+import { ConnectionSource, ConnectionTarget, SourceUnavailable } from '../client/connectionSource';
 
 /** What the picker needs of the ServerRunner (structural, so tests can fake it). */
 export interface RunnerLike {

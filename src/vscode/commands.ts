@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { bearerAuthorization } from '../mcp/authorization';
+import { bearerAuthorization } from '../mcp/http/authorization';
 import { ServerRunner, ServerState } from '../mcp/serverRunner';
 import { OutputLogger } from './outputLogger';
 import { ServerController } from './serverController';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildClientConfig, CLIENT_KINDS, ClientKind } from '../mcp/clientConfigs';
+import { buildClientConfig, CLIENT_KINDS, ClientKind } from './clientConfigs';
 import { ServerRunner } from '../mcp/serverRunner';
 
 export const CONNECT_CLIENT_COMMAND = 'mcpResources.connectClient';

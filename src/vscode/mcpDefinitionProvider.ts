@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Logger } from '../common/logger';
-import { bearerAuthorization } from '../mcp/authorization';
-import { ConnectionInfo } from '../mcp/httpHost';
+import { bearerAuthorization } from '../mcp/http/authorization';
+import { ConnectionInfo } from '../mcp/http/httpHost';
 import { ServerRunner } from '../mcp/serverRunner';
 import { VERSION } from '../version';
 

@@ -12,7 +12,7 @@ import { FileSettings, OpenDocuments, noOpenDocuments } from '../../src/core/por
 import { ProviderRegistry } from '../../src/core/registry';
 import { ResourceProvider } from '../../src/core/resource';
 import { ServerRunner } from '../../src/mcp/serverRunner';
-import { McpSession } from '../../src/mcp/session';
+import { McpSession } from '../../src/mcp/server/mcpSession';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';

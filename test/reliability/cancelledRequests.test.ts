@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { serveStdioEras, StdioHost } from '../../src/mcp/stdioHost';
-import { StdioWire } from '../../src/mcp/stdioWire';
+import { serveStdioConnection, StdioConnection } from '../../src/mcp/stdio/serveStdioConnection';
+import { StdioTransport } from '../../src/mcp/stdio/stdioTransport';
 import { fileUri } from '../../src/core/uriGuard';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { createTestServer, RecordingLogger, TestServer } from '../helpers/harness';
@@ -67,7 +67,7 @@ describe('requests cancelled at once over stdio: nothing kept per request', func
 	this.timeout(300_000);
 	let fx: Fixture;
 	let server: TestServer;
-	let host: StdioHost;
+	let host: StdioConnection;
 	let pipe: Pipe;
 
 	beforeEach(async () => {
@@ -75,7 +75,7 @@ describe('requests cancelled at once over stdio: nothing kept per request', func
 		server = createTestServer([fx.root]);
 		await server.files.ready();
 		pipe = new Pipe();
-		host = serveStdioEras({ registry: server.registry, log: new RecordingLogger() }, new StdioWire(pipe.toServer, pipe.fromServer));
+		host = serveStdioConnection({ registry: server.registry, log: new RecordingLogger() }, new StdioTransport(pipe.toServer, pipe.fromServer));
 		await pipe.sync(-1); // the 2026-07-28 era
 	});
 	afterEach(async () => {

@@ -6,7 +6,7 @@ import { fileUri } from '../../src/core/uriGuard';
 import { FilesProvider } from '../../src/core/files/filesProvider';
 import { noOpenDocuments, ReadResult } from '../../src/core/ports';
 import { ProviderRegistry } from '../../src/core/registry';
-import { HttpHost } from '../../src/mcp/httpHost';
+import { HttpHost } from '../../src/mcp/http/httpHost';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings } from '../fakes/fakeSettings';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { fileUri } from '../../src/core/uriGuard';
-import { HttpHost } from '../../src/mcp/httpHost';
+import { HttpHost } from '../../src/mcp/http/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { connectHttp, createTestServer, TestServer } from '../helpers/harness';
 import { heapAfterGc } from '../helpers/heap';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileUri } from '../../src/core/uriGuard';
-import { HttpHost } from '../../src/mcp/httpHost';
+import { HttpHost } from '../../src/mcp/http/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { connectHttp, createTestServer, listAll, TestServer } from '../helpers/harness';
 import { CLI } from '../helpers/headlessHost';

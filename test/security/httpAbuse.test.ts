@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
-import { HttpHost } from '../../src/mcp/httpHost';
+import { HttpHost } from '../../src/mcp/http/httpHost';
 import { createFixture, Fixture } from '../helpers/fixtureWorkspace';
 import { ConnectedClient, connectHttp, createTestServer, initializeOnly, listAll, TestServer, untilListening } from '../helpers/harness';
 
@@ -72,7 +72,7 @@ describe('HTTP abuse', function () {
 				assert.equal((await initializeOnly(url, token)).status, 200); // never used again, never closed
 			}
 			assert.equal(host.sessionCount, 10);
-			// one listener per 2025 session, plus the stateless 2026-07-28 leg's one for the host
+			// one listener per 2025 session, plus the stateless 2026-07-28 route's one for the host
 			assert.equal(server.registry.changeListenerCount, 10 + 1, 'reaped sessions release their listeners');
 			const newest = await connectHttp(url, token);
 			assert.ok((await listAll(newest.client)).length > 0, 'the newest session works');

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { FileSystemReader, WorkspaceFolder } from '../ports';
-import { relativeInside } from '../pathContainment';
+import { relativeInside } from '../../common/pathContainment';
 
 export interface Located {
 	readonly folder: WorkspaceFolder;

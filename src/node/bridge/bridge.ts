@@ -6,20 +6,20 @@ import { serveStdio, StdioServerHandle } from '@modelcontextprotocol/server/stdi
 import { looseObject } from 'zod';
 import { IDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { bearerAuthorization } from '../../mcp/authorization';
-import { SERVER_ICONS } from '../../mcp/icons';
+import { bearerAuthorization } from '../../mcp/http/authorization';
+import { SERVER_ICONS } from '../../mcp/server/icons';
 import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
-import { COMPLETE_PARAMS, LIST_PARAMS, URI_PARAMS } from '../../mcp/paramSchemas';
-import { StdioWire } from '../../mcp/stdioWire';
-import { checkUriLength } from '../../mcp/uriLimit';
-import { ConnectTimeout, isRemoteError, isTransportFailure, methodNotFoundIn, shortMessage } from '../../picker/clientErrors';
-import { ConnectionSource, SourceUnavailable } from '../../picker/connectionSource';
-import { ReconnectingClient } from '../../picker/reconnectingClient';
+import { COMPLETE_PARAMS, LIST_PARAMS, URI_PARAMS } from '../../mcp/server/paramSchemas';
+import { StdioTransport } from '../../mcp/stdio/stdioTransport';
+import { checkUriLength } from '../../mcp/server/uriLimit';
+import { ConnectTimeout, isRemoteError, isTransportFailure, methodNotFoundIn, shortMessage } from '../../client/clientErrors';
+import { ConnectionSource, SourceUnavailable } from '../../client/connectionSource';
+import { ReconnectingClient } from '../../client/reconnectingClient';
 import { SERVER_NAME, VERSION } from '../../version';
 import { Honoured, ListenRelayTransport } from './listenRelay';
 import { forwardable, mirrorCapabilities, withoutModernFields } from './relayedMessages';
 import { describeWindow, WindowFinder } from './windowFinder';
-import { loopbackFetch } from '../loopbackFetch';
+import { loopbackFetch } from '../../client/loopbackFetch';
 
 /** Thrown when no running window or headless host serves the folder, or the one that does does not answer. */
 export class NoServerError extends Error {}
@@ -112,7 +112,7 @@ export class Bridge {
 		const instructions = client.getInstructions();
 		const wire = this.options.downstream
 			// Like `serve --stdio`: lines the SDK would drop silently get a JSON-RPC error answer.
-			?? new StdioWire(process.stdin, process.stdout);
+			?? new StdioTransport(process.stdin, process.stdout);
 		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
 			transport: new ListenRelayTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
 			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),

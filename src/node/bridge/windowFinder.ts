@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { Logger } from '../../common/logger';
-import { shellFor } from '../../mcp/shellSyntax';
+import { shellFor } from '../shellSyntax';
 import { LockFileContent } from '../../mcp/lockFile';
-import { findLockFile, readLockFiles } from '../../mcp/lockFileDiscovery';
+import { findLockFile, readLockFiles } from '../../client/lockFileDiscovery';
 
 /**
  * Finds the window (or headless host) that serves a folder, read afresh from the lock files on

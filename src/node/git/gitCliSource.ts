@@ -4,7 +4,7 @@ import { Disposable, toDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { GitRepository, GitSource } from '../../core/git/ports';
 import { FileChangeEvent, WorkspaceFoldersSource } from '../../core/ports';
-import { isInsideFolder, relativeInside } from '../../core/pathContainment';
+import { isInsideFolder, relativeInside } from '../../common/pathContainment';
 import { GitCliRepository } from './gitCliRepository';
 import { GitLocation, locateRepository } from './gitLocation';
 import { GitCli } from './gitProcess';

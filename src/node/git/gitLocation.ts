@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Logger } from '../../common/logger';
-import { isInsideFolder } from '../../core/pathContainment';
+import { isInsideFolder } from '../../common/pathContainment';
 import { GitCli } from './gitProcess';
 
 /** Where a repository keeps its state (worktrees have a private and a common git dir). */

@@ -1,6 +1,6 @@
 // TreeItem parts made from what a server sent (its strings, its icons), built so none of it runs or fetches.
 import * as vscode from 'vscode';
-import { SafeIcon } from '../../picker/icons';
+import { SafeIcon } from '../../client/foreignIcons';
 
 /** A Markdown string for text that includes a server's strings: no command links, no HTML, no theme icons. */
 export function untrustedMarkdown(): vscode.MarkdownString {
@@ -12,7 +12,7 @@ export function untrustedMarkdown(): vscode.MarkdownString {
 
 /**
  * A validated icon (only `data:` URIs of checked PNG, JPEG, WebP or GIF bytes reach here, see
- * picker/icons.ts), so showing it fetches nothing.
+ * client/foreignIcons.ts), so showing it fetches nothing.
  */
 export function iconUris(icon: SafeIcon): vscode.Uri | { light: vscode.Uri; dark: vscode.Uri } {
 	return icon.light === icon.dark ? vscode.Uri.parse(icon.light) : { light: vscode.Uri.parse(icon.light), dark: vscode.Uri.parse(icon.dark) };

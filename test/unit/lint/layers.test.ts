@@ -2,26 +2,29 @@ import * as assert from 'node:assert/strict';
 import { lintAs } from './linter';
 
 /**
- * Each layer rule of shared/design.md, proven by linting forbidden imports as if they stood in a
+ * Each layer rule of docs/architecture.md, proven by linting forbidden imports as if they stood in a
  * real file of that layer (and one allowed import, so a rule that forbids everything fails).
  */
 const cases: { file: string; forbidden: string[]; allowed: string }[] = [
 	{ file: 'src/common/event.ts', forbidden: ['../core/errors', '../version', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/server', 'vscode', 'node:fs', 'node:child_process', 'os'], allowed: './lifecycle' },
-	{ file: 'src/core/registry.ts', forbidden: ['../mcp/session', '../node/nodeFileSystem', '../picker/filter', '../vscode/commands', '../cli', '../extension', '../version', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/server', 'vscode'], allowed: '../common/lifecycle' },
+	{ file: 'src/core/registry.ts', forbidden: ['../mcp/session', '../node/nodeFileSystem', '../picker/filter', '../client/reconnectingClient', '../vscode/commands', '../cli', '../extension', '../version', '@modelcontextprotocol/sdk/types.js', '@modelcontextprotocol/server', 'vscode'], allowed: '../common/lifecycle' },
 	{ file: 'src/core/files/fileFilter.ts', forbidden: ['../../mcp/errors', '../../vscode/vsCodeGit', '../../node/gitCli'], allowed: '../ports' },
 	// "No host": Node's modules that reach files, processes, the network or the OS, in either spelling.
 	{ file: 'src/core/uriGuard.ts', forbidden: ['node:fs', 'fs', 'node:fs/promises', 'node:child_process', 'child_process', 'node:net', 'node:http', 'node:os', 'node:process', 'node:worker_threads'], allowed: 'node:path' },
 	{ file: 'src/core/uriGuard.ts', forbidden: ['node:readline', 'dns/promises', 'vm'], allowed: 'node:buffer' },
-	{ file: 'src/mcp/session.ts', forbidden: ['../picker/filter', '../node/bridge', '../vscode/commands', '../cli', '../extension', '../shims/mcpServerShims', 'vscode', '@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'], allowed: '../core/registry' },
-	{ file: 'src/picker/filter.ts', forbidden: ['../core/registry', '../core/files/filesProvider', '../node/headless', '../vscode/commands', '../cli', 'vscode', '@modelcontextprotocol/server', '@modelcontextprotocol/node'], allowed: '../mcp/lockFile' },
+	{ file: 'src/mcp/server/mcpSession.ts', forbidden: ['../../picker/filter', '../../client/reconnectingClient', '../../node/bridge', '../../vscode/commands', '../../cli', '../../extension', '../../shims/mcpServerShims', 'vscode', '@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'], allowed: '../../core/registry' },
+	{ file: 'src/client/reconnectingClient.ts', forbidden: ['../core/registry', '../picker/pickerService', '../node/bridge/bridge', '../vscode/commands', '../cli', '../extension', 'vscode', '@modelcontextprotocol/server', '@modelcontextprotocol/node', '../mcp/server/mcpSession', '../mcp/http/httpHost'], allowed: '@modelcontextprotocol/client' },
+	{ file: 'src/client/lockFileDiscovery.ts', forbidden: ['../mcp/serverRunner'], allowed: '../mcp/lockFile' },
+	{ file: 'src/client/clientErrors.ts', forbidden: [], allowed: '../mcp/http/authorization' },
+	{ file: 'src/picker/filter.ts', forbidden: ['../core/registry', '../core/files/filesProvider', '../node/headless', '../vscode/commands', '../cli', 'vscode', '@modelcontextprotocol/server', '@modelcontextprotocol/node'], allowed: '../client/reconnectingClient' },
 	{ file: 'src/picker/filter.ts', forbidden: [], allowed: '@modelcontextprotocol/client' },
 	{ file: 'src/node/headless.ts', forbidden: ['../vscode/vsCodeGit', '../cli', '../extension', 'vscode'], allowed: '../core/registry' },
 	{ file: 'src/vscode/commands.ts', forbidden: ['../extension', '../cli'], allowed: 'vscode' },
 	{ file: 'src/vscode/picker/attach.ts', forbidden: ['../../extension', '../../cli'], allowed: '../../picker/contextBundle' },
-	{ file: 'src/cli.ts', forbidden: ['./vscode/commands', './extension', './shims/mcpServerShims', 'vscode'], allowed: './mcp/httpHost' },
+	{ file: 'src/cli.ts', forbidden: ['./vscode/commands', './extension', './shims/mcpServerShims', 'vscode'], allowed: './mcp/http/httpHost' },
 	{ file: 'src/extension.ts', forbidden: ['./cli', './shims/mcpClientShims'], allowed: 'vscode' },
 	// The plain-Node tests load no editor code.
-	{ file: 'test/unit/mcp/session.test.ts', forbidden: ['vscode', '../../../src/vscode/commands', '../../../src/extension'], allowed: '../../../src/mcp/session' },
+	{ file: 'test/unit/mcp/server/mcpSession.test.ts', forbidden: ['vscode', '../../../../src/vscode/commands', '../../../../src/extension'], allowed: '../../../../src/mcp/server/mcpSession' },
 	// Loopholes: another layer reached under a name the folder rules would not see.
 	{ file: 'src/core/registry.ts', forbidden: ['./../mcp/session', '../core/../mcp/session', './files/../../mcp/session', '../../src/mcp/session', '/work/src/mcp/session'], allowed: './files/fileFilter' },
 ];
@@ -79,6 +82,6 @@ describe('lint enforces the layers of design.md', function () {
 		const text = 'export const home = process.env.HOME;\n';
 		assert.equal((await layerErrors('src/core/registry.ts', text)).length, 1);
 		assert.equal((await layerErrors('src/common/event.ts', text)).length, 1);
-		assert.deepEqual(await layerErrors('src/mcp/session.ts', text), []);
+		assert.deepEqual(await layerErrors('src/mcp/server/mcpSession.ts', text), []);
 	});
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as fc from 'fast-check';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { EraClient, httpEraClients, listPage, outcomeOf } from '../../helpers/eraClients';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, listedFileUris, TestServer } from '../../helpers/harness';

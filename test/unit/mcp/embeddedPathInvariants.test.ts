@@ -6,7 +6,7 @@ import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
 import { RangesProvider } from '../../../src/core/ranges/rangesProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { FakeDiagnostics, problem } from '../../fakes/fakeDiagnostics';

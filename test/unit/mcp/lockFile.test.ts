@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
 import { discoveryHome, lockFilePath, removeLockFile, writeLockFile } from '../../../src/mcp/lockFile';
-import { readLockFiles } from '../../../src/mcp/lockFileDiscovery';
+import { readLockFiles } from '../../../src/client/lockFileDiscovery';
 
 describe('lock files', () => {
 	let home: string;

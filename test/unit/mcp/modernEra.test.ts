@@ -3,8 +3,8 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport, t
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
-import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../../src/mcp/subscriptions';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
+import { MAX_SUBSCRIPTIONS_PER_SESSION } from '../../../src/mcp/subscriptions/sessionSubscriptions';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { createTestServer, errorOf, TestServer } from '../../helpers/harness';
 
@@ -76,7 +76,7 @@ describe('both protocol eras on one HTTP endpoint', () => {
 			const completion = await modern.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: fx.file('src/ind').slice(1) } });
 			assert.deepEqual(completion.completion.values, [fx.file('src/index.ts').slice(1)]);
 			assert.deepEqual((await modern.listTools()).tools, []);
-			// The stateless leg keeps no session: only the 2025 client holds one.
+			// The stateless route keeps no session: only the 2025 client holds one.
 			assert.equal(host.sessionCount, 1);
 		} finally {
 			await modern.close();

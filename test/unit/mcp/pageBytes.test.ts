@@ -6,8 +6,8 @@ import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { createHeadlessRegistry } from '../../../src/node/headless';
-import { serveStdioEras, StdioHost } from '../../../src/mcp/stdioHost';
-import { StdioWire } from '../../../src/mcp/stdioWire';
+import { serveStdioConnection, StdioConnection } from '../../../src/mcp/stdio/serveStdioConnection';
+import { StdioTransport } from '../../../src/mcp/stdio/stdioTransport';
 import { VERSION } from '../../../src/version';
 import { FakeWatcher } from '../../fakes/fakeWatcher';
 import { fastTracker, RecordingLogger } from '../../helpers/harness';
@@ -66,7 +66,7 @@ class PinnedWorkspace {
 	readonly root = path.join(this.base, 'ws');
 	readonly registry: ProviderRegistry;
 	readonly client = new PipeClient();
-	private readonly host: StdioHost;
+	private readonly host: StdioConnection;
 
 	constructor(pageSize: number) {
 		FILES.forEach(([rel, text], i) => {
@@ -76,7 +76,7 @@ class PinnedWorkspace {
 			utimesSync(abs, MTIME_S + i / 4, MTIME_S + i / 4);
 		});
 		({ registry: this.registry } = createHeadlessRegistry({ roots: [this.root], log: new RecordingLogger(), watcher: new FakeWatcher(), trackerOptions: fastTracker }));
-		this.host = serveStdioEras({ registry: this.registry, log: new RecordingLogger(), pageSize }, new StdioWire(this.client.toServer, this.client.fromServer));
+		this.host = serveStdioConnection({ registry: this.registry, log: new RecordingLogger(), pageSize }, new StdioTransport(this.client.toServer, this.client.fromServer));
 	}
 
 	/**

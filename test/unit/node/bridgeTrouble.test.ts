@@ -6,7 +6,7 @@ import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ListResourcesResult } from '@modelcontextprotocol/sdk/types.js';
-import { readLockFiles } from '../../../src/mcp/lockFileDiscovery';
+import { readLockFiles } from '../../../src/client/lockFileDiscovery';
 import { connectBridgeV1 } from '../../helpers/bridgeClient';
 import { errorOf, listAll } from '../../helpers/harness';
 import { CLI, cliEnv, exited, hostsPerTest, startHost } from '../../helpers/headlessHost';

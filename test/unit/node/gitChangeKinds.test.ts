@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ProviderRegistry } from '../../../src/core/registry';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { createHeadlessRegistry } from '../../../src/node/headless';
 import { FakeWatcher } from '../../fakes/fakeWatcher';
 import { TestRepo } from '../../helpers/gitRepo';

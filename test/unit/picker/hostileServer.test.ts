@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { nullLogger } from '../../../src/common/logger';
 import { buildContextBundle } from '../../../src/picker/contextBundle';
-import { MAX_ICON_BYTES } from '../../../src/picker/icons';
+import { MAX_ICON_BYTES } from '../../../src/client/foreignIcons';
 import { RESOURCE_LIMITS } from '../../../src/picker/listingGuard';
 import { PickerService } from '../../../src/picker/pickerService';
 import { MAX_READ_BYTES, ReadTooLarge, ServerConnection } from '../../../src/picker/serverConnection';

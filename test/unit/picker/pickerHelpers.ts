@@ -1,5 +1,5 @@
 import { nullLogger } from '../../../src/common/logger';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { ViewNode } from '../../../src/picker/pickerNodes';
 import { ServerConnection } from '../../../src/picker/serverConnection';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { nullLogger } from '../../../src/common/logger';
 import { fileUri } from '../../../src/core/uriGuard';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { FolderNode, GroupNode, MoreNode, ViewNode } from '../../../src/picker/pickerNodes';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerService';
 import { PickerViewModel, RowsChange } from '../../../src/picker/pickerViewModel';

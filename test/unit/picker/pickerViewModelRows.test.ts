@@ -8,7 +8,7 @@ import { FolderServer } from '../../../src/picker/folderServers';
 import { GroupNode, ViewNode } from '../../../src/picker/pickerNodes';
 import { PickerService } from '../../../src/picker/pickerService';
 import { PickerViewModel } from '../../../src/picker/pickerViewModel';
-import { SourceUnavailable } from '../../../src/picker/connectionSource';
+import { SourceUnavailable } from '../../../src/client/connectionSource';
 import { HostileBehaviour, HostileServer, someResources, startHostileServer } from './hostileServer';
 import { until } from '../../helpers/until';
 

@@ -4,7 +4,7 @@ import { RelevanceProvider } from '../../../src/core/relevance/relevanceProvider
 import { ProviderRegistry } from '../../../src/core/registry';
 import { fileUri } from '../../../src/core/uriGuard';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
-import { HttpHost } from '../../../src/mcp/httpHost';
+import { HttpHost } from '../../../src/mcp/http/httpHost';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../../src/node/staticSources';
 import { ServerConnection } from '../../../src/picker/serverConnection';

@@ -7,7 +7,7 @@ import { Selection } from '../../../src/picker/selection';
 import { BYTES_PER_TOKEN, COUNT_LIMIT_CHARS, countTokens, countVocabularyTokens, estimateTokensFromSize } from '../../../src/picker/tokenCount';
 
 const repoRoot = path.join(__dirname, '../../../..');
-const corpus = ['README.md', 'CHANGELOG.md', 'src/core/registry.ts', 'src/picker/contextBundle.ts', 'src/mcp/httpHost.ts', 'esbuild.mjs']
+const corpus = ['README.md', 'CHANGELOG.md', 'src/core/registry.ts', 'src/picker/contextBundle.ts', 'src/mcp/http/httpHost.ts', 'esbuild.mjs']
 	.map(rel => readFileSync(path.join(repoRoot, rel), 'utf8'));
 
 describe('picker: token counts', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkIcon, IconStore, MAX_ICON_BYTES, MAX_ICONS_PER_SERVER, pickIcon } from '../../../src/picker/icons';
+import { checkIcon, IconStore, MAX_ICON_BYTES, MAX_ICONS_PER_SERVER, pickIcon } from '../../../src/client/foreignIcons';
 import { escapeIconSyntax, escapeMarkdownInline, escapeMarkdownRendered, markdownCodeSpan, markdownUri, safeMimeType } from '../../../src/picker/markdownText';
 import { PNG_BYTES } from '../../helpers/fixtureWorkspace';
 
