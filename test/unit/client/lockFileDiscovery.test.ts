@@ -18,7 +18,7 @@ function content(pid: number, extra: Record<string, unknown> = {}): Record<strin
 
 /** Runs readLockFiles in a child process as another user, for what root cannot see (EPERM). */
 function readAsUser(uid: number, home: string): Promise<{ found: LockFileContent[]; reports: string[] }> {
-	const module = path.join(__dirname, '../../../src/mcp/lockFileDiscovery.js');
+	const module = path.join(__dirname, '../../../src/client/lockFileDiscovery.js');
 	const script = `require(${JSON.stringify(module)}).readLockFiles(${JSON.stringify(home)}, m => process.stderr.write(m + '\\n'))` +
 		'.then(found => process.stdout.write(JSON.stringify(found)))';
 	const child = spawn(process.execPath, ['-e', script], { uid, gid: uid });
