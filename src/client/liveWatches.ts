@@ -224,10 +224,10 @@ export class LiveWatches {
 	 * Closes the stream a new one replaced once nothing the server put on it can still be on its
 	 * way. On HTTP the two streams are separate responses: an update the server published just
 	 * before the new stream existed goes out on the old stream only, written no later than the new
-	 * stream's acknowledgement, yet the client may read that acknowledgement first (measured: the
-	 * update was read 10-20 ms after it), and closing the old stream then would drop the update
-	 * unread. One round trip started after the acknowledgement puts them in order: the server wrote
-	 * the old stream's updates before it read that request, so they are read before its answer.
+	 * stream's acknowledgement, yet the client was seen to read that acknowledgement first, and
+	 * closing the old stream then would drop the update unread. One round trip started after the
+	 * acknowledgement puts them in order: the server wrote the old stream's updates before it read
+	 * that request, so they are read before its answer.
 	 */
 	private async retire(client: Client, previous: McpSubscription): Promise<void> {
 		try {

@@ -17,10 +17,9 @@ function isLoopbackHost(hostname: string): boolean {
  *
  * Why: the bridge relays every request of its client to the window's loopback server, and
  * Node's `fetch` (undici's implementation of the Fetch standard: request and response objects, web
- * streams for every body, a dispatcher per call) costs about twice the CPU per request of the
- * `http` module for the same exchange; measured with the SDK v2 client reading one small file,
- * 2026-07-28 era: 620-830 against 305-355 µs of client CPU per read, 590-690 against 1,490-1,920
- * reads/s. The answer is a web `Response` as `fetch` gives: buffered whole for JSON (what the SDK
+ * streams for every body, a dispatcher per call) costs far more CPU per request than the
+ * `http` module for the same exchange, and the bridge makes that cost on every relayed request.
+ * The answer is a web `Response` as `fetch` gives: buffered whole for JSON (what the SDK
  * reads whole anyway), a stream with back-pressure for `text/event-stream` (long-lived, message
  * after message). Redirects are not followed (as `redirect: 'manual'`: the SDK decides). Errors
  * are what `fetch` rejects with: a `TypeError` "fetch failed" whose `cause` is the socket's

@@ -37,7 +37,7 @@ export class NodeFileSystem implements FileSystemReader {
 	async lstat(filePath: string): Promise<FileInfo> {
 		// One lstat(2) call, as `realpath`: the index looks at every path a watcher batch names,
 		// and a branch switch names thousands; a thread-pool round trip per path was the largest
-		// item of the switch's profile (about 0.5 s of the extension host's main thread per switch).
+		// item of the switch's profile.
 		return info(lstatSync(filePath));
 	}
 	async stat(filePath: string): Promise<FileInfo> {
@@ -86,9 +86,8 @@ export class NodeFileSystem implements FileSystemReader {
 	}
 
 	async statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]> {
-		// Synchronous stats of one directory's files: a few microseconds each, where a
-		// thread-pool round trip per file costs ten times that. Batches are one directory,
-		// so the event loop is never held for long.
+		// Synchronous stats of one directory's files: each is cheap next to a thread-pool
+		// round trip per file. Batches are one directory, so the event loop is never held for long.
 		// A literal and pushes, not `map`, as in `readDirectory`.
 		const infos: (FileInfo | undefined)[] = [];
 		for (const p of filePaths) {

@@ -5,9 +5,9 @@ import * as claude from 'ai-tokenizer/encoding/claude';
  * The BPE vocabulary Anthropic published for Claude (64,995 tokens, the one
  * `@anthropic-ai/tokenizer` ships), through ai-tokenizer's pure-JS encoder. Claude 3 and later
  * tokenize differently; ai-tokenizer's model table scales the count by a multiplier it fitted
- * against the Anthropic API's token counts (98 to 99.9 % agreement for Claude 3 to 4.5).
+ * against the Anthropic API's token counts.
  *
- * This file is bundled on its own (dist/claudeTokenizer.js: 2 MB of vocabulary, 0.9 MB of the .vsix) and
+ * This file is bundled on its own (dist/claudeTokenizer.js, mostly vocabulary) and
  * required only when a count is first needed, so activation never loads it.
  */
 export function createClaudeTokenizer(): { count(text: string): number; readonly contentMultiplier: number } {

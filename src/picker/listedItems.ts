@@ -28,7 +28,7 @@ export interface ListedTemplate {
 
 /**
  * What one entry costs in memory besides its strings: its objects, its tree node and its
- * filter-index slots (100,000 short entries took about 42 MB of heap in the reliability test).
+ * filter-index slots (estimated from the heap the reliability test's short entries took).
  */
 const ENTRY_OVERHEAD = 320;
 

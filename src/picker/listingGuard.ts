@@ -9,9 +9,9 @@ export interface ListingLimits {
 }
 
 /**
- * Resources per server. 100,000 workspace files count about 50 MB here (paths of 100
- * characters), so a real workspace reaches the item cap before the byte cap; a server with
- * long names or descriptions reaches the byte cap first.
+ * Resources per server. A workspace's files are small entries, so a real workspace reaches
+ * the item cap before the byte cap; a server with long names or descriptions reaches the byte
+ * cap first.
  */
 export const RESOURCE_LIMITS: ListingLimits = { maxItems: 100_000, maxBytes: 96 * 1024 * 1024 };
 export const TEMPLATE_LIMITS: ListingLimits = { maxItems: 1_000, maxBytes: 4 * 1024 * 1024 };

@@ -11,9 +11,9 @@ import { listNoticeRows, loadingRows, noMatchesRow, serverStateRow, templatesNot
  */
 export const CHILD_PAGE = 500;
 /**
- * Matches shown per server before a "More matches…" row. A sidebar shows about 40 rows, and
- * every row the workbench takes costs: a refresh of 200 matches kept the tree busy 250-500 ms
- * on a 2-core machine, and the next keystroke's refresh waited behind it.
+ * Matches shown per server before a "More matches…" row: a little more than a sidebar shows.
+ * Every row the workbench takes costs: a refresh of a few hundred matches kept the tree busy
+ * so long that the next keystroke's refresh waited behind it.
  */
 export const FILTER_PAGE = 50;
 
@@ -45,7 +45,7 @@ export class PickerViewModel extends Disposable {
 	private readonly pages: RowPages;
 	/**
 	 * Each server's matches for the filter, searched when the query changes rather than when
-	 * the tree asks: the search (tens of ms at 100k) then runs while the redraw waits its turn,
+	 * the tree asks: the search (slow in a big workspace) then runs while the redraw waits its turn,
 	 * not after the workbench's round trip. Cleared whenever the service changes.
 	 */
 	private readonly filterMatches = new Map<string, { matches: ResourceNode[]; total: number }>();

@@ -17,7 +17,7 @@ let loaded: LoadedTokenizer | undefined;
 
 function tokenizer(): LoadedTokenizer {
 	if (!loaded) {
-		// A plain require of a separate bundle (see esbuild.mjs): the 2.3 MB vocabulary is read
+		// A plain require of a separate bundle (see esbuild.mjs): the large vocabulary is read
 		// the first time a count is asked for, not when the extension activates.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const module = require('./claudeTokenizer') as typeof import('./claudeTokenizer');
@@ -32,8 +32,8 @@ export function isTokenizerLoaded(): boolean {
 }
 
 /**
- * Longest text counted token by token. Counting runs on the extension host's thread (about
- * 1.5 ms per 1,000 characters here), so a longer text is counted on its first
+ * Longest text counted token by token. Counting runs on the extension host's thread, in
+ * time that grows with the text, so a longer text is counted on its first
  * COUNT_LIMIT_CHARS characters and scaled by its length: a 16 MB read costs what 100 KB does.
  */
 export const COUNT_LIMIT_CHARS = 100_000;
@@ -59,8 +59,8 @@ export function countVocabularyTokens(text: string): number {
 export const claudeTokenCounter: TokenCounter = { count: countTokens };
 
 /**
- * Bytes of UTF-8 per Claude token for text never read, measured with the counter above on this
- * project's own files (TypeScript 2.9, Markdown 3.4). Only for a listed size; anything read is
+ * Bytes of UTF-8 per Claude token for text never read, rounded from what the counter above
+ * gives for this project's own TypeScript and Markdown. Only for a listed size; anything read is
  * counted instead.
  */
 export const BYTES_PER_TOKEN = 3;

@@ -54,7 +54,7 @@ export class GitStateChanges extends Disposable {
 
 	/**
 	 * The git extension refreshes after outside changes (a commit in a terminal) only when
-	 * the window is idle and focused, which measured 5 s here. Watching HEAD, the index and
+	 * the window is idle and focused, which can be seconds later. Watching HEAD, the index and
 	 * refs, firing what they say and asking it for a status brings the notification down to the
 	 * watcher's delay.
 	 */

@@ -10,8 +10,8 @@ interface PatchedGlobal {
  * support (`http.proxySupport`, `http.fetchAdditionalSupport`), or undefined when it did not. The
  * replacement resolves a proxy and loads every system CA certificate before the first request,
  * whatever the URL: for the picker's loopback `http:` connection to its own window's server that is
- * work with no use (55-90 ms of the extension host's loop, measured in code-server), as is a proxy
- * for a loopback URL. VS Code's proxy resolver keeps the original on
+ * work with no use that holds the extension host's loop, as is a proxy for a loopback URL.
+ * VS Code's proxy resolver keeps the original on
  * `globalThis.__vscodeOriginalFetch` (not an API: test/vscode checks it is there); without it
  * the global `fetch` is used as before.
  */

@@ -9,8 +9,8 @@ const SWEEP_SLICE = 4096;
  * subdirectory went, or it was interned for a file that turned out hidden or walked and found
  * empty), and released at the next `sweep`. So the table holds the directories on the way to
  * listed files, not every one ever seen: tools that keep making uniquely named directories
- * (hashed build output, test runners' temp dirs, `node_modules/.cache/<hash>`) grew it by about
- * 0.4 KB a directory for the life of the window while the file count stayed flat.
+ * (hashed build output, test runners' temp dirs, `node_modules/.cache/<hash>`) grew it by an
+ * entry a directory for the life of the window while the file count stayed flat.
  *
  * Counting costs one addition per file added or released; only directories that fell to zero
  * are looked at again, so a sweep is as long as what changed, not as the table.

@@ -3,7 +3,7 @@ const SLICE_MS = 8;
 /**
  * A turn that comes this much later than it was asked for found the loop held by other work
  * in between: in the editor, VS Code delivering a burst of file events to every extension's
- * watchers (the git extension reads its settings once per event: 25-100 ms per delivery in a
+ * watchers (the git extension reads its settings once per event: a long hold per delivery in a
  * branch switch). A slice run then would lengthen that same hold, since timers wait for both.
  */
 const LATE_TURN_MS = 10;

@@ -281,7 +281,7 @@ export class FileFilter {
 	/**
 	 * Forgets the `.gitignore` files and chains of directories that are gone from disk (reported
 	 * by the watcher, not there when looked at), and of everything below them: an entry was kept
-	 * per directory ever walked, about 80 bytes each (kilobytes with a `.gitignore` of its own), so
+	 * per directory ever walked (a larger one with a `.gitignore` of its own), so
 	 * tools that keep making uniquely named directories (hashed build output, test runners' temp
 	 * directories) grew it for the window's life. A directory still on disk keeps its entry even
 	 * when the index lists nothing in it (`dist/` with a `.gitignore` of `*`): the events under it

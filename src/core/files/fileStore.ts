@@ -18,9 +18,9 @@ const FREE = 0xffffffff;
 
 /**
  * The files of an index in a compact form: per file a directory number, a name (UTF-8 bytes in
- * one buffer), a size and a time in typed arrays (about 50 bytes a file, against 600 for an
- * entry object in a map), and the URI order as an array of file numbers. URIs, names and
- * entries are built only for what a caller asks for (a page, a search step).
+ * one buffer), a size and a time in typed arrays (a fraction of an entry object in a map), and
+ * the URI order as an array of file numbers. URIs, names and entries are built only for what a
+ * caller asks for (a page, a search step).
  *
  * The order is the URI order (code units) of the files: a walk of the directory tree visiting
  * each directory's files and subdirectories by encoded name, where a subdirectory's name counts

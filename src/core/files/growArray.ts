@@ -5,8 +5,8 @@ const CHUNK_MASK = CHUNK_LENGTH - 1;
 /**
  * A growable array of numbers kept in typed chunks of 65,536: growing adds a chunk and never
  * copies. A doubling array leaves each old copy behind, and as those have lived long they are
- * freed only by a full collection, which an idle process may not run for minutes: at 100,000
- * files that was 5 MB of the resident size.
+ * freed only by a full collection, which an idle process may not run for minutes, so the
+ * resident size carried them.
  */
 export class GrowArray {
 	private readonly chunks: (Uint16Array | Uint32Array | Float64Array)[] = [];

@@ -5,7 +5,7 @@ import { fileUri } from '../uriGuard';
 import { FileIndex } from './fileIndex';
 
 /**
- * Listed files stat'ed per call: `statMany` stats synchronously (a few microseconds a file), so
+ * Listed files stat'ed per call: `statMany` stats synchronously, holding the loop meanwhile, so
  * a switch's thousands of paths go in short runs between the index's turns of the event loop.
  */
 const STAT_BATCH = 64;
@@ -24,8 +24,8 @@ interface ListedPath {
  *   `.gitignore`, is reported as changed: the index then judges it as any watcher event.
  * - A listed path the move kept is stat'ed, and reported only when the listing's size or
  *   modification date differs from the disk's: its change event was dropped. The others were
- *   reported by the watcher already; checking a switch's 5,000 paths again through the
- *   watcher's path cost the editor's host 270-330 ms of CPU, and would tell subscribers of
+ *   reported by the watcher already; checking a switch's thousands of paths again through the
+ *   watcher's path cost the editor's host much CPU, and would tell subscribers of
  *   changes they had heard of.
  */
 export async function eventsForHeadMove(index: FileIndex, paths: readonly MovedPath[]): Promise<FileChangeEvent[]> {

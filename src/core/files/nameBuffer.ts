@@ -24,7 +24,7 @@ export class NameBuffer {
 	/**
 	 * UTF-8 bytes per name: file systems cap a name at 255 bytes (Linux) or 255 UTF-16 units
 	 * (macOS, Windows: at most 765 bytes), so 16 bits hold any real name with room to spare, at
-	 * half the size (2 MB less at a million files).
+	 * half the size of a 32-bit length.
 	 */
 	private readonly lengths = new GrowArray('uint16');
 

@@ -78,8 +78,8 @@ export class NameGlobs {
 /** Past this many affixes that share a first (or last) unit, they are looked up by length instead of tried in turn. */
 const MAX_SCANNED = 32;
 /**
- * The list of every unit no affix starts (ends) with, shared: an empty list per unit was 128
- * arrays per list of affixes, four lists per parsed `.gitignore`, and so 24 KB for each one the
+ * The list of every unit no affix starts (ends) with, shared: an empty list per unit was
+ * `LISTED_UNITS` arrays per list of affixes, four lists per parsed `.gitignore`, for each one the
  * index keeps, most of them holding one or two rules.
  */
 const NONE: readonly string[] = [];

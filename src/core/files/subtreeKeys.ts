@@ -8,9 +8,8 @@ const SCAN_SLICE = 4096;
  * then has nothing below it either, and costs a lookup (the watcher's deleted paths are mostly
  * files, many under ignored directories such as `node_modules/`). Otherwise one pass over the
  * keys (a directory knows none of its subdirectories), in slices so the event loop is not
- * held: 3-5 ms per 100,000 keys once optimized (up to 30 before), once per batch that deleted
- * a directory the maps hold. Children lists would make that a lookup, at a cost in memory for
- * every directory kept.
+ * held for long, once per batch that deleted a directory the maps hold. Children lists would
+ * make that a lookup, at a cost in memory for every directory kept.
  */
 export async function deleteSubtrees(maps: readonly Map<string, unknown>[], gone: Iterable<string>, pause: () => Promise<void> | undefined): Promise<void> {
 	const tops = new Set<string>();

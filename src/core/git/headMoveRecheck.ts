@@ -31,9 +31,9 @@ interface FollowedRepository {
 /**
  * When a repository's HEAD moves to another commit (checkout, reset, pull, rebase), hands the
  * paths that differ between the old and the new commit to the file index. In the editor, VS
- * Code's file watcher was seen to drop a few events of a branch switch (3 deleted files still
- * listed once, 31 new ones missing another time, in ~64 switches of 5,000 files each), and the
- * listing stayed wrong until a reload; git names exactly the paths a move touched, so no
+ * Code's file watcher was seen to drop a few events of a branch switch (deleted files still
+ * listed, new ones missing), and the listing stayed wrong until a reload; git names exactly
+ * the paths a move touched, so no
  * workspace scan is needed. Paths outside every workspace folder are ignored by the index, and
  * ignored or secret ones are judged as a watcher event's are.
  */

@@ -264,7 +264,7 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 	 * Forgets what was touched below a directory that went (`goneAt`, by position in the batch),
 	 * unless it was touched again after that in the same batch (`touchedAt`). One pass over what
 	 * is remembered, looking up each path's folders: a branch switch reports thousands of paths
-	 * gone, and a scan of everything remembered for each of them held the event loop for 30-50 ms.
+	 * gone, and a scan of everything remembered for each of them held the event loop too long.
 	 */
 	private forgetBelow(goneAt: ReadonlyMap<string, number>, touchedAt: ReadonlyMap<string, number>): void {
 		for (const touchedPath of [...this.touched.keys()]) {

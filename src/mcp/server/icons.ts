@@ -32,7 +32,7 @@ function schemeOf(uri: string): string {
 
 /**
  * Adds the family icon to every resource except files: a file entry is one of thousands, where
- * about 2 KB of icon each would multiply every page's size, and clients draw files by their name.
+ * an inline PNG each would multiply every page's size, and clients draw files by their name.
  */
 export function withResourceIcons<T extends ResourceEntry>(entry: T): T | (T & { icons: Icon[] }) {
 	if (entry.uri.startsWith('file:')) {

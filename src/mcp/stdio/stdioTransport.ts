@@ -114,7 +114,7 @@ export class StdioTransport implements Transport {
 	/**
 	 * Reads no more requests until the output drains. A client that sends requests and does
 	 * not read the answers (or reads them slower than they come) would otherwise have this
-	 * process keep every answer it has not taken yet, a listing's page being about 300 KB: held
+	 * process keep every answer it has not taken yet, large listing pages among them: held
 	 * input stops that at the answers to what was already delivered. Stdin paused, the pipe
 	 * fills and the client's own writes wait, as with any pipe whose reader is busy.
 	 */

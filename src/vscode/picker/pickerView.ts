@@ -109,10 +109,10 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 
 	private scheduleRefresh(): void {
 		// A refresh redraws every expanded node, one round trip to the workbench per level. While
-		// pages stream in, the extension host is busy serving and merging them; refreshing every
-		// 100 ms then restarted the workbench's refresh before it finished, and nothing showed
-		// until the last page (3 s at 100k files). So: the first page draws at once, later changes
-		// at most once a second while loading, and otherwise as soon as the workbench takes them.
+		// pages stream in, the extension host is busy serving and merging them; refreshing often
+		// then restarted the workbench's refresh before it finished, and nothing showed until the
+		// last page. So: the first page draws at once, later changes at most once a second while
+		// loading, and otherwise as soon as the workbench takes them.
 		const shown = this.model.listedCount;
 		const firstPage = shown > 0 && this.shownAtLastRefresh === 0;
 		this.refreshWithin(firstPage ? 0 : this.model.loading ? LOADING_REFRESH_MS : WORKBENCH_COALESCE_MS);
