@@ -2,8 +2,8 @@
 // npm run bench [-- --section reads,scale] [--quick] [--previous REF|PATH|none] [--cli PATH] [--json-only]
 //
 // Measures this build (dist/cli.js) beside the previous build (by default the one the last round
-// shipped: previousBuild.ts) and the anchors (the floor, server-filesystem) in one run,
-// section by section; prints each section's tables, then every aim with
+// shipped: previousBuild.ts) and the anchors (the floor, server-filesystem, the minimal SDK
+// server) in one run, section by section; prints each section's tables, then every aim with
 // MET or MISSED; writes bench-results/bench-<ISO>.json and bench-results/latest.json. Aims are
 // reported, never asserted: the exit code is non-zero only when this build fails somewhere.
 // --quick runs every section small, to check that it runs. Each section's own flags: --help.

@@ -1,10 +1,13 @@
 // The reads section: a generated workspace of 20,000 text files (~2 KB) and 200 binaries (~50 KB)
-// listed and read by this build and the previous build, each in both eras over stdio and HTTP, beside the floor (plain fs) and @modelcontextprotocol/server-filesystem
+// listed and read by this build, the previous build and the minimal SDK server, each in both
+// eras over stdio and HTTP, beside the floor (plain fs) and @modelcontextprotocol/server-filesystem
 // (stdio, its tools). Every contender reads the same seeded sample, checked against the floor's
 // bytes. Per contender: listing, first page, reads one at a time and 8 in flight with the CPU
 // each side spent per read, binary reads, ping (2025), memory.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtScript } from './builtScript.js';
 import { Contender, ERAS, ServerFilesystem, TRANSPORTS, floor, type Era, type Transport } from './contenders.js';
 import {
 	cpuMark, cpuPerItem, indexLine, median, now, processMemory, round, summarize, timeEach, timesBetter, type LatencySummary,
@@ -42,7 +45,7 @@ export interface ContenderResult {
 /** The contenders measured, by key: `floor`, `server-filesystem`, `<build> <transport> <era>` for the rest. */
 export type ReadsResults = Record<string, ContenderResult>;
 
-const BUILDS = ['this build', 'previous'] as const;
+const BUILDS = ['this build', 'previous', 'minimal SDK'] as const;
 type Build = (typeof BUILDS)[number];
 export const contenderKey = (build: Build, transport: Transport, era: Era) => `${build} ${transport} ${era}`;
 
@@ -182,14 +185,14 @@ export function renderReads(results: ReadsResults, files: number): string {
 	const out: string[] = [];
 	for (const transport of TRANSPORTS) {
 		for (const era of ERAS) {
-			const [ours, previous] = BUILDS.map(b => results[contenderKey(b, transport, era)]);
-			if (!ours && !previous) continue;
+			const [ours, previous, minimal] = BUILDS.map(b => results[contenderKey(b, transport, era)]);
+			if (!ours && !previous && !minimal) continue;
 			const anchors = transport === 'stdio' ? [results['server-filesystem'], results.floor] : [];
 			const rows = ROWS.filter(row => (row.transports ?? TRANSPORTS).includes(transport) && (row.eras ?? ERAS).includes(era)).map(row => {
 				const at = (r: ContenderResult | undefined) => (r ? row.pick(r) : undefined);
-				return [`${row.label} (${row.unit})`, fmt(at(ours)), fmt(at(previous)), fmtRatio(timesBetter(at(ours), at(previous), row.better)), ...anchors.map(a => fmt(at(a)))];
+				return [`${row.label} (${row.unit})`, fmt(at(ours)), fmt(at(previous)), fmtRatio(timesBetter(at(ours), at(previous), row.better)), fmt(at(minimal)), ...anchors.map(a => fmt(at(a)))];
 			});
-			const header = [`${transport}, ${era} (${files.toLocaleString('en-US')} files)`, 'this build', 'previous', 'vs previous', ...transport === 'stdio' ? ['server-fs', 'floor'] : []];
+			const header = [`${transport}, ${era} (${files.toLocaleString('en-US')} files)`, 'this build', 'previous', 'vs previous', 'minimal SDK', ...transport === 'stdio' ? ['server-fs', 'floor'] : []];
 			out.push(renderTable(header, rows), '');
 		}
 	}
@@ -197,7 +200,7 @@ export function renderReads(results: ReadsResults, files: number): string {
 	return out.join('\n');
 }
 
-/** The aims this section judges, for this build, beside the previous build's value (and server-filesystem's, which one names). */
+/** The aims this section judges, for this build, beside the previous build's value and an anchor's. */
 export function readsAims(results: ReadsResults, files: number): AimVerdict[] {
 	const aims: AimVerdict[] = [];
 	const size = `${files.toLocaleString('en-US')} files`;
@@ -206,11 +209,12 @@ export function readsAims(results: ReadsResults, files: number): AimVerdict[] {
 			const ours = results[contenderKey('this build', transport, era)];
 			if (!ours) continue;
 			const previous = results[contenderKey('previous', transport, era)];
+			const minimal = results[contenderKey('minimal SDK', transport, era)];
 			const where = `${transport}, ${era}, ${size}`;
 			const p50 = ours.readSeq?.latency.p50;
 			aims.push({
 				aim: `read p50 <= ${READ_P50_AIM_MS[transport]} ms`, where, unit: 'ms', value: p50, previous: previous?.readSeq?.latency.p50,
-				met: typeof p50 === 'number' ? p50 <= READ_P50_AIM_MS[transport] : null,
+				anchor: { name: 'minimal SDK', value: minimal?.readSeq?.latency.p50 }, met: typeof p50 === 'number' ? p50 <= READ_P50_AIM_MS[transport] : null,
 			});
 			if (transport === 'stdio') {
 				const peer = results['server-filesystem'];
@@ -226,7 +230,7 @@ export function readsAims(results: ReadsResults, files: number): AimVerdict[] {
 			const page = ours.warmFirstPageMs;
 			aims.push({
 				aim: `first page <= ${FIRST_PAGE_AIM_MS} ms`, where, unit: 'ms', value: page, previous: previous?.warmFirstPageMs,
-				met: typeof page === 'number' ? page <= FIRST_PAGE_AIM_MS : null,
+				anchor: { name: 'minimal SDK', value: minimal?.warmFirstPageMs }, met: typeof page === 'number' ? page <= FIRST_PAGE_AIM_MS : null,
 			});
 		}
 	}
@@ -266,7 +270,7 @@ export async function runReads(ctx: SectionContext): Promise<SectionReport> {
 	await measure('floor', () => measureFloor(plan), true);
 	if (results.floor.error) return { results, text: 'reads: the floor failed, nothing else can be checked', errors };
 	await measure('server-filesystem', () => measureServerFilesystem(plan), false);
-	const clis: Record<Build, string | null> = { 'this build': ctx.cli, previous: ctx.previousCli() };
+	const clis: Record<Build, string | null> = { 'this build': ctx.cli, previous: ctx.previousCli(), 'minimal SDK': await builtScript('minimalServer', fileURLToPath(new URL('./minimalServer.ts', import.meta.url))) };
 	for (const transport of TRANSPORTS) {
 		for (const era of ERAS) {
 			// Builds take turns within each transport and era, so a busy moment weighs on all alike.
