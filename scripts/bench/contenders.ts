@@ -1,539 +1,335 @@
-// Contenders for scripts/bench/bench.ts: the fs floor, @modelcontextprotocol/server-filesystem over stdio,
-// and our `dist/cli.js serve` over stdio and Streamable HTTP. Each MCP contender exposes
-// enumerate() -> absolute file paths, read(absPath) -> text, ping(), pid, close().
+// The servers the sections measure and the clients that read them. A contender is a server
+// started the way a client starts it (`node CLI serve --root DIR --stdio`, or the headless host
+// over HTTP) with one SDK client connected in one protocol era: 2025 through the SDK v1 client
+// (what most 2025 clients are built on), 2026-07-28 through the SDK v2 client pinned to it (it
+// never falls back, so a server without the revision fails instead of passing as 2025). The
+// same plumbing serves this build, the previous build and the minimal SDK server (its command
+// line is ours). Beside them: the floor (plain fs) and @modelcontextprotocol/server-filesystem.
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
-import { walkFiles } from './workspace.js';
+import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { startHeadlessHost, type HeadlessHost } from '../lib/headlessHost.js';
 import { isAlive, killPidAtExit } from '../lib/processes.js';
-import { startHeadlessHost, type HeadlessHost, type HostExit } from '../lib/headlessHost.js';
-import { TailBuffer, now, withTimeout } from './measurement.js';
+import { StderrLines, now, withTimeout } from './measurement.js';
+import { walkFiles } from './workspace.js';
+
+export type Transport = 'stdio' | 'http';
+/** The protocol revision a contender is read in. */
+export type Era = '2025' | '2026-07-28';
+export const ERAS: readonly Era[] = ['2025', '2026-07-28'];
+export const TRANSPORTS: readonly Transport[] = ['stdio', 'http'];
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const CLIENT_INFO = { name: 'mcp-workspace-resources-bench', version: '0.1.0' };
 
-/** What runReads measured: per-item latency (ms) and result, the wall time, and the failures. */
-export interface ReadRun<R> { latencies: number[]; results: (R | undefined)[]; wallMs: number; errors: number; firstError: unknown; readsPerSec: number }
+/** One resources/list page. */
+export interface ResourcePage { resources: readonly { uri: string }[]; nextCursor?: string }
+type ReadResult = { contents?: readonly { text?: unknown; blob?: unknown }[] };
 
-/** Run `fn(item, workerIndex)` over items with `concurrency` in flight; per-item latency in ms. */
-export async function runReads<T, R>(items: readonly T[], concurrency: number, fn: (item: T, worker: number) => Promise<R>): Promise<ReadRun<R>> {
-	const latencies = new Array<number>(items.length);
-	const results = new Array<R | undefined>(items.length);
-	let next = 0;
-	let firstError: unknown = null;
-	let errors = 0;
-	const t0 = now();
-	const workers = Array.from({ length: Math.min(concurrency, items.length) }, async (_, w) => {
-		while (next < items.length) {
-			const i = next++;
-			const s = now();
-			try {
-				results[i] = await fn(items[i], w);
-			} catch (err) {
-				errors++;
-				firstError ??= err;
-				results[i] = undefined;
-			}
-			latencies[i] = now() - s;
-		}
-	});
-	await Promise.all(workers);
-	const wallMs = now() - t0;
-	return { latencies, results, wallMs, errors, firstError, readsPerSec: items.length / (wallMs / 1000) };
+/** A subscription to updates (and, asked for, list changes): 2025 subscribes each URI, 2026-07-28 listens. */
+export interface Watch { acknowledged: number; close(): Promise<void> }
+
+/** One connected SDK client, whichever era: what the sections ask of it. */
+export interface Session {
+	listPage(cursor: string | undefined, timeout: number): Promise<ResourcePage>;
+	read(uri: string, timeout: number): Promise<ReadResult>;
+	/** 2025 only: 2026-07-28 has no ping. */
+	ping(): Promise<unknown>;
+	onUpdated(handler: (uri: string) => void): void;
+	onListChanged(handler: () => void): void;
+	watch(uris: readonly string[], listChanged?: boolean): Promise<Watch>;
+	capabilities(): { subscribe?: boolean; listChanged?: boolean } | undefined;
+	close(): Promise<void>;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Floor
+/** Where a session connects: a server its transport spawns over stdio, or a URL with a token. */
+type Target = { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; stderr: StderrLines; onPid(pid: number | undefined): void } | { kind: 'http'; url: string; token: string };
 
-export const floor = {
-	name: 'floor (fs)',
-	async enumerate(root: string): Promise<string[]> {
-		return walkFiles(root);
-	},
-	read(absPath: string): Promise<string> {
-		return fsp.readFile(absPath, 'utf8');
-	},
-	readBinary(absPath: string): Promise<Buffer> {
-		return fsp.readFile(absPath);
-	},
-};
-
-// ---------------------------------------------------------------------------------------------
-// Shared MCP client plumbing
-
-class McpContender {
-	client: Client | null = null;
-	pid: number | undefined = undefined;
-	/** The server's stderr (a subclass may keep more of it: see scale.ts). */
-	stderr: TailBuffer = new TailBuffer();
-	closed = false;
-	connectionError: Error | null = null;
-	connectMs = 0;
-	/** Removes the kill-at-exit of the server process (see processes.killPidAtExit). */
-	protected untrack?: () => void;
-	constructor(readonly name: string) {}
-
-	/** The connected client (start() first). */
-	get connectedClient(): Client {
-		if (!this.client) throw new Error(`${this.name}: not started`);
-		return this.client;
+async function connectV1(target: Target, onError: (err: Error) => void): Promise<Session> {
+	const client = new V1Client(CLIENT_INFO, { capabilities: {} });
+	client.onerror = onError;
+	let http: V1Http | undefined;
+	if (target.kind === 'http') {
+		http = new V1Http(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } });
+		await withTimeout(client.connect(http), 30_000, 'connect (SDK v1 client)');
+	} else {
+		const stdio = new V1Stdio({ command: target.command, args: target.args, env: target.env, stderr: 'pipe', cwd: repoRoot });
+		target.stderr.attach(stdio.stderr as Readable | null);
+		await withTimeout(client.connect(stdio), 30_000, 'connect (SDK v1 client)');
+		target.onPid(stdio.pid ?? undefined);
 	}
-
-	newClient(): Client {
-		const client = new Client(CLIENT_INFO, { capabilities: {} });
-		client.onerror = err => {
-			this.connectionError ??= err;
-		};
-		return client;
-	}
-
-	ping(): Promise<unknown> {
-		return this.connectedClient.ping({ timeout: REQUEST_TIMEOUT_MS });
-	}
-
-	describeFailure(err: unknown): string {
-		const tail = this.stderr.tail(1500).trim();
-		const alive = this.pid ? isAlive(this.pid) : null;
-		return `${err instanceof Error ? err.message : String(err)}${alive === false ? ' (server process has exited)' : ''}${tail ? `\n--- ${this.name} stderr (tail) ---\n${tail}` : ''}`;
-	}
+	return {
+		listPage: (cursor, timeout) => client.listResources(cursor ? { cursor } : undefined, { timeout }),
+		read: (uri, timeout) => client.readResource({ uri }, { timeout }),
+		ping: () => client.ping({ timeout: REQUEST_TIMEOUT_MS }),
+		onUpdated: handler => client.setNotificationHandler(ResourceUpdatedNotificationSchema, n => handler(n.params.uri)),
+		onListChanged: handler => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => handler()),
+		watch: async uris => {
+			for (const uri of uris) await client.subscribeResource({ uri });
+			return { acknowledged: uris.length, close: async () => { for (const uri of uris) await client.unsubscribeResource({ uri }).catch(() => {}); } };
+		},
+		capabilities: () => client.getServerCapabilities()?.resources,
+		close: async () => {
+			await http?.terminateSession().catch(() => {}); // DELETE: the server frees the session now
+			await client.close();
+		},
+	};
 }
 
-// ---------------------------------------------------------------------------------------------
-// @modelcontextprotocol/server-filesystem (stdio, tools only)
-
-export class PeerFilesystem extends McpContender {
-	readonly repoRoot: string;
-	readonly root: string;
-	readTool = 'read_file';
-	tools: string[] = [];
-	constructor({ repoRoot, root }: { repoRoot: string; root: string }) {
-		super('server-filesystem (stdio)');
-		this.repoRoot = repoRoot;
-		this.root = root;
+async function connectV2(target: Target, onError: (err: Error) => void): Promise<Session> {
+	const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+	client.onerror = onError;
+	if (target.kind === 'http') {
+		await withTimeout(client.connect(new V2Http(new URL(target.url), { requestInit: { headers: { Authorization: `Bearer ${target.token}` } } })), 30_000, 'connect (SDK v2 client, 2026-07-28)');
+	} else {
+		const stdio = new V2Stdio({ command: target.command, args: target.args, env: target.env, stderr: 'pipe', cwd: repoRoot });
+		target.stderr.attach(stdio.stderr as Readable | null);
+		await withTimeout(client.connect(stdio), 30_000, 'connect (SDK v2 client, 2026-07-28)');
+		target.onPid(stdio.pid ?? undefined);
 	}
-
-	async start() {
-		const entry = path.join(this.repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-		const transport = new StdioClientTransport({
-			command: process.execPath,
-			args: [entry, this.root],
-			stderr: 'pipe',
-			cwd: this.repoRoot,
-		});
-		this.stderr.attach(transport.stderr as Readable | null);
-		const client = this.newClient();
-		this.client = client;
-		const t0 = now();
-		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
-		this.pid = transport.pid ?? undefined;
-		this.untrack = killPidAtExit(this.pid);
-		this.connectMs = now() - t0;
-		const { tools } = await client.listTools();
-		this.tools = tools.map(t => t.name);
-		this.readTool = this.tools.includes('read_text_file') ? 'read_text_file' : 'read_file';
-		return this;
-	}
-
-	async callText(name: string, args: Record<string, unknown>): Promise<string> {
-		const res = await this.connectedClient.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
-		const content = (res.content ?? []) as { type: string; text?: string }[];
-		const text = content.find(c => c.type === 'text')?.text;
-		if (res.isError) throw new Error(`${name} failed: ${text ?? JSON.stringify(res.content)}`);
-		if (typeof text !== 'string') throw new Error(`${name}: no text content`);
-		return text;
-	}
-
-	/** Listing strategies that yield every file path; the bench times each and keeps the fastest. */
-	listingStrategies(): Record<string, () => Promise<string[]>> {
-		const root = this.root;
-		const strategies: Record<string, () => Promise<string[]>> = {};
-		if (this.tools.includes('directory_tree')) {
-			strategies.directory_tree = async () => {
-				type TreeNode = { name: string; type: string; children?: TreeNode[] };
-				const tree = JSON.parse(await this.callText('directory_tree', { path: root })) as TreeNode[];
-				const out: string[] = [];
-				const visit = (nodes: TreeNode[], dir: string) => {
-					for (const n of nodes) {
-						const p = path.join(dir, n.name);
-						if (n.type === 'directory') visit(n.children ?? [], p);
-						else out.push(p);
-					}
-				};
-				visit(tree, root);
-				return out;
-			};
-		}
-		if (this.tools.includes('search_files')) {
-			// Returns files and directories alike; a client cannot tell them apart without more calls,
-			// but every file path is in there.
-			strategies['search_files **/*'] = async () => {
-				const text = await this.callText('search_files', { path: root, pattern: '**/*' });
-				return text === 'No matches found' ? [] : text.split('\n');
-			};
-		}
-		if (this.tools.includes('list_directory')) {
-			// Client-driven walk: one list_directory call per directory, 8 in flight.
-			strategies['list_directory walk'] = async () => {
-				const out: string[] = [];
-				const queue = [root];
-				let active = 0;
-				await new Promise<void>((resolve, reject) => {
-					const pump = () => {
-						if (queue.length === 0 && active === 0) return resolve();
-						while (active < 8 && queue.length > 0) {
-							const dir = queue.shift() as string;
-							active++;
-							this.callText('list_directory', { path: dir }).then(text => {
-								for (const line of text.split('\n')) {
-									const m = line.match(/^\[(FILE|DIR)\] (.*)$/);
-									if (!m) continue;
-									const p = path.join(dir, m[2]);
-									if (m[1] === 'DIR') queue.push(p);
-									else out.push(p);
-								}
-								active--;
-								pump();
-							}, reject);
-						}
-					};
-					pump();
-				});
-				return out;
-			};
-		}
-		return strategies;
-	}
-
-	read(absPath: string): Promise<string> {
-		return this.callText(this.readTool, { path: absPath });
-	}
-
-	async readBinary(absPath: string): Promise<Buffer> {
-		const res = await this.connectedClient.callTool({ name: 'read_media_file', arguments: { path: absPath } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
-		if (res.isError) throw new Error(`read_media_file failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-		const c = (res.content as { data?: string; resource?: { blob?: string } }[] | undefined)?.[0];
-		const b64 = c?.data ?? c?.resource?.blob;
-		if (typeof b64 !== 'string') throw new Error('read_media_file: no base64 data');
-		return Buffer.from(b64, 'base64');
-	}
-
-	async close(): Promise<void> {
-		if (this.closed) return;
-		this.closed = true;
-		try {
-			await this.client?.close();
-		} finally {
-			this.untrack?.();
-		}
-	}
+	return {
+		// One raw request per page: the v2 client's listResources() without a cursor walks every page.
+		listPage: (cursor, timeout) => client.request({ method: 'resources/list', params: cursor ? { cursor } : {} }, { timeout }),
+		// Past the client's own cache, which would otherwise answer while ttlMs says fresh.
+		read: (uri, timeout) => client.readResource({ uri }, { timeout, cacheMode: 'bypass' }),
+		ping: () => Promise.reject(new Error('2026-07-28 has no ping')),
+		onUpdated: handler => client.setNotificationHandler('notifications/resources/updated', n => handler(n.params.uri)),
+		onListChanged: handler => client.setNotificationHandler('notifications/resources/list_changed', () => handler()),
+		watch: async (uris, listChanged) => {
+			const subscription = await client.listen({ resourceSubscriptions: [...uris], ...listChanged && { resourcesListChanged: true } });
+			return { acknowledged: subscription.honoredFilter?.resourceSubscriptions?.length ?? 0, close: () => subscription.close().catch(() => {}) };
+		},
+		capabilities: () => client.getServerCapabilities()?.resources,
+		close: async () => { await client.close(); },
+	};
 }
 
-// ---------------------------------------------------------------------------------------------
-// Our server: node dist/cli.js serve
+const connect = (era: Era, target: Target, onError: (err: Error) => void) => (era === '2025' ? connectV1 : connectV2)(target, onError);
 
-/** contents[0] as text; counts text files that came back as base64 blobs. */
-/** Text files that came back as blobs, and binaries as text. */
-export interface ReadStats { textAsBlob: number; binaryAsText: number }
+/** A client of a server already running over HTTP (the editor's, from its lock file). */
+export function connectHttp(era: Era, url: string, token: string): Promise<Session> {
+	return connect(era, { kind: 'http', url, token }, () => undefined);
+}
 
-type ReadResult = { contents?: { text?: unknown; blob?: unknown }[] } | undefined;
+/** How to start a server: `node [nodeArgs] CLI serve --root ROOT --stdio|--http`, lock files in `home`. */
+export interface ServerSpec { cli: string; root: string; home: string; nodeArgs?: readonly string[] }
 
-export function extractText(res: ReadResult, uri: string, stats: ReadStats): string {
-	const c = res?.contents?.[0];
-	if (!c) throw new Error(`read ${uri}: empty contents`);
-	if (typeof c.text === 'string') return c.text;
-	if (typeof c.blob === 'string') {
-		stats.textAsBlob++;
+/** A file's text from a read (a text file sent as a blob is counted), or an error naming what came. */
+function textOf(result: ReadResult, uri: string, counts: { textAsBlob: number }): string {
+	const c = result.contents?.[0];
+	if (typeof c?.text === 'string') return c.text;
+	if (typeof c?.blob === 'string') {
+		counts.textAsBlob++;
 		return Buffer.from(c.blob, 'base64').toString('utf8');
 	}
 	throw new Error(`read ${uri}: neither text nor blob`);
 }
 
-export function extractBinary(res: ReadResult, uri: string, stats: ReadStats): Buffer {
-	const c = res?.contents?.[0];
-	if (!c) throw new Error(`read ${uri}: empty contents`);
-	if (typeof c.blob === 'string') return Buffer.from(c.blob, 'base64');
-	if (typeof c.text === 'string') {
-		stats.binaryAsText++;
-		return Buffer.from(c.text, 'utf8');
-	}
-	throw new Error(`read ${uri}: neither text nor blob`);
-}
+/** A server of ours (or one started the same way) with one client connected in one era. */
+export class Contender {
+	readonly stderr = new StderrLines();
+	pid: number | undefined;
+	/** When start() began, and how long until the client was connected (HTTP: until the url line, too). */
+	startedAt = 0;
+	connectMs = 0;
+	readyMs: number | undefined;
+	/** Text files that came back as base64 blobs. */
+	readonly counts = { textAsBlob: 0 };
+	connectionError: Error | null = null;
+	private session: Session | undefined;
+	private host: HeadlessHost | undefined;
+	private untrack: () => void = () => undefined;
+	private readonly extraSessions = new Set<Session>();
 
-/** Where our server runs: the repository, the folder it serves, its lock-file home, the CLI (a previous build too). */
-export interface OursOptions { repoRoot: string; root: string; home: string; cli?: string }
+	constructor(readonly name: string, readonly spec: ServerSpec, readonly transport: Transport, readonly era: Era) {}
 
-/** One resources/list page, as either SDK's client returns it. */
-export interface ResourcePage { resources: readonly { uri: string }[]; nextCursor?: string }
-
-/** What the bench records of the server's initialize answer (either SDK's types fit). */
-export interface ServerCapabilitiesSeen { resources?: { subscribe?: boolean; listChanged?: boolean } }
-
-/** An extra session of its own on the HTTP server, for the "8 sessions" reads. */
-export interface SessionReader { read(absPath: string): Promise<string>; close(): Promise<void> }
-
-/**
- * The requests the bench times, as one protocol era's client makes them. OursBase uses the 2025
- * (SDK v1) client's; the 2026-07-28 contenders in eras.ts put their SDK v2 client's in its place.
- */
-export interface EraRequests {
-	listPage(cursor: string | undefined, timeout: number): Promise<ResourcePage>;
-	read(absPath: string, timeout: number): Promise<string>;
-	readBinary(absPath: string): Promise<Buffer>;
-	serverCapabilities(): ServerCapabilitiesSeen | undefined;
-	serverVersion(): unknown;
-}
-
-/** The 2025 era's requests, through the contender's SDK v1 client. */
-class LegacyRequests implements EraRequests {
-	constructor(private readonly owner: McpContender & { readonly readStats: ReadStats }) {}
-
-	listPage(cursor: string | undefined, timeout: number): Promise<ResourcePage> {
-		return this.owner.connectedClient.listResources(cursor ? { cursor } : undefined, { timeout });
+	async start(): Promise<this> {
+		this.startedAt = now();
+		const onError = (err: Error) => { this.connectionError ??= err; };
+		if (this.transport === 'stdio') {
+			this.session = await connect(this.era, {
+				kind: 'stdio', command: process.execPath, args: [...this.spec.nodeArgs ?? [], this.spec.cli, 'serve', '--root', this.spec.root, '--stdio'],
+				env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: this.spec.home } as Record<string, string>, stderr: this.stderr,
+				onPid: pid => { this.pid = pid; this.untrack = killPidAtExit(pid); },
+			}, onError);
+		} else {
+			this.host = await startHeadlessHost({
+				root: this.spec.root, cli: this.spec.cli, nodeArgs: this.spec.nodeArgs, home: this.spec.home, cwd: repoRoot, onStderr: chunk => this.stderr.push(chunk),
+			});
+			this.pid = this.host.pid;
+			this.readyMs = now() - this.startedAt;
+			this.session = await this.openSession();
+		}
+		this.connectMs = now() - this.startedAt;
+		return this;
 	}
 
-	async read(absPath: string, timeout: number): Promise<string> {
+	/** The connected client. */
+	get client(): Session {
+		if (!this.session) throw new Error(`${this.name}: not started`);
+		return this.session;
+	}
+
+	/** One more client with a session of its own (HTTP). */
+	async openSession(): Promise<Session> {
+		if (!this.host) throw new Error(`${this.name}: more sessions need HTTP`);
+		const session = await connect(this.era, { kind: 'http', url: this.host.url, token: this.host.token }, err => { this.connectionError ??= err; });
+		this.extraSessions.add(session);
+		return session;
+	}
+
+	async closeSession(session: Session): Promise<void> {
+		this.extraSessions.delete(session);
+		await session.close().catch(() => {});
+	}
+
+	firstPage(timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
+		return this.client.listPage(undefined, timeout);
+	}
+
+	/** Every page of resources/list: the files listed (absolute paths), other URIs, the pages and each page's time. */
+	async enumerate(timeout = REQUEST_TIMEOUT_MS): Promise<{ files: string[]; otherUris: number; pages: number; pageMs: number[] }> {
+		const files: string[] = [];
+		let otherUris = 0;
+		const pageMs: number[] = [];
+		const seen = new Set<string>();
+		let cursor: string | undefined;
+		do {
+			const t = now();
+			const page = await this.client.listPage(cursor, timeout);
+			pageMs.push(now() - t);
+			for (const r of page.resources) {
+				if (r.uri.startsWith('file://')) files.push(fileURLToPath(r.uri));
+				else otherUris++;
+			}
+			cursor = page.nextCursor;
+			if (cursor !== undefined && seen.has(cursor)) throw new Error(`resources/list returned the cursor ${cursor} twice`);
+			if (cursor !== undefined) seen.add(cursor);
+		} while (cursor !== undefined);
+		return { files, otherUris, pages: pageMs.length, pageMs };
+	}
+
+	async read(absPath: string, timeout = REQUEST_TIMEOUT_MS, session = this.client): Promise<string> {
 		const uri = pathToFileURL(absPath).href;
-		return extractText(await this.owner.connectedClient.readResource({ uri }, { timeout }), uri, this.owner.readStats);
+		return textOf(await session.read(uri, timeout), uri, this.counts);
 	}
 
 	async readBinary(absPath: string): Promise<Buffer> {
 		const uri = pathToFileURL(absPath).href;
-		return extractBinary(await this.owner.connectedClient.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS }), uri, this.owner.readStats);
+		const c = (await this.client.read(uri, REQUEST_TIMEOUT_MS)).contents?.[0];
+		if (typeof c?.blob === 'string') return Buffer.from(c.blob, 'base64');
+		throw new Error(`read ${uri}: no blob${typeof c?.text === 'string' ? ' (a binary came back as text)' : ''}`);
 	}
 
-	serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.owner.client?.getServerCapabilities();
+	/** An error with what the server last wrote to stderr, and whether it is still running. */
+	describeFailure(err: unknown): string {
+		const tail = this.stderr.tail(1500).trim();
+		return `${err instanceof Error ? err.message : String(err)}${this.pid && !isAlive(this.pid) ? ' (the server has exited)' : ''}${tail ? `\n--- ${this.name} stderr (tail) ---\n${tail}` : ''}`;
 	}
 
-	serverVersion(): unknown {
-		return this.owner.client?.getServerVersion();
-	}
-}
-
-export class OursBase extends McpContender {
-	readonly repoRoot: string;
-	readonly root: string;
-	readonly home: string;
-	readonly cli: string;
-	readonly readStats: ReadStats;
-	/** The pinned protocol revision, or undefined for the 2025 era's negotiation (which has ping). */
-	readonly era: string | undefined = undefined;
-	t0 = 0;
-	/** The era's timed requests (the modern contenders replace this). */
-	protected readonly requests: EraRequests = new LegacyRequests(this);
-	constructor(name: string, { repoRoot, root, home, cli }: OursOptions) {
-		super(name);
-		this.repoRoot = repoRoot;
-		this.root = root;
-		this.home = home;
-		this.cli = cli ?? path.join(repoRoot, 'dist/cli.js');
-		this.readStats = { textAsBlob: 0, binaryAsText: 0 };
-	}
-
-	/** All pages of resources/list. Returns { files, otherUris, pages, pageMs }. */
-	async enumerate(timeout = REQUEST_TIMEOUT_MS): Promise<{ files: string[]; otherUris: string[]; pages: number; pageMs: number[] }> {
-		const files: string[] = [];
-		const otherUris: string[] = [];
-		let cursor: string | undefined;
-		let pages = 0;
-		const seen = new Set<string>();
-		const pageMs: number[] = [];
-		do {
-			const t = now();
-			const res = await this.listPage(cursor, timeout);
-			pageMs.push(now() - t);
-			pages++;
-			for (const r of res.resources) {
-				if (r.uri.startsWith('file://')) files.push(fileURLToPath(r.uri));
-				else otherUris.push(r.uri);
-			}
-			cursor = res.nextCursor;
-			if (cursor !== undefined) {
-				if (seen.has(cursor)) throw new Error(`resources/list returned the same nextCursor twice (${cursor}) after ${pages} pages`);
-				seen.add(cursor);
-			}
-			if (pages > 1_000_000) throw new Error('resources/list: runaway pagination');
-		} while (cursor !== undefined);
-		return { files, otherUris, pages, pageMs };
-	}
-
-	read(absPath: string, timeout = REQUEST_TIMEOUT_MS): Promise<string> {
-		return this.requests.read(absPath, timeout);
-	}
-
-	readBinary(absPath: string): Promise<Buffer> {
-		return this.requests.readBinary(absPath);
-	}
-
-	/** Node options before the CLI (the profile and scale benches add theirs). */
-	nodeArgs(): string[] {
-		return [];
-	}
-
-	serverArgs(extra: readonly string[]): string[] {
-		return [...this.nodeArgs(), this.cli, 'serve', '--root', this.root, ...extra];
-	}
-
-	/** One resources/list page (the first when `cursor` is undefined). */
-	listPage(cursor: string | undefined, timeout = REQUEST_TIMEOUT_MS): Promise<ResourcePage> {
-		return this.requests.listPage(cursor, timeout);
-	}
-
-	serverCapabilities(): ServerCapabilitiesSeen | undefined {
-		return this.requests.serverCapabilities();
-	}
-
-	serverVersion(): unknown {
-		return this.requests.serverVersion();
-	}
-
-	/** Closes the client (for stdio this also ends the server). */
-	protected async closeClient(): Promise<void> {
-		await this.client?.close();
-	}
-
-	/** Time until the first resources/list page arrives (server may still be indexing). */
-	firstPage() {
-		return this.listPage(undefined);
-	}
-}
-
-export class OursStdio extends OursBase {
-	constructor(opts: OursOptions, name = 'ours (stdio)') {
-		super(name, opts);
-	}
-
-	async start(): Promise<this> {
-		this.t0 = now();
-		const transport = new StdioClientTransport({
-			command: process.execPath,
-			args: this.serverArgs(['--stdio']),
-			env: { MCP_WORKSPACE_RESOURCES_HOME: this.home },
-			stderr: 'pipe',
-			cwd: this.repoRoot,
-		});
-		this.stderr.attach(transport.stderr as Readable | null);
-		const client = this.newClient();
-		this.client = client;
-		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
-		this.pid = transport.pid ?? undefined;
-		this.untrack = killPidAtExit(this.pid);
-		this.connectMs = now() - this.t0;
-		return this;
-	}
-
-	async close(): Promise<{ closeMs?: number; exitedCleanly: boolean }> {
-		if (this.closed) return { exitedCleanly: true };
-		this.closed = true;
-		const pid = this.pid;
-		const t0 = now();
+	/**
+	 * Closes the clients, then the server: over stdio the SDK ends stdin, waits 2 s, then
+	 * SIGTERM; over HTTP SIGTERM, SIGKILL after 5 s. Says whether it exited on its own.
+	 */
+	async close(): Promise<{ exitedCleanly: boolean }> {
+		for (const session of this.extraSessions) await this.closeSession(session);
+		const session = this.session;
+		this.session = undefined;
 		try {
-			await this.closeClient();
-		} finally {
-			this.untrack?.();
-		}
-		// The SDK ends stdin, waits 2 s, then SIGTERM, then SIGKILL.
-		return { closeMs: now() - t0, exitedCleanly: pid === undefined || !isAlive(pid) };
-	}
-}
-
-export class OursHttp extends OursBase {
-	host: HeadlessHost | null = null;
-	url = '';
-	token = '';
-	extraSessions: SessionReader[] = [];
-	readyMs = 0;
-	constructor(opts: OursOptions, name = 'ours (http)') {
-		super(name, opts);
-	}
-
-	/** Starts the host the one way every script does (lib/headlessHost), then connects. */
-	async start(): Promise<this> {
-		this.t0 = now();
-		const host = await startHeadlessHost({
-			root: this.root, cli: this.cli, nodeArgs: this.nodeArgs(), home: this.home, cwd: this.repoRoot,
-			onStderr: chunk => this.stderr.push(chunk),
-		});
-		this.host = host;
-		this.pid = host.pid;
-		this.url = host.url;
-		this.token = host.token;
-		this.readyMs = now() - this.t0;
-		await this.connect();
-		this.connectMs = now() - this.t0;
-		return this;
-	}
-
-	/** Connects the main client (the modern era connects its own). */
-	protected async connect(): Promise<void> {
-		this.client = await this.connectClient();
-	}
-
-	async connectClient(): Promise<Client> {
-		const transport = new StreamableHTTPClientTransport(new URL(this.url), {
-			requestInit: { headers: { Authorization: `Bearer ${this.token}` } },
-		});
-		const client = this.newClient();
-		await withTimeout(client.connect(transport), 30_000, `${this.name} connect`);
-		return client;
-	}
-
-	/** One more session with a client of its own. */
-	async openSession(): Promise<SessionReader> {
-		const client = await this.connectClient();
-		return {
-			read: absPath => this.readWith(client, absPath),
-			close: async () => {
-				await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {}); // DELETE /mcp, frees the session
-				await client.close().catch(() => {});
-			},
-		};
-	}
-
-	/** Extra sessions for the "8 sessions" measurement. */
-	async openSessions(n: number): Promise<SessionReader[]> {
-		const sessions: SessionReader[] = [];
-		for (let i = 0; i < n; i++) sessions.push(await this.openSession());
-		this.extraSessions.push(...sessions);
-		return sessions;
-	}
-
-	async closeSessions(sessions: readonly SessionReader[]): Promise<void> {
-		for (const session of sessions) {
-			await session.close();
-			this.extraSessions = this.extraSessions.filter(x => x !== session);
-		}
-	}
-
-	async readWith(client: Client, absPath: string): Promise<string> {
-		const uri = pathToFileURL(absPath).href;
-		const res = await client.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
-		return extractText(res, uri, this.readStats);
-	}
-
-	protected override async closeClient(): Promise<void> {
-		// terminateSession sends DELETE for the session; ignore if unsupported
-		await (this.client?.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => {});
-		await this.client?.close();
-	}
-
-	async close(): Promise<{ closeMs?: number; exitedCleanly: boolean; exit?: HostExit | null }> {
-		if (this.closed) return { exitedCleanly: true };
-		this.closed = true;
-		for (const session of this.extraSessions) await session.close();
-		try {
-			await this.closeClient();
+			await session?.close();
 		} catch {
 			// the server is about to be stopped anyway
 		}
-		const t0 = now();
-		if (!this.host) return { closeMs: 0, exitedCleanly: false, exit: null };
-		// SIGTERM, SIGKILL after 5 s; an already exited host counts as not clean.
-		const { exitedCleanly, exit } = await this.host.stop(5000);
-		return { closeMs: now() - t0, exitedCleanly, exit };
+		this.untrack();
+		if (this.host) return { exitedCleanly: (await this.host.stop(5000)).exitedCleanly };
+		return { exitedCleanly: this.pid === undefined || !isAlive(this.pid) };
+	}
+}
+
+/** The floor: what plain fs takes for the same work. */
+export const floor = {
+	enumerate: (root: string) => walkFiles(root),
+	read: (absPath: string) => fsp.readFile(absPath, 'utf8'),
+	readBinary: (absPath: string) => fsp.readFile(absPath),
+};
+
+type ToolContent = { type: string; text?: string; data?: string; resource?: { blob?: string } };
+
+/** @modelcontextprotocol/server-filesystem over stdio (tools only), read by the SDK v1 client. */
+export class ServerFilesystem {
+	readonly stderr = new StderrLines();
+	pid: number | undefined;
+	tools: string[] = [];
+	private client: V1Client | undefined;
+	private untrack: () => void = () => undefined;
+
+	constructor(readonly root: string) {}
+
+	async start(): Promise<this> {
+		const transport = new V1Stdio({
+			command: process.execPath, args: [path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), this.root],
+			stderr: 'pipe', cwd: repoRoot,
+		});
+		this.stderr.attach(transport.stderr as Readable | null);
+		this.client = new V1Client(CLIENT_INFO, { capabilities: {} });
+		await withTimeout(this.client.connect(transport), 30_000, 'server-filesystem connect');
+		this.pid = transport.pid ?? undefined;
+		this.untrack = killPidAtExit(this.pid);
+		this.tools = (await this.client.listTools()).tools.map(t => t.name);
+		return this;
+	}
+
+	private async call(name: string, args: Record<string, unknown>): Promise<ToolContent[]> {
+		if (!this.client) throw new Error('server-filesystem: not started');
+		const res = await this.client.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+		const content = (res.content ?? []) as ToolContent[];
+		if (res.isError) throw new Error(`${name} failed: ${content.find(c => c.text)?.text ?? ''}`);
+		return content;
+	}
+
+	/** Every file path, from its one-call listing (`directory_tree`). */
+	async enumerate(): Promise<string[]> {
+		type Node = { name: string; type: string; children?: Node[] };
+		const tree = JSON.parse((await this.call('directory_tree', { path: this.root })).find(c => c.type === 'text')?.text ?? '[]') as Node[];
+		const out: string[] = [];
+		const visit = (nodes: Node[], dir: string) => {
+			for (const n of nodes) {
+				if (n.type === 'directory') visit(n.children ?? [], path.join(dir, n.name));
+				else out.push(path.join(dir, n.name));
+			}
+		};
+		visit(tree, this.root);
+		return out;
+	}
+
+	async read(absPath: string): Promise<string> {
+		const text = (await this.call(this.tools.includes('read_text_file') ? 'read_text_file' : 'read_file', { path: absPath })).find(c => c.type === 'text')?.text;
+		if (typeof text !== 'string') throw new Error('no text content');
+		return text;
+	}
+
+	async readBinary(absPath: string): Promise<Buffer> {
+		const content = (await this.call('read_media_file', { path: absPath }))[0];
+		const data = content?.data ?? content?.resource?.blob;
+		if (typeof data !== 'string') throw new Error('read_media_file: no base64 data');
+		return Buffer.from(data, 'base64');
+	}
+
+	ping(): Promise<unknown> {
+		if (!this.client) throw new Error('server-filesystem: not started');
+		return this.client.ping({ timeout: REQUEST_TIMEOUT_MS });
+	}
+
+	async close(): Promise<void> {
+		await this.client?.close().catch(() => {});
+		this.untrack();
 	}
 }

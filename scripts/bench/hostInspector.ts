@@ -85,8 +85,6 @@ export interface HostInspector {
 	stopProfile(): Promise<unknown>;
 	/** The process's monotonic clock in µs: the time base of its CPU profile's samples. */
 	clockUs(): Promise<number>;
-	/** process.memoryUsage() of the process, in MiB. */
-	memory(): Promise<{ rssMiB: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }>;
 	close(): Promise<void>;
 }
 
@@ -179,8 +177,6 @@ export async function connectInspector(pid: number, timeoutMs = 15_000): Promise
 		},
 		clockUs: () => evaluate<number>('Number(process.hrtime.bigint() / 1000n)'),
 		stopProfile: async () => (await send('Profiler.stop')).profile,
-		memory: () => evaluate(`(() => { const m = process.memoryUsage(); const mib = b => Math.round(b / 2 ** 20 * 10) / 10;
-			return { rssMiB: mib(m.rss), heapUsedMiB: mib(m.heapUsed), heapTotalMiB: mib(m.heapTotal), externalMiB: mib(m.external) }; })()`),
 		async close() {
 			await evaluate('globalThis.__mcpwrBenchDelay?.disable(), delete globalThis.__mcpwrBenchDelay, clearTimeout(globalThis.__mcpwrBenchSpikes?.timer), delete globalThis.__mcpwrBenchSpikes').catch(() => undefined);
 			ws.close();

@@ -1,121 +1,122 @@
-#!/usr/bin/env node
-// Measures the picker on a 100,000-file workspace served by the headless host:
-// first tree level after opening (connect + first page + render the root's children),
-// full listing (page by page), expanding a 5,000-entry folder, filter times, and the heap the
-// picker holds. Needs `npm run build` (dist/cli.js) and `npm run compile-tests` (out/src).
-// `npm run bench:picker` runs it with --expose-gc, for the heap figure.
-//
-// Env: BENCH_PICKER_FILES (default 100000), BENCH_PICKER_RUNS (default 3).
+// The picker section (`--section picker`): the picker's own modules (src/picker, bundled by
+// builtScript.ts) on a 100,000-file workspace served by the headless host over HTTP: the first
+// tree level after opening (connect, first page, the root's children), every page loaded, a
+// 5,000-entry folder expanded, filters, and the heap the picker holds. `--ui` times the same in
+// the real UI instead (pickerUi.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { startHeadlessHost, type HeadlessHost } from '../lib/headlessHost.js';
-import { middle as median } from './measurement.js';
-import { BIG_FOLDER_SIZE, makePickerWorkspace } from './pickerWorkspace.js';
-import { repoRoot as root } from '../bootstrap/repoRoot.mjs';
+import { builtScript } from './builtScript.js';
+import { median } from './measurement.js';
+import { measurePickerUi } from './pickerUi.js';
+import { fmt, renderTable } from './report.js';
+import type { SectionContext, SectionReport } from './section.js';
+import { BENCH_WORKSPACES } from './workspace.js';
 
-const require = createRequire(import.meta.url);
-const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);
-const RUNS = Number(process.env.BENCH_PICKER_RUNS ?? 3);
-const BIG = BIG_FOLDER_SIZE;
+export const BIG_FOLDER_SIZE = 5_000;
+const QUERIES = ['entry-4999', 'file042', 'pkg07 mod3', 'fl99', 'ts'];
 
-for (const needed of ['dist/cli.js', 'out/src/picker/pickerService.js']) {
-	if (!fs.existsSync(path.join(root, needed))) {
-		console.error(`missing ${needed}: run \`npm run build && npm run compile-tests\` first`);
-		process.exit(1);
+/** big/ with 5,000 entries, the rest as pkgNNN/modN/fileNNN.ts (~100 per folder); made once under BENCH_WORKSPACES/picker. */
+export function pickerWorkspace(files: number, log: (message: string) => void): string {
+	const dir = path.join(BENCH_WORKSPACES, 'picker', `ws-${files}`);
+	const stamp = path.join(dir, '.complete');
+	if (fs.existsSync(stamp)) return dir;
+	fs.rmSync(dir, { recursive: true, force: true });
+	log(`generating ${files} files in ${dir}`);
+	fs.mkdirSync(path.join(dir, 'big'), { recursive: true });
+	for (let i = 0; i < BIG_FOLDER_SIZE; i++) fs.writeFileSync(path.join(dir, 'big', `entry-${String(i).padStart(4, '0')}.txt`), `big ${i}\n`);
+	for (let n = BIG_FOLDER_SIZE, p = 0; n < files; p++) {
+		for (let m = 0; m < 10 && n < files; m++) {
+			const folder = path.join(dir, `pkg${String(p).padStart(3, '0')}`, `mod${m}`);
+			fs.mkdirSync(folder, { recursive: true });
+			for (let f = 0; f < 100 && n < files; f++, n++) fs.writeFileSync(path.join(folder, `file${String(f).padStart(3, '0')}.ts`), `export const v${n} = ${n};\n`);
+		}
 	}
-}
-// The picker's own modules as tsc compiled them (the bench measures them, not a bundle).
-const { ServerConnection } = require(path.join(root, 'out/src/picker/serverConnection.js')) as typeof import('../../src/picker/serverConnection.js');
-const { ResourceListing } = require(path.join(root, 'out/src/picker/resourceListing.js')) as typeof import('../../src/picker/resourceListing.js');
-const { CHILD_PAGE } = require(path.join(root, 'out/src/picker/pickerViewModel.js')) as typeof import('../../src/picker/pickerViewModel.js');
-const { nullLogger } = require(path.join(root, 'out/src/common/logger.js')) as typeof import('../../src/common/logger.js');
-
-const heap = () => {
-	globalThis.gc?.();
-	globalThis.gc?.();
-	return process.memoryUsage().heapUsed;
-};
-const ms = (x: number) => `${x.toFixed(1)} ms`;
-
-interface PickerRun {
-	firstLevel: number;
-	firstLevelCount: number;
-	all: number;
-	loaded: number;
-	expand: number;
-	bigShown: number;
-	filters: Record<string, { ms: number; total: number }>;
-	heapHeld: number;
+	fs.writeFileSync(path.join(dir, '.gitignore'), '.complete\n');
+	fs.writeFileSync(stamp, '');
+	return dir;
 }
 
-async function once(info: HeadlessHost, measureHeap: boolean): Promise<PickerRun> {
-	const heapBefore = measureHeap ? heap() : 0;
+/** The picker's modules the section drives. */
+interface PickerModules {
+	ServerConnection: typeof import('../../src/picker/serverConnection.js').ServerConnection;
+	ResourceListing: typeof import('../../src/picker/resourceListing.js').ResourceListing;
+	CHILD_PAGE: number;
+	nullLogger: typeof import('../../src/common/logger.js').nullLogger;
+}
+
+interface PickerRun { firstLevelMs: number; firstLevelRows: number; allMs: number; loaded: number; expandMs: number; filters: Record<string, { ms: number; total: number }>; heapHeldMiB: number }
+
+async function once(m: PickerModules, host: HeadlessHost, gc: () => void): Promise<PickerRun> {
+	const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+	const heapBefore = heap();
 	const started = performance.now();
-	const connection = new ServerConnection('bench', 'Bench', {
-		resolve: async () => ({ kind: 'http', url: info.url, headers: { Authorization: `Bearer ${info.token}` } }),
-	}, { log: nullLogger });
-	const resources = new ResourceListing(connection);
-	let firstLevel: number | undefined;
-	let firstLevelCount = 0;
+	const connection = new m.ServerConnection('bench', 'Bench', { resolve: async () => ({ kind: 'http', url: host.url, headers: { Authorization: `Bearer ${host.token}` } }) }, { log: m.nullLogger });
+	const resources = new m.ResourceListing(connection);
+	let firstLevelMs = Number.NaN;
+	let firstLevelRows = 0;
 	const sub = resources.onDidChange(() => {
-		if (firstLevel === undefined && resources.size > 0) {
-			firstLevelCount = resources.children(resources.filesRoot).length;
-			firstLevel = performance.now() - started;
+		if (Number.isNaN(firstLevelMs) && resources.size > 0) {
+			firstLevelRows = resources.children(resources.filesRoot).length;
+			firstLevelMs = performance.now() - started;
 		}
 	});
 	await resources.load();
-	const all = performance.now() - started;
+	const allMs = performance.now() - started;
 	sub.dispose();
-
 	const big = resources.folder('bench|d|big');
-	if (!big) {
-		throw new Error('the picker tree has no big/ folder');
-	}
+	if (!big) throw new Error('the picker tree has no big/ folder');
 	let t = performance.now();
-	// The listing sorts the whole folder; the view model shows its first page and "Load more…".
-	const bigChildren = resources.children(big).slice(0, CHILD_PAGE);
-	const expand = performance.now() - t;
-
+	resources.children(big).slice(0, m.CHILD_PAGE); // the listing sorts the whole folder; the view shows its first page
+	const expandMs = performance.now() - t;
 	const filters: PickerRun['filters'] = {};
-	for (const q of ['entry-4999', 'file042', 'pkg07 mod3', 'fl99', 'ts']) {
+	for (const q of QUERIES) {
 		t = performance.now();
-		const r = resources.search(q, 200);
-		filters[q] = { ms: performance.now() - t, total: r.total };
+		filters[q] = { total: resources.search(q, 200).total, ms: performance.now() - t };
 	}
-	const heapHeld = measureHeap ? heap() - heapBefore : 0;
-	const result = { firstLevel: firstLevel ?? Number.NaN, firstLevelCount, all, loaded: resources.size, expand, bigShown: bigChildren.length, filters, heapHeld };
+	const heapHeldMiB = (heap() - heapBefore) / 2 ** 20;
+	const loaded = resources.size;
 	resources.dispose();
 	connection.dispose();
-	return result;
+	return { firstLevelMs, firstLevelRows, allMs, loaded, expandMs, filters, heapHeldMiB };
 }
 
-const dir = makePickerWorkspace(FILES);
-const server = await startHeadlessHost({ root: dir });
-try {
-	// The first run also measures the heap (from a clean process); its timings include the
-	// server's first index build, so they are not counted.
-	const baseline = heap();
-	const first = await once(server, true);
-	const runs: PickerRun[] = [];
-	for (let i = 0; i < RUNS; i++) {
-		runs.push(await once(server, false));
+/** The picker section: `npm run bench -- --section picker [--ui]`. */
+export async function runPicker(ctx: SectionContext): Promise<SectionReport> {
+	const { flags, quick, log } = ctx;
+	const files = flags.number('--picker-files', quick ? 10_000 : 100_000, BIG_FOLDER_SIZE + 1);
+	const runs = flags.number('--runs', quick ? 1 : 3, 1);
+	const workspace = pickerWorkspace(files, log);
+	if (flags.has('--ui')) return measurePickerUi(workspace, files, runs, log);
+	const bundle = await builtScript('picker', {
+		contents: ["export { ServerConnection } from './src/picker/serverConnection';", "export { ResourceListing } from './src/picker/resourceListing';",
+			"export { CHILD_PAGE } from './src/picker/pickerViewModel';", "export { nullLogger } from './src/common/logger';"].join('\n'),
+	});
+	const modules = await import(pathToFileURL(bundle).href) as PickerModules;
+	// The heap the picker holds is measured between full collections.
+	setFlagsFromString('--expose-gc');
+	const gc = runInNewContext('gc') as () => void;
+	const host = await startHeadlessHost({ root: workspace, cli: ctx.cli });
+	const results: PickerRun[] = [];
+	let first: PickerRun;
+	try {
+		first = await once(modules, host, gc); // the server builds its index: its times are not counted
+		for (let i = 0; i < runs; i++) results.push(await once(modules, host, gc));
+	} finally {
+		await host.stop();
 	}
-	await new Promise(resolve => setTimeout(resolve, 1000));
-	const afterDispose = heap() - baseline;
-	const last = runs[runs.length - 1] ?? first;
-	console.log(`picker bench: ${last.loaded.toLocaleString('en-US')} resources over Streamable HTTP (pages of 1,000), median of ${RUNS} runs, Node ${process.version}`);
-	console.log(`  first tree level visible (connect + first page + root children): ${ms(median(runs.map(r => r.firstLevel)))} (${last.firstLevelCount} rows)`);
-	console.log(`  every page loaded and merged:                                   ${ms(median(runs.map(r => r.all)))}`);
-	console.log(`  expand a ${BIG.toLocaleString('en-US')}-entry folder (sort + first page of rows):      ${ms(median(runs.map(r => r.expand)))} (${last.bigShown} rows shown before "Load more…")`);
-	for (const q of Object.keys(last.filters)) {
-		console.log(`  filter "${q}": ${ms(median(runs.map(r => r.filters[q].ms)))} (${last.filters[q].total.toLocaleString('en-US')} matches, best 200 kept)`);
-	}
-	const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-	console.log(`  heap held by the picker (connection + model + filter index) for ${first.loaded.toLocaleString('en-US')} resources: ${globalThis.gc ? mb(first.heapHeld) : 'run with --expose-gc'}`);
-	if (globalThis.gc) {
-		console.log(`  heap left after ${RUNS + 1} runs were disposed: ${mb(afterDispose)}`);
-	}
-} finally {
-	await server.stop();
+	const mid = (pick: (r: PickerRun) => number) => fmt(median(results.map(pick)));
+	const last = results[results.length - 1];
+	const rows = [
+		['first tree level shown: connect, first page, root children (ms)', mid(r => r.firstLevelMs), `${last.firstLevelRows} rows`],
+		['every page loaded and merged (ms)', mid(r => r.allMs), `${last.loaded.toLocaleString('en-US')} resources`],
+		[`a ${BIG_FOLDER_SIZE.toLocaleString('en-US')}-entry folder expanded (ms)`, mid(r => r.expandMs), 'sorted, first page of rows'],
+		...QUERIES.map(q => [`filter "${q}" (ms)`, mid(r => r.filters[q].ms), `${last.filters[q].total.toLocaleString('en-US')} matches`]),
+		['heap the picker holds, first opened (MiB)', fmt(first.heapHeldMiB), 'connection, model, filter index, modules loaded'],
+		['heap the picker holds, opened again (MiB)', mid(r => r.heapHeldMiB), 'connection, model and filter index'],
+	];
+	return { results: { files, first, runs: results }, text: renderTable([`the picker in plain Node, ${files.toLocaleString('en-US')} files over HTTP (median of ${runs})`, 'value', ''], rows, 1) };
 }

@@ -1,14 +1,11 @@
-#!/usr/bin/env node
-// The picker measured in the real UI: the packaged extension in code-server on a 100,000-file
+// The picker section with --ui: the packaged extension in code-server on the picker's
 // workspace, driven by headless Chromium. Per run (a fresh code-server, so a cold extension
 // host): once the window's server has indexed the folder, the time from clicking the activity
 // bar icon to the first tree level (This workspace expanded: Files and its folders) on screen,
 // and the time from the last keystroke of a query to its first match on screen, in the view's
 // Filter and in Pick Resources.... Times are taken in the page (performance.now()) from the
 // input event to the frame where the row exists, so the browser driver's latency is not in them.
-//
-// `npm run bench:picker-ui` (needs `npm run provision`). Env: BENCH_PICKER_FILES (100000),
-// BENCH_PICKER_RUNS (3).
+// Needs `npm run provision`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -17,16 +14,15 @@ import { findLogs, startCodeServer } from '../lib/codeServer.js';
 import { launchBrowser, newWorkbenchPage } from '../lib/browser.js';
 import { cleanupStack } from '../lib/processes.js';
 import { makeMcpHome, packageExtension } from '../lib/project.js';
-import { makePickerWorkspace } from './pickerWorkspace.js';
 import { poll, quickInput, waitForWorkbench } from '../../test/e2e/workbench.js';
 import type { Browser, Page } from 'playwright-core';
-import { middle as median } from './measurement.js';
+import { median } from './measurement.js';
+import { fmt, renderTable } from './report.js';
+import type { SectionReport } from './section.js';
 
 /** The page's time of the last mousedown or keydown (set by markInputs). */
 type BenchWindow = { __benchSince: number };
 
-const FILES = Number(process.env.BENCH_PICKER_FILES ?? 100_000);
-const RUNS = Number(process.env.BENCH_PICKER_RUNS ?? 3);
 const FILTERS = [
 	{ query: 'entry-4999', row: 'entry-4999.txt' },
 	{ query: 'file042', row: 'file042.ts' },
@@ -146,25 +142,29 @@ async function oneRun(browser: { browser: Browser }, vsix: string, workspace: st
 	}
 }
 
-const ms = (x: number) => `${Math.round(x)} ms`;
-
-ensureProvisioned();
-const vsix = await packageExtension();
-const workspace = makePickerWorkspace(FILES);
-const browser = await launchBrowser();
-const runs: PickerUiRun[] = [];
-try {
-	for (let i = 0; i < RUNS; i++) {
-		const run = await oneRun(browser, vsix, workspace);
-		console.error(`run ${i + 1}: ${JSON.stringify(run)}`);
-		runs.push(run);
+/** The picker in the real UI on `workspace`: `runs` cold windows, medians. */
+export async function measurePickerUi(workspace: string, files: number, runs: number, log: (message: string) => void): Promise<SectionReport> {
+	ensureProvisioned();
+	const vsix = await packageExtension();
+	const browser = await launchBrowser();
+	const results: PickerUiRun[] = [];
+	try {
+		for (let i = 0; i < runs; i++) {
+			results.push(await oneRun(browser, vsix, workspace));
+			log(`run ${i + 1}: ${JSON.stringify(results[i])}`);
+		}
+	} finally {
+		await browser.close();
 	}
-} finally {
-	await browser.close();
+	const mid = (pick: (r: PickerUiRun) => number) => fmt(median(results.map(pick)));
+	const rows = [
+		['click on the activity bar icon to "This workspace" on screen (ms)', mid(r => r.viewMs), ''],
+		['click on "This workspace" to Files and its folders on screen (ms)', mid(r => r.firstLevelMs), ''],
+		...FILTERS.map(({ query }, i) => [`"${query}": last keystroke to first match (ms)`, mid(r => r.filterMs[i]), mid(r => r.pickMs[i])]),
+	];
+	return {
+		results: { files, runs: results },
+		text: [`the picker in the real UI (code-server, headless Chromium): ${files.toLocaleString('en-US')} files, median of ${runs} cold windows; ${results[results.length - 1]?.logLine}`,
+			renderTable(['', 'view / Filter', 'Pick Resources'], rows)].join('\n'),
+	};
 }
-console.log(`picker in the real UI (code-server, headless Chromium): ${FILES.toLocaleString('en-US')} files, median of ${RUNS} cold windows; server: ${runs[runs.length - 1]?.logLine}`);
-console.log(`  click on the activity bar icon to "This workspace" on screen: ${ms(median(runs.map(r => r.viewMs)))}`);
-console.log(`  click on "This workspace" to its first level (Files, folders) on screen: ${ms(median(runs.map(r => r.firstLevelMs)))}`);
-FILTERS.forEach(({ query }, i) => {
-	console.log(`  "${query}": last keystroke to first match on screen: Filter ${ms(median(runs.map(r => r.filterMs[i])))}, Pick Resources ${ms(median(runs.map(r => r.pickMs[i])))}`);
-});

@@ -1,4 +1,4 @@
-// The requests the SDK clients send, recorded from the clients themselves, for the bench's
+// The requests the SDK clients send, recorded from the clients themselves, for the
 // server-alone section (serverAlone.ts): the 2025 era as the SDK v1 client speaks it and
 // 2026-07-28 as the SDK v2 client pinned to it does, over stdio (the messages) and over HTTP (the
 // messages with the headers they went with). A replay changes only what a client changes from
@@ -10,10 +10,7 @@ import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
-import { CLIENT_INFO } from './contenders.js';
-import { MODERN_VERSION } from './v2Contenders.js';
-
-export type RecordedEra = 'legacy' | 'modern';
+import { CLIENT_INFO, type Era } from './contenders.js';
 
 /** A JSON-RPC message as a client sent it. */
 export type SentMessage = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown> };
@@ -47,11 +44,11 @@ function split<T>(sent: readonly T[], methodOf: (item: T) => string | undefined)
  * The messages a client of `era` sends over stdio to `serve --stdio` of `cli` to connect and read
  * `absPath` once (the server it starts is closed again).
  */
-export async function recordStdio(era: RecordedEra, cli: string, root: string, home: string, absPath: string): Promise<Recording<SentMessage>> {
+export async function recordStdio(era: Era, cli: string, root: string, home: string, absPath: string): Promise<Recording<SentMessage>> {
 	const sent: SentMessage[] = [];
 	const params = { command: process.execPath, args: [cli, 'serve', '--root', root, '--stdio'], env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'ignore' as const };
 	const uri = pathToFileURL(absPath).href;
-	if (era === 'legacy') {
+	if (era === '2025') {
 		const transport = new V1StdioTransport(params);
 		recordSends(transport as unknown as SendingTransport, sent);
 		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
@@ -62,10 +59,10 @@ export async function recordStdio(era: RecordedEra, cli: string, root: string, h
 	} else {
 		const transport = new V2StdioTransport(params);
 		recordSends(transport as unknown as SendingTransport, sent);
-		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
 		await client.connect(transport);
 		await client.readResource({ uri }, { cacheMode: 'bypass' });
-		// One page, as the bench's v2 contenders ask (listResources() would walk every page).
+		// One page, as contenders.ts asks (listResources() would walk every page).
 		await client.request({ method: 'resources/list', params: {} });
 		await client.close();
 	}
@@ -76,7 +73,7 @@ export async function recordStdio(era: RecordedEra, cli: string, root: string, h
  * The HTTP requests a client of `era` sends to `url` to connect and read `absPath` once (its
  * event streams, GET, are left out: a replay reads answers from the POSTs).
  */
-export async function recordHttp(era: RecordedEra, url: string, token: string, absPath: string): Promise<Recording<SentRequest>> {
+export async function recordHttp(era: Era, url: string, token: string, absPath: string): Promise<Recording<SentRequest>> {
 	const sent: SentRequest[] = [];
 	const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
 		if ((init?.method ?? 'GET') === 'POST') {
@@ -88,7 +85,7 @@ export async function recordHttp(era: RecordedEra, url: string, token: string, a
 	};
 	const requestInit = { headers: { Authorization: `Bearer ${token}` } };
 	const uri = pathToFileURL(absPath).href;
-	if (era === 'legacy') {
+	if (era === '2025') {
 		const transport = new V1HttpTransport(new URL(url), { requestInit, fetch: recordingFetch });
 		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
 		await client.connect(transport);
@@ -98,7 +95,7 @@ export async function recordHttp(era: RecordedEra, url: string, token: string, a
 		await client.close();
 	} else {
 		const transport = new V2HttpTransport(new URL(url), { requestInit, fetch: recordingFetch });
-		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN_VERSION } } });
+		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
 		await client.connect(transport);
 		await client.readResource({ uri }, { cacheMode: 'bypass' });
 		await client.request({ method: 'resources/list', params: {} });

@@ -1,12 +1,15 @@
-// Generated trees for the scale bench (scripts/bench/scale.mjs): N small files in leaf
-// directories of 50, nested 3 to 5 deep like a monorepo, with .gitignore files at the root and in
-// every 64th leaf (each hiding one file there), an ignored build/ directory and a secret. Only the
-// N served files count. Kept under BENCH_WORKSPACES/scale/ between runs; a manifest written last
-// marks a tree complete, so an interrupted generation is redone.
+// The scale section's generated workspaces, kept under BENCH_WORKSPACES/scale/ between runs (a
+// manifest written last marks one complete, so an interrupted generation is redone):
+//   - trees of N small files in leaf directories of 50, nested 3 to 5 deep like a monorepo, with
+//     .gitignore files at the root and in every 64th leaf (each hiding one file there), an ignored
+//     build/ directory and a secret; only the N served files count;
+//   - a git repository in the same layout whose `switch` branch rewrites, deletes and adds
+//     thousands of files, for the branch switch.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { now } from './measurement.js';
-import { BENCH_WORKSPACES } from './workspaceHome.js';
+import { BENCH_WORKSPACES } from './workspace.js';
 
 /** Where the trees are kept between runs. */
 export const SCALE_CACHE_DIR = path.join(BENCH_WORKSPACES, 'scale');
@@ -94,7 +97,7 @@ export function servedCount(cacheDir: string, files: number): number {
 }
 
 /**
- * The tree both scale benches (headless, extension host) measure: made or reused, with how many
+ * The tree the scale section measures (headless or in the editor): made or reused, with how many
  * files it serves and the leaf folder the notification timings write into.
  */
 export function prepareScaleTree(files: number, log: (message: string) => void = () => {}): { tree: ScaleTree; expected: number; leafDir: string } {
@@ -102,3 +105,57 @@ export function prepareScaleTree(files: number, log: (message: string) => void =
 	const tree = ensureScaleTree({ cacheDir: SCALE_CACHE_DIR, files, log });
 	return { tree, expected: servedCount(SCALE_CACHE_DIR, files), leafDir: path.join(tree.root, planScaleTree(files).dirs[1]) };
 }
+
+const SWITCH_REPO_VERSION = 1;
+/** Changed files the client subscribes to: their `updated` is what an assistant watching them waits for. */
+export const SUBSCRIBED = 20;
+
+/** The repository: its root, and how many files a client should see on each branch. */
+export interface SwitchRepo { root: string; files: number; changed: number; expected: Record<'main' | 'switch', number>; subscribed: string[]; reused: boolean }
+
+/**
+ * Makes (once) a repository of `files` files on `main` and a `switch` branch that rewrites every
+ * n-th file, deletes as many again and adds a quarter of `changed` in new folders, through
+ * `git fast-import` (one pack, no loose objects), then checks `main` out.
+ */
+export function prepareSwitchRepo(files: number, changed: number, log: (message: string) => void): SwitchRepo {
+	const key = `git-${files}-${changed}-v${SWITCH_REPO_VERSION}`;
+	const root = path.join(SCALE_CACHE_DIR, key);
+	const manifestPath = path.join(SCALE_CACHE_DIR, `${key}.json`);
+	const { dirs, fileName } = planScaleTree(files);
+	const filePath = (i: number) => `${dirs[Math.floor(i / 50)]}/${fileName(i)}`;
+	const rewrites = Math.floor(changed / 2);
+	const deletes = Math.floor(changed / 4);
+	const adds = changed - rewrites - deletes;
+	const stride = Math.floor(files / rewrites);
+	const rewritten = Array.from({ length: rewrites }, (_, k) => k * stride);
+	const subscribed = rewritten.filter((_, k) => k % Math.floor(rewrites / SUBSCRIBED) === 0).slice(0, SUBSCRIBED).map(i => path.join(root, filePath(i)));
+	const expected = { main: files + 1, switch: files + 1 - deletes + adds }; // + the root .gitignore
+	if (existsSync(manifestPath) && existsSync(path.join(root, '.git'))) {
+		const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { complete?: boolean };
+		if (manifest.complete) {
+			execFileSync('git', ['checkout', '-q', '-f', 'main'], { cwd: root });
+			return { root, files, changed, expected, subscribed, reused: true };
+		}
+	}
+	log(`  generating a git repository of ${files.toLocaleString('en-US')} files under ${root} (kept for later runs)`);
+	rmSync(root, { recursive: true, force: true });
+	rmSync(manifestPath, { force: true });
+	mkdirSync(root, { recursive: true });
+	execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+	const chunks: string[] = [];
+	const put = (file: string, text: string) => chunks.push(`M 100644 inline ${file}\ndata ${Buffer.byteLength(text)}\n${text}\n`);
+	const commit = (branch: string, message: string, from?: string) => chunks.push(`commit refs/heads/${branch}\nmark :${branch === 'main' ? 1 : 2}\ncommitter Bench <bench@example.invalid> 1767225600 +0000\ndata ${message.length}\n${message}\n${from ? `from ${from}\n` : ''}`);
+	commit('main', 'main');
+	put('.gitignore', 'build/\n*.log\n');
+	for (let i = 0; i < files; i++) put(filePath(i), `// ${i}\nexport const value = ${i};\n`);
+	commit('switch', 'switch', ':1');
+	for (const i of rewritten) put(filePath(i), `// ${i} on the switch branch\nexport const value = ${-i};\n`);
+	for (let k = 0; k < deletes; k++) chunks.push(`D ${filePath(k * stride + 1)}\n`);
+	for (let k = 0; k < adds; k++) put(`apps/feature-${k % 40}/src/added-${k}.ts`, `export const added = ${k};\n`);
+	execFileSync('git', ['fast-import', '--quiet'], { cwd: root, input: chunks.join(''), maxBuffer: 1 << 30 });
+	execFileSync('git', ['checkout', '-q', '-f', 'main'], { cwd: root });
+	writeFileSync(manifestPath, JSON.stringify({ complete: true, files, changed, expected, version: SWITCH_REPO_VERSION, createdAt: new Date().toISOString() }, null, 2));
+	return { root, files, changed, expected, subscribed, reused: false };
+}
+

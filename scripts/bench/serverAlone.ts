@@ -1,57 +1,30 @@
-// The bench's server-alone section: reads one at a time whose requests are the bytes the SDK
-// clients send (recordedRequests.ts), replayed by a driver with no MCP client in the loop: a line
-// per request over stdio, Node's `http` with keep-alive over HTTP. A read's round trip is then the
-// server's work and the kernel's, so "not slower than the v1 build" and "new-era HTTP at least
-// 0.5x stdio" can be judged for the server apart from the clients (reads, and full listings
-// page by page), whose own CPU per read differs
-// by up to twice between the v1 and v2 clients and between the v2 client's two eras (the eras
-// table's "bench client CPU" rows). Each build and era runs in a fresh server, in rounds that
-// take turns, so that a slow minute of the machine falls on all of them; medians are reported.
+// The server-alone section: reads one at a time whose requests are the bytes the SDK clients
+// send (recordedRequests.ts), replayed by a driver with no MCP client in the loop: a line per
+// request over stdio, Node's `http` with keep-alive over HTTP. A read's round trip is then the
+// server's work and the kernel's, so this build and the previous one compare apart from the
+// clients, whose own CPU per read differs by up to twice between the v1 and v2 clients (the reads
+// section's "bench client CPU" row). Full listings are replayed page by page the same way. Each
+// build and era runs in a fresh server, in rounds that take turns, so a slow minute of the
+// machine falls on all of them; medians are reported.
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import * as http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { startHeadlessHost } from '../lib/headlessHost.js';
 import { killPidAtExit } from '../lib/processes.js';
-import { serverCpuMs } from './eras.js';
-import { median, now, round, sleep, withTimeout } from './measurement.js';
-import { listMessage, listRequest, readMessage, readRequest, recordHttp, recordStdio, type RecordedEra, type Recording, type SentMessage, type SentRequest } from './recordedRequests.js';
-
-type Transport = 'stdio' | 'http';
-type Build = 'ours' | 'previous';
-
-const CONTENDERS = [
-	{ key: 'legacyStdio', label: 'legacy stdio', transport: 'stdio', era: 'legacy', build: 'ours' },
-	{ key: 'modernStdio', label: 'modern stdio', transport: 'stdio', era: 'modern', build: 'ours' },
-	{ key: 'previousStdio', label: 'previous stdio', transport: 'stdio', era: 'legacy', build: 'previous' },
-	{ key: 'legacyHttp', label: 'legacy http', transport: 'http', era: 'legacy', build: 'ours' },
-	{ key: 'modernHttp', label: 'modern http', transport: 'http', era: 'modern', build: 'ours' },
-	{ key: 'previousHttp', label: 'previous http', transport: 'http', era: 'legacy', build: 'previous' },
-] as const satisfies readonly { key: string; label: string; transport: Transport; era: RecordedEra; build: Build }[];
-
-type ContenderKey = (typeof CONTENDERS)[number]['key'];
-const PREVIOUS_OF: Partial<Record<ContenderKey, ContenderKey>> = { legacyStdio: 'previousStdio', modernStdio: 'previousStdio', legacyHttp: 'previousHttp', modernHttp: 'previousHttp' };
+import { ERAS, TRANSPORTS, type Era } from './contenders.js';
+import { cpuMs, median, now, round, sleep, timesBetter, withTimeout } from './measurement.js';
+import { listMessage, listRequest, readMessage, readRequest, recordHttp, recordStdio, type Recording, type SentMessage, type SentRequest } from './recordedRequests.js';
+import { fmt, fmtRatio, renderTable } from './report.js';
+import type { SectionContext, SectionReport } from './section.js';
+import { ensureWorkspace, seededOrder } from './workspace.js';
 
 /** Reads of one round, after the warm-up, and the median of its full listings. */
 interface Round { readsPerSec: number; serverCpuPerReadUs: number | null; listingMs: number }
-export interface ServerAloneContender {
-	label: string; rounds: Round[]; readsPerSec: number | null; serverCpuPerReadUs: number | null; listingMs: number | null;
-	vsPrevious: number | null; listingVsPrevious: number | null; error?: string;
-}
-export interface ServerAloneResult { reads: number; rounds: number; contenders: Partial<Record<ContenderKey, ServerAloneContender>>; modernHttpOverModernStdio: number | null }
+/** One build in one transport and era, over every round. */
+export interface AloneResult { rounds: Round[]; readsPerSec: number | null; serverCpuPerReadUs: number | null; listingMs: number | null; error?: string }
 
-export interface ServerAloneOptions {
-	root: string;
-	home: string;
-	cli: string;
-	previousCli: string | null;
-	/** Absolute paths read, in order, and the text each must read as. */
-	sample: readonly string[];
-	expected: ReadonlyMap<string, string>;
-	/** A full listing must name at least this many resources. */
-	listedAtLeast: number;
-	rounds: number;
-	log: (message: string) => void;
-}
+interface Options { root: string; home: string; sample: readonly string[]; expected: ReadonlyMap<string, string>; listedAtLeast: number }
 
 /** One page of a listing: how many resources, and the cursor of the next. */
 interface Page { count: number; nextCursor: string | undefined }
@@ -84,7 +57,7 @@ function textOf(answer: unknown, uri: string): string {
 	return content.text;
 }
 
-async function stdioReplayer(cli: string, options: ServerAloneOptions, recording: Recording<SentMessage>): Promise<Replayer> {
+async function stdioReplayer(cli: string, options: Options, recording: Recording<SentMessage>): Promise<Replayer> {
 	const child = spawn(process.execPath, [cli, 'serve', '--root', options.root, '--stdio'], {
 		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: options.home }, stdio: ['pipe', 'pipe', 'ignore'],
 	});
@@ -146,7 +119,7 @@ function answerOf(body: string): unknown {
 	return JSON.parse(data !== undefined ? data.slice('data: '.length) : body);
 }
 
-async function httpReplayer(cli: string, options: ServerAloneOptions, recordingFor: (url: string, token: string) => Promise<Recording<SentRequest>>): Promise<Replayer> {
+async function httpReplayer(cli: string, options: Options, recordingFor: (url: string, token: string) => Promise<Recording<SentRequest>>): Promise<Replayer> {
 	const host = await startHeadlessHost({ root: options.root, cli, home: options.home, args: ['--log-level', 'warn'] });
 	const recording = await recordingFor(host.url, host.token);
 	const url = new URL(host.url);
@@ -178,7 +151,7 @@ async function httpReplayer(cli: string, options: ServerAloneOptions, recordingF
 }
 
 /** A fresh server of `cli`, ready (it answers a read), read `sample` one at a time after a warm-up. */
-async function measureRound(replayer: Replayer, options: ServerAloneOptions): Promise<Round> {
+async function measureRound(replayer: Replayer, options: Options): Promise<Round> {
 	const uris = options.sample.map(p => pathToFileURL(p).href);
 	let id = 1_000_000;
 	const readyBy = now() + READY_WAIT_MS;
@@ -192,14 +165,14 @@ async function measureRound(replayer: Replayer, options: ServerAloneOptions): Pr
 		}
 	}
 	for (let i = 0; i < WARM_UP_READS; i++) await replayer.read(id++, uris[i % uris.length]);
-	const cpuBefore = serverCpuMs(replayer.pid);
+	const cpuBefore = cpuMs(replayer.pid);
 	const started = now();
 	let mismatches = 0;
 	for (let i = 0; i < uris.length; i++) {
 		if (await replayer.read(id++, uris[i]) !== options.expected.get(options.sample[i])) mismatches++;
 	}
 	const wallMs = now() - started;
-	const cpuAfter = serverCpuMs(replayer.pid);
+	const cpuAfter = cpuMs(replayer.pid);
 	if (mismatches > 0) throw new Error(`${mismatches} of ${uris.length} reads did not match the file's text`);
 	// Full listings, one page per request, each next page asked for as soon as the last arrived.
 	const listings: number[] = [];
@@ -222,77 +195,74 @@ async function measureRound(replayer: Replayer, options: ServerAloneOptions): Pr
 	};
 }
 
-export async function runServerAlone(options: ServerAloneOptions): Promise<ServerAloneResult> {
-	const contenders = CONTENDERS.filter(c => c.build === 'ours' || options.previousCli !== null);
-	const result: ServerAloneResult = { reads: options.sample.length, rounds: options.rounds, contenders: {}, modernHttpOverModernStdio: null };
-	const recordings = new Map<string, Promise<Recording<SentMessage>> | Promise<Recording<SentRequest>>>();
-	const stdioRecording = (era: RecordedEra) => {
-		const key = `stdio ${era}`;
-		if (!recordings.has(key)) recordings.set(key, recordStdio(era, options.cli, options.root, options.home, options.sample[0]));
-		return recordings.get(key) as Promise<Recording<SentMessage>>;
+/** The server-alone section: `npm run bench -- --section alone`. */
+export async function runServerAlone(ctx: SectionContext): Promise<SectionReport> {
+	const { flags, quick, log } = ctx;
+	const files = flags.number('--files', quick ? 2000 : 20_000, 1);
+	const binaries = flags.number('--binaries', quick ? 20 : 200);
+	const seed = flags.number('--seed', 1);
+	const rounds = flags.number('--rounds', quick ? 1 : 3, 1);
+	const ws = await ensureWorkspace({ files, binaries, seed, log });
+	const { sample } = seededOrder(ws, seed, flags.number('--reads', quick ? 300 : 2000, 1));
+	const options: Options = { root: ws.root, home: ctx.home, sample, expected: new Map(await Promise.all(sample.map(async p => [p, await readFile(p, 'utf8')] as const))), listedAtLeast: files + binaries };
+	const builds = Object.entries({ 'this build': ctx.cli, previous: ctx.previousCli() }).filter((e): e is [string, string] => e[1] !== null);
+	const results: Record<string, AloneResult> = {};
+	// One recording per transport and era, from this build: the requests are the client's, whichever server answers.
+	const stdioRecordings = new Map<Era, Promise<Recording<SentMessage>>>();
+	const httpRecordings = new Map<Era, Promise<Recording<SentRequest>>>();
+	const stdioRecording = (era: Era) => {
+		const recording = stdioRecordings.get(era) ?? recordStdio(era, ctx.cli, ws.root, ctx.home, sample[0]);
+		stdioRecordings.set(era, recording);
+		return recording;
 	};
-	const httpRecording = (era: RecordedEra, url: string, token: string) => {
-		const key = `http ${era}`;
-		if (!recordings.has(key)) recordings.set(key, recordHttp(era, url, token, options.sample[0]));
-		return recordings.get(key) as Promise<Recording<SentRequest>>;
+	const httpRecording = (era: Era, url: string, token: string) => {
+		const recording = httpRecordings.get(era) ?? recordHttp(era, url, token, sample[0]);
+		httpRecordings.set(era, recording);
+		return recording;
 	};
-	for (let round = 1; round <= options.rounds; round++) {
-		for (const c of contenders) {
-			const entry = result.contenders[c.key] ??= { label: c.label, rounds: [], readsPerSec: null, serverCpuPerReadUs: null, listingMs: null, vsPrevious: null, listingVsPrevious: null };
-			if (entry.error) continue;
-			const cli = c.build === 'ours' ? options.cli : options.previousCli as string;
-			let replayer: Replayer | undefined;
-			try {
-				replayer = c.transport === 'stdio'
-					? await stdioReplayer(cli, options, await stdioRecording(c.era))
-					: await httpReplayer(cli, options, (url, token) => httpRecording(c.era, url, token));
-				const measured = await withTimeout(measureRound(replayer, options), RUN_TIMEOUT_MS, `server alone, ${c.label}`);
-				entry.rounds.push(measured);
-				options.log(`  server alone, round ${round}, ${c.label}: ${measured.readsPerSec} reads/s, server CPU ${measured.serverCpuPerReadUs ?? '?'} µs per read, full listing ${measured.listingMs} ms`);
-			} catch (err) {
-				entry.error = err instanceof Error ? err.message : String(err);
-				options.log(`  server alone, ${c.label}: ${entry.error}`);
-			} finally {
-				await replayer?.close();
+	for (let round = 1; round <= rounds; round++) {
+		for (const transport of TRANSPORTS) {
+			for (const era of ERAS) {
+				for (const [build, cli] of builds) {
+					const key = `${build} ${transport} ${era}`;
+					const entry = results[key] ??= { rounds: [], readsPerSec: null, serverCpuPerReadUs: null, listingMs: null };
+					if (entry.error) continue;
+					let replayer: Replayer | undefined;
+					try {
+						replayer = transport === 'stdio'
+							? await stdioReplayer(cli, options, await stdioRecording(era))
+							: await httpReplayer(cli, options, (url, token) => httpRecording(era, url, token));
+						const measured = await withTimeout(measureRound(replayer, options), RUN_TIMEOUT_MS, `server alone, ${key}`);
+						entry.rounds.push(measured);
+						log(`  round ${round}, ${key}: ${measured.readsPerSec} reads/s, server CPU ${measured.serverCpuPerReadUs ?? '?'} µs per read, full listing ${measured.listingMs} ms`);
+					} catch (err) {
+						entry.error = err instanceof Error ? err.message : String(err);
+						log(`  ${key}: ${entry.error}`);
+					} finally {
+						await replayer?.close();
+					}
+				}
 			}
 		}
 	}
-	for (const entry of Object.values(result.contenders)) {
+	for (const entry of Object.values(results)) {
 		entry.readsPerSec = median(entry.rounds.map(r => r.readsPerSec));
 		entry.serverCpuPerReadUs = median(entry.rounds.flatMap(r => r.serverCpuPerReadUs ?? []));
 		entry.listingMs = median(entry.rounds.map(r => r.listingMs));
 	}
-	for (const c of contenders) {
-		const entry = result.contenders[c.key];
-		const previous = PREVIOUS_OF[c.key] ? result.contenders[PREVIOUS_OF[c.key] as ContenderKey] : undefined;
-		if (entry?.readsPerSec && previous?.readsPerSec) entry.vsPrevious = round(entry.readsPerSec / previous.readsPerSec) ?? null;
-		if (entry?.listingMs && previous?.listingMs) entry.listingVsPrevious = round(previous.listingMs / entry.listingMs) ?? null;
-	}
-	const modernHttp = result.contenders.modernHttp?.readsPerSec;
-	const modernStdio = result.contenders.modernStdio?.readsPerSec;
-	result.modernHttpOverModernStdio = modernHttp && modernStdio ? round(modernHttp / modernStdio) ?? null : null;
-	return result;
-}
-
-/** The section as text. */
-export function renderServerAlone(result: ServerAloneResult): string {
-	const fmt = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-	// Ratios are shown cut, not rounded, to two places: 0.996 is not "1.00x ... MISSED".
-	const ratioCell = (v: number | null) => (v === null ? '' : `${fmt(Math.floor(v * 100) / 100, 2)}x ${v >= 1 ? 'MET' : 'MISSED'}`);
-	const lines = [
-		`the server alone: ${result.reads} reads one at a time and full listings page by page, each request the bytes the SDK client sends`,
-		`(v1 client: 2025, v2 client pinned: 2026-07-28), replayed with no MCP client in the loop; median of ${result.rounds} rounds taking turns`,
-		`(vs previous, aim: not slower than the previous build's 2025 era on the same transport)`,
-		'',
-		`${'contender'.padEnd(15)}  ${'reads/s'.padStart(8)}  ${'server CPU per read'.padStart(19)}  ${'vs previous'.padEnd(13)}  ${'full listing'.padStart(12)}  vs previous`,
-	];
-	for (const entry of Object.values(result.contenders)) {
-		const cells = entry.error
-			? `error: ${entry.error.split('\n')[0]}`
-			: `${fmt(entry.readsPerSec).padStart(8)}  ${`${fmt(entry.serverCpuPerReadUs)} µs`.padStart(19)}  ${ratioCell(entry.vsPrevious).padEnd(13)}  ${`${fmt(entry.listingMs, 1)} ms`.padStart(12)}  ${ratioCell(entry.listingVsPrevious)}`;
-		lines.push(`${entry.label.padEnd(15)}  ${cells}`.trimEnd());
-	}
-	const ratio = result.modernHttpOverModernStdio;
-	lines.push('', `modern http reads/s / modern stdio reads/s, server alone: ${fmt(ratio === null ? null : Math.floor(ratio * 100) / 100, 2)}x (aim >= 0.5x) ${ratio === null ? '' : ratio >= 0.5 ? 'MET' : 'MISSED'}`.trimEnd());
-	return lines.join('\n');
+	const rows = TRANSPORTS.flatMap(transport => ERAS.map(era => {
+		const ours = results[`this build ${transport} ${era}`];
+		const previous = results[`previous ${transport} ${era}`];
+		if (ours?.error) return [`${transport}, ${era}`, `error: ${ours.error.split('\n')[0]}`];
+		return [`${transport}, ${era}`, fmt(ours?.readsPerSec), fmt(previous?.readsPerSec), fmtRatio(timesBetter(ours?.readsPerSec, previous?.readsPerSec, 'higher')),
+			fmt(ours?.serverCpuPerReadUs), fmt(previous?.serverCpuPerReadUs), fmt(ours?.listingMs), fmt(previous?.listingMs), fmtRatio(timesBetter(ours?.listingMs, previous?.listingMs, 'lower'))];
+	}));
+	const text = [
+		`the server alone: ${sample.length} reads one at a time and full listings of ${(files + binaries).toLocaleString('en-US')} files page by page, each request the bytes the SDK client sends`,
+		`(2025: the v1 client's; 2026-07-28: the v2 client's), replayed with no client in the loop; medians of ${rounds} round(s) taking turns`,
+		renderTable(['transport, era', 'reads/s', 'previous', 'vs previous', 'server CPU/read µs', 'previous', 'full listing ms', 'previous', 'vs previous'], rows),
+	].join('\n');
+	const errors = Object.entries(results).filter(([key, r]) => r.error && key.startsWith('this build')).map(([key, r]) => `alone, ${key}: ${r.error?.split('\n')[0]}`);
+	const problems = Object.entries(results).filter(([key, r]) => r.error && key.startsWith('previous')).map(([key, r]) => `alone, ${key}: ${r.error?.split('\n')[0]}`);
+	return { results: { files, reads: sample.length, rounds, contenders: results }, text, errors, problems };
 }

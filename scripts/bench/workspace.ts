@@ -1,11 +1,20 @@
-// Deterministic benchmark workspace: N text files of ~2 KB in a nested tree plus B binaries of ~50 KB.
-// The plan (paths, sizes) is recomputed from the seed on every run; files are written only when the
-// cached workspace (under BENCH_WORKSPACES/bench/) does not match the parameters.
+// The generated workspace of the reads and notification sections: N text files of ~2 KB in a
+// nested tree plus B binaries of ~50 KB. The plan (paths, sizes) is recomputed from the seed on
+// every run; files are written only when the workspace kept from an earlier run does not match.
 import { existsSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { mapLimited } from '../lib/mapLimited.js';
-import { createRng, now, pick, randInt, type Rng } from './measurement.js';
+import { createRng, now, pick, randInt, shuffled, type Rng } from './measurement.js';
+
+/**
+ * Where the sections keep the workspaces they generate between runs: outside this repository.
+ * Inside it they would sit under its ignored .cache/, and the server applies the .gitignore files
+ * above an opened folder as git does: it would serve nothing of them. MCPWR_BENCH_WORKSPACES
+ * names another place (a bigger disk for the million-file tree).
+ */
+export const BENCH_WORKSPACES = process.env.MCPWR_BENCH_WORKSPACES ?? path.join(os.homedir(), '.cache', 'mcp-workspace-resources-bench');
 
 /** A generated text file: its path (relative, posix), content seed and size. */
 export interface TextEntry { rel: string; seed: number; size: number }
@@ -129,10 +138,12 @@ export async function walkFiles(root: string, { skip }: { skip?(name: string): b
 }
 
 /**
- * Ensure the workspace for these parameters exists under cacheDir. Returns
- * { root, plan, reused, genMs }. Reuse needs a complete manifest and a matching file count.
+ * The workspace for these parameters under BENCH_WORKSPACES/bench/, made or reused (reuse needs a
+ * complete manifest and the right file count).
  */
-export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log = () => {} }: { cacheDir: string; files: number; binaries: number; seed?: number; log?(message: string): void }): Promise<BenchWorkspace> {
+export async function ensureWorkspace({ files, binaries, seed = 1, log = () => {} }: { files: number; binaries: number; seed?: number; log?(message: string): void }): Promise<BenchWorkspace> {
+	const cacheDir = path.join(BENCH_WORKSPACES, 'bench');
+	await fsp.mkdir(cacheDir, { recursive: true });
 	const key = `ws-t${files}-b${binaries}-s${seed}-v${GENERATOR_VERSION}`;
 	const root = path.join(cacheDir, key);
 	const manifestPath = path.join(cacheDir, `${key}.json`);
@@ -183,4 +194,15 @@ export async function ensureWorkspace({ cacheDir, files, binaries, seed = 1, log
 /** Rewrite text files to their generated content (after the notification test touched them). */
 export async function restoreFiles(root: string, entries: readonly TextEntry[]): Promise<void> {
 	for (const e of entries) await fsp.writeFile(path.join(root, e.rel), textContent(e));
+}
+
+/**
+ * The same seeded order of the text files for every section and contender: the first `reads`
+ * (wrapping round) are the files read; the last `targets` are the files the notification timings
+ * write, so no read follows a write of its own file.
+ */
+export function seededOrder(ws: BenchWorkspace, seed: number, reads: number, targets = 0): { sample: string[]; targets: TextEntry[] } {
+	const order = shuffled(createRng(seed * 31 + 7), ws.plan.text.map((_, i) => i));
+	const sample = Array.from({ length: reads }, (_, i) => path.join(ws.root, ws.plan.text[order[i % order.length]].rel));
+	return { sample, targets: Array.from({ length: Math.min(targets, order.length) }, (_, i) => ws.plan.text[order[order.length - 1 - i]]) };
 }

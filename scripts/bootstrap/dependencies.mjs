@@ -1,7 +1,8 @@
 // @ts-check
-// The project's own npm packages, installed on demand so that `npm start`, `npm test` and
-// `npm run bench` work on a fresh clone with nothing typed before them. Node built-ins only:
-// this runs before node_modules exists.
+// JavaScript, not TypeScript like the rest of scripts/: it runs before node_modules (and so the
+// TypeScript loader's esbuild) exists. The project's own npm packages, installed on demand so that
+// `npm start`, `npm test` and `npm run bench` work on a fresh clone with nothing typed before them.
+// Node built-ins only.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,5 @@
 // @ts-check
+// JavaScript, not TypeScript like the rest of scripts/: these hooks are what load TypeScript.
 // Node module hooks that run the tooling's TypeScript (scripts/, test/e2e/) straight from source.
 // Why a loader and not a build step: the scripts start each other and are edited and rerun
 // often; transforming each file as Node loads it keeps one way to run them with nothing to

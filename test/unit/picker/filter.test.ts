@@ -44,7 +44,7 @@ describe('picker: filter', () => {
 		}
 	});
 
-	it('filters 100,000 entries correctly (timing is reported by scripts/bench-picker.mjs, not asserted)', () => {
+	it('filters 100,000 entries correctly (timing is reported by the bench picker section, not asserted)', () => {
 		const paths = Array.from({ length: 100_000 }, (_, i) => `packages/p${i % 97}/src/module${i % 1013}/file-${i}.ts`);
 		const idx = index(paths);
 		const started = performance.now();
