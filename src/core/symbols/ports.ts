@@ -1,3 +1,4 @@
+import { Event } from '../../common/event';
 import { TextRange } from '../diagnostics/ports';
 
 /**
@@ -47,4 +48,45 @@ export interface DeclarationSource {
 	languageNames(): readonly string[];
 	/** The declarations of `text`, outermost first, in file order. */
 	parse(language: GrammarLanguage, text: string): Promise<readonly Declaration[]>;
+}
+
+/** One symbol a workspace search found. */
+export interface WorkspaceSymbol {
+	readonly name: string;
+	/** VS Code's SymbolKind name. */
+	readonly kind: string;
+	/** The symbol it is declared in (a class for a method), when there is one. */
+	readonly container?: string;
+	readonly absPath: string;
+	/** Zero-based, the whole symbol. */
+	readonly range: TextRange;
+}
+
+export interface SymbolSearch {
+	/** What names must match, lower case, never empty. */
+	readonly query: string;
+	/** Only symbols of these kinds, when given. */
+	readonly kinds?: ReadonlySet<string>;
+	/** Best matches wanted; a source may return more (its own order) or fewer. */
+	readonly max: number;
+	/** `performance.now()` past which a source stops and answers what it has. */
+	readonly deadline: number;
+}
+
+export interface SymbolSearchResult {
+	readonly symbols: readonly WorkspaceSymbol[];
+	/** False when the source stopped early (time, its own bounds, an index still being built) or had more than `max`. */
+	readonly complete: boolean;
+	/** Why an answer is not complete, for a person. */
+	readonly note?: string;
+}
+
+/**
+ * Symbols of the whole workspace by name: the editor's workspace symbol providers, or headless an
+ * index built from the grammars.
+ */
+export interface WorkspaceSymbolSource {
+	search(request: SymbolSearch): Promise<SymbolSearchResult>;
+	/** What a search answers may have changed (files edited, re-indexed). */
+	readonly onDidChange: Event<void>;
 }
