@@ -11,6 +11,7 @@ import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../core/registry';
 import { GrammarOutline } from '../core/symbols/grammarOutline';
+import { RelationsProvider } from '../core/symbols/relationsProvider';
 import { SymbolIndex } from '../core/symbols/symbolIndex';
 import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
@@ -77,6 +78,8 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const ranges = new RangesProvider({ files, scope, reader, outline: outlineSource, declarations: grammars });
 	// Symbol search from an index of the grammars' declarations, built on the first search.
 	const symbols = new WorkspaceSymbolsProvider(new SymbolIndex(files, grammars, options.log), scope);
+	// No relations: no grammar knows what a name refers to across files. Reads say the editor is needed.
+	const relations = new RelationsProvider({ scope, files });
 	// Headless relevance: git changes and files written on disk (there is no editor). The
 	// directory watcher reports a file written (new or not) as 'changed' and a new directory as
 	// 'created': only files are ranked, as a directory is nothing to read and judged as a file a
@@ -85,7 +88,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events => listener(events.flatMap((e): FileTouch[] =>
 		e.kind === 'changed' ? [{ path: e.path, kind: 'written' }] : e.kind === 'deleted' ? [{ path: e.path, kind: 'gone' }] : [])));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
-	const registry = new ProviderRegistry([relevance, git, symbols, outline, ranges, files], options.trackerOptions);
+	const registry = new ProviderRegistry([relevance, git, symbols, relations, outline, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry };
 }

@@ -11,14 +11,18 @@ import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { GrammarOutline } from '../core/symbols/grammarOutline';
+import { RelationsProvider } from '../core/symbols/relationsProvider';
+import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { TreeSitterParser } from '../node/grammars/treeSitterParser';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
+import { VsCodeRelations } from './vsCodeRelations';
 import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
 import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
+import { VsCodeWorkspaceSymbols } from './vsCodeWorkspaceSymbols';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -56,11 +60,14 @@ export function createWorkspaceStateProviders(ports: {
 	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
 	// Ranges own the file: URIs with a query, so they come before the files provider.
 	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource, documents: ports.documents, declarations: grammars });
+	// Symbols by name and the relations of one, from the language services (the live text).
+	const symbols = new WorkspaceSymbolsProvider(new VsCodeWorkspaceSymbols(), scope);
+	const relations = new RelationsProvider({ source: new VsCodeRelations(), scope, outline: outlineSource, files: ports.files });
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
 	const terminalSetting = new VsCodeTerminalSetting();
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
+	return [relevance, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];
 }

@@ -128,7 +128,8 @@ export class WorkspaceSymbolsProvider extends Disposable implements ResourceProv
 		const shown = served.slice(0, request.max);
 		const body: Record<string, unknown> = {
 			symbols: shown.map(({ symbol, display }) => {
-				const lines = `${symbol.range.start.line + 1}-${symbol.range.end.line + 1}`;
+				const [from, to] = [symbol.range.start.line + 1, Math.max(symbol.range.start.line, symbol.range.end.line) + 1];
+				const lines = from === to ? `${from}` : `${from}-${to}`;
 				return {
 					name: symbol.name, kind: symbol.kind, ...(symbol.container ? { container: symbol.container } : {}),
 					path: display, line: symbol.range.start.line + 1, uri: `${fileUri(symbol.absPath)}?lines=${lines}`,

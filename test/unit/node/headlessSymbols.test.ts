@@ -144,6 +144,16 @@ describe('headless workspace symbols from the grammars (built CLI, both eras)', 
 		}
 	});
 
+	it('relations need the editor: no template, and a read says so (-32602)', async () => {
+		for (const c of clients) {
+			const templates = (await c.client.listResourceTemplates()).resourceTemplates.map(t => t.uriTemplate);
+			assert.ok(templates.includes('symbols://workspace{?q,kind,max}'), `${c.label}: ${templates.join(', ')}`);
+			assert.ok(!templates.some(t => /^symbols:\/\/(references|definitions)/.test(t)), `${c.label}: ${templates.join(', ')}`);
+			const outcome = await readOutcome(c, 'symbols://references/src/shapes.ts?symbol=Circle');
+			assert.ok(!outcome.ok && outcome.code === -32602 && /needs the editor's language services/.test(outcome.message), `${c.label}: ${JSON.stringify(outcome)}`);
+		}
+	});
+
 	it('keeps the index current from the watcher, and a subscribed search hears updated only when its answer changes', async () => {
 		const uri = 'symbols://workspace?q=freshlyWritten';
 		const stops: (() => Promise<void>)[] = [];
