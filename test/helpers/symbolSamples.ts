@@ -59,11 +59,17 @@ export const describeShape = (shape: Shape): string => {
 };
 
 const LIMIT = 10;
+
+// ////////////////////////////////
+export const DEFAULTS = {
+	limit: 10,
+	label: 'unnamed',
+};
 `,
-		symbols: { Shape: 'Interface', 'Shape.area': 'Method', Circle: 'Class', 'Circle.area': 'Method', 'Circle.constructor': 'Constructor', Kind: 'TypeParameter', Color: 'Enum', parseShape: 'Function', describeShape: 'Function', LIMIT: 'Constant' },
+		symbols: { DEFAULTS: 'Constant', Shape: 'Interface', 'Shape.area': 'Method', Circle: 'Class', 'Circle.area': 'Method', 'Circle.constructor': 'Constructor', Kind: 'TypeParameter', Color: 'Enum', parseShape: 'Function', describeShape: 'Function', LIMIT: 'Constant' },
 		search: { name: 'area', container: 'Circle' },
-		kept: ['export class Circle implements Shape', 'area(): number', '// The area of the circle.', 'export function parseShape(text: string): Shape', 'A circle of some radius.'],
-		dropped: ['const squared = this.radius', 'return new Circle(radius)', 'More words here.'],
+		kept: ['export class Circle implements Shape', 'area(): number', '// The area of the circle.', 'export function parseShape(text: string): Shape', 'A circle of some radius.', 'export const DEFAULTS = { …'],
+		dropped: ['const squared = this.radius', 'return new Circle(radius)', 'More words here.', "label: 'unnamed'", '////'],
 	},
 	{
 		language: 'TypeScript (TSX)', file: 'src/view.tsx',

@@ -3,6 +3,9 @@ import { Declaration, GrammarLanguage } from './ports';
 /** What stands for a dropped body. */
 export const BODY_MARKER = '…';
 
+/** Kinds whose text past the first line is a value, not a signature. */
+const VALUE_KINDS = new Set(['Variable', 'Constant']);
+
 interface Edit {
 	readonly start: number;
 	readonly end: number;
@@ -11,7 +14,8 @@ interface Edit {
 
 /**
  * A file cut down to its declarations: each declaration's text as written, with the bodies of its
- * functions replaced by a marker (`{ … }`, or `…` where a body has no braces) and its documentation
+ * functions replaced by a marker (`{ … }`, or `…` where a body has no braces), a variable's or a
+ * constant's value past its first line by `…`, and its documentation
  * by the first line of it, as a line comment just above. What lies between top-level declarations
  * (imports, statements) is left out; what lies inside a class or a namespace (fields, other
  * members) stays.
@@ -25,6 +29,17 @@ export function signatureView(text: string, declarations: readonly Declaration[]
 				edits.push({ start: d.doc.start, end: d.doc.end, text: '' });
 			}
 			edits.push({ start: d.start, end: d.start, text: `${language.lineComment} ${d.doc.firstLine}\n${indent}` });
+		}
+		if (!d.body && d.children.length === 0 && VALUE_KINDS.has(d.kind)) {
+			// A value's declaration is its first line: what follows is its initializer (an object, a call).
+			let lineEnd = text.indexOf('\n', d.start);
+			if (lineEnd >= 0 && lineEnd < d.end) {
+				while (lineEnd > d.start && /\s/.test(text[lineEnd - 1])) {
+					lineEnd--;
+				}
+				edits.push({ start: lineEnd, end: d.end, text: ` ${BODY_MARKER}` });
+			}
+			return;
 		}
 		if (d.body) {
 			let headerEnd = d.body.start;

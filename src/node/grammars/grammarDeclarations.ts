@@ -217,7 +217,7 @@ function startsLine(text: string, offset: number): boolean {
 	return /^[ \t]*$/.test(text.slice(lineStart, offset));
 }
 
-/** The first line of a comment or docstring with its markers, tags and blanks taken off. */
+/** The first line of a comment or docstring that says something, its markers, tags and blanks taken off (a rule of slashes says nothing). */
 export function firstDocLine(comment: string): string | undefined {
 	for (const raw of comment.split('\n')) {
 		const line = raw.trim()
@@ -225,7 +225,7 @@ export function firstDocLine(comment: string): string | undefined {
 			.replace(/(\*+\/|"""|'''|"|')$/, '')
 			.replace(/<\/?[A-Za-z][^>]*>/g, '')
 			.trim();
-		if (line !== '') {
+		if (/[\p{L}\p{N}]/u.test(line)) {
 			return line.length > MAX_DOC_LINE ? `${line.slice(0, MAX_DOC_LINE)}…` : line;
 		}
 	}
