@@ -19,9 +19,12 @@ export interface SymbolIndexLimits {
 	readonly maxPerFile: number;
 	/** Files read at once while indexing. */
 	readonly readsAtOnce: number;
-	/** How long a first search waits for the index to be built before answering from what it has. */
+	/** How long the search that starts the index waits for it before answering from what it has. */
 	readonly firstSearchWaitMs: number;
 }
+
+/** Longest run of indexing between two turns of the event loop. */
+const SLICE_MS = 10;
 
 export const DEFAULT_INDEX_LIMITS: SymbolIndexLimits = { maxSymbols: 2_000_000, maxPerFile: 5_000, readsAtOnce: 8, firstSearchWaitMs: 1_000 };
 
@@ -50,6 +53,7 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 	private built = false;
 	private draining = false;
 	private progress = { done: 0, total: 0 };
+	private sliceStart = 0;
 
 	constructor(
 		private readonly source: IndexedFiles,
@@ -87,8 +91,11 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 	}
 
 	async search(request: SymbolSearch): Promise<SymbolSearchResult> {
+		// The search that starts the index waits a little for it (a small workspace is done by
+		// then); the ones after answer at once from what it holds so far.
+		const first = this.building === undefined;
 		const building = this.start();
-		if (!this.built) {
+		if (first && !this.built) {
 			let timer: NodeJS.Timeout | undefined;
 			const wait = Math.max(0, Math.min(this.limits.firstSearchWaitMs, request.deadline - performance.now()));
 			await Promise.race([building, new Promise<void>(resolve => { timer = setTimeout(resolve, wait); })]).finally(() => clearTimeout(timer));
@@ -174,8 +181,16 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 		}
 	}
 
-	/** Reads a batch at once (I/O overlaps), then parses one file after the other. */
+	/**
+	 * Reads a batch at once (I/O overlaps), then parses one file after the other, then gives the
+	 * event loop a turn when this slice has run long: reads of small files are synchronous, so
+	 * without it a whole build is one chain of promises and no request is answered until it ends.
+	 */
 	private async indexBatch(uris: readonly string[]): Promise<void> {
+		if (performance.now() - this.sliceStart > SLICE_MS) {
+			await new Promise(resolve => setImmediate(resolve));
+			this.sliceStart = performance.now();
+		}
 		const texts = await Promise.all(uris.map(uri => sourceText(this.source, fileUriToPath(uri)).catch(() => ({ kind: 'not-found' as const }))));
 		for (let i = 0; i < uris.length && !this.isDisposed; i++) {
 			const text = texts[i];
