@@ -1,10 +1,10 @@
 import { Declaration } from './ports';
-import { NameMatch } from './nameMatch';
 import { kindIndex } from './symbolKinds';
 
 /**
  * One file's symbols, packed for a search over a whole workspace: the names in one string
- * (`\n` between them) and a lower-case copy searched with `indexOf`, the rest in typed arrays.
+ * (`\n` between them) and a lower-case copy (which SymbolShards joins with other files' to search
+ * them at once), the rest in typed arrays.
  * A symbol costs a few dozen bytes instead of an object and two strings.
  */
 export interface FileSymbols {
@@ -61,54 +61,4 @@ export function packSymbols(absPath: string, declarations: readonly Declaration[
 /** A symbol's name. */
 export function nameAt(file: FileSymbols, i: number): string {
 	return file.names.slice(file.starts[i], file.starts[i + 1] - 1);
-}
-
-/**
- * Calls `found` for each symbol of `file` whose name matches `query` (lower case): exact, prefix
- * or substring through `indexOf` over all names at once, and (with `fuzzy`) the query's characters
- * in order. Linear in the file's names: each `indexOf` result is kept until the scan passes it.
- */
-export function searchFile(file: FileSymbols, query: string, kinds: Uint8Array | undefined, fuzzy: boolean, found: (i: number, match: NameMatch) => void): void {
-	const { lower, starts } = file;
-	const first = query.charCodeAt(0);
-	const firstChar = query[0];
-	let nextHit = -1;
-	let nextFirst = -1;
-	for (let i = 0; i < file.count; i++) {
-		if (kinds && kinds[file.kinds[i]] === 0) {
-			continue;
-		}
-		const s = starts[i];
-		const e = starts[i + 1] - 1;
-		if (e - s < query.length) {
-			continue;
-		}
-		if (nextHit !== Infinity && nextHit < s) {
-			const at = lower.indexOf(query, s);
-			nextHit = at < 0 ? Infinity : at;
-		}
-		if (nextHit + query.length <= e) {
-			found(i, nextHit === s ? (e - s === query.length ? NameMatch.Exact : NameMatch.Prefix) : NameMatch.Substring);
-			continue;
-		}
-		if (!fuzzy) {
-			continue;
-		}
-		if (nextFirst !== Infinity && nextFirst < s) {
-			const at = lower.indexOf(firstChar, s);
-			nextFirst = at < 0 ? Infinity : at;
-		}
-		if (nextFirst >= e) {
-			continue;
-		}
-		let q = 1;
-		for (let p = nextFirst + 1; p < e && q < query.length; p++) {
-			if (lower.charCodeAt(p) === query.charCodeAt(q)) {
-				q++;
-			}
-		}
-		if (q === query.length && first === lower.charCodeAt(nextFirst)) {
-			found(i, NameMatch.Fuzzy);
-		}
-	}
 }

@@ -3,11 +3,12 @@ import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { ResourceProvider } from '../resource';
 import { fileUriToPath } from '../uriGuard';
-import { FileSymbols, nameAt, packSymbols, searchFile } from './fileSymbols';
+import { FileSymbols, nameAt, packSymbols } from './fileSymbols';
 import { NameMatch } from './nameMatch';
 import { DeclarationSource, SymbolSearch, SymbolSearchResult, WorkspaceSymbol, WorkspaceSymbolSource } from './ports';
 import { baseName, sourceText } from './sourceText';
 import { SYMBOL_KINDS } from './symbolKinds';
+import { SymbolShards } from './symbolShards';
 
 /** The files provider, as the index reads it: its list, its reads (the served-or-not rule) and its changes. */
 export type IndexedFiles = Pick<ResourceProvider, 'list' | 'read' | 'onDidChange' | 'ready'>;
@@ -44,7 +45,7 @@ interface Candidate {
 export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 	private readonly changeEmitter = this._register(new Emitter<void>());
 	readonly onDidChange = this.changeEmitter.event;
-	private readonly files = new Map<string, FileSymbols>();
+	private readonly files = new SymbolShards();
 	private symbols = 0;
 	/** Files left out because the index was full. */
 	private skipped = 0;
@@ -104,24 +105,23 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 		const query = request.query;
 		let candidates: Candidate[] = [];
 		let strong = 0;
-		let outOfTime = false;
-		let scanned = 0;
-		for (const file of this.files.values()) {
-			if ((++scanned & 63) === 0 && performance.now() > request.deadline) {
-				outOfTime = true;
-				break;
-			}
+		const inTime = this.files.search(query,
 			// Once more names contain the query than are wanted, looser matches can never rank.
-			searchFile(file, query, kinds, strong <= request.max, (index, match) => {
+			() => strong <= request.max,
+			() => performance.now() <= request.deadline,
+			(file, index, match) => {
+				if (kinds && kinds[file.kinds[index]] === 0) {
+					return;
+				}
 				candidates.push({ file, index, match });
 				if (match !== NameMatch.Fuzzy) {
 					strong++;
 				}
+				if (candidates.length > 50_000) {
+					candidates = best(candidates, request.max + 1); // bounded, whatever the query
+				}
 			});
-			if (candidates.length > 50_000) {
-				candidates = best(candidates, request.max + 1); // bounded, whatever the query
-			}
-		}
+		const outOfTime = !inTime;
 		const found = candidates.length;
 		const symbols = best(candidates, request.max).map(c => toSymbol(c.file, c.index));
 		const notes: string[] = [];
@@ -195,20 +195,23 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 		for (let i = 0; i < uris.length && !this.isDisposed; i++) {
 			const text = texts[i];
 			const absPath = fileUriToPath(uris[i]);
-			this.remove(uris[i]);
 			const language = this.grammars.languageOf(baseName(absPath));
 			if (text.kind !== 'text' || !language) {
+				this.remove(uris[i]);
 				continue;
 			}
 			try {
 				const packed = packSymbols(absPath, await this.grammars.parse(language, text.text), this.limits.maxPerFile);
-				if (this.symbols + packed.count > this.limits.maxSymbols) {
+				const old = this.files.get(uris[i])?.count ?? 0;
+				if (this.symbols - old + packed.count > this.limits.maxSymbols) {
+					this.remove(uris[i]);
 					this.skipped++;
 					continue;
 				}
 				this.files.set(uris[i], packed);
-				this.symbols += packed.count;
+				this.symbols += packed.count - old;
 			} catch (err) {
+				this.remove(uris[i]);
 				this.log?.warn(`could not parse ${baseName(absPath)} for symbols: ${String(err)}`);
 			}
 		}
