@@ -29,7 +29,7 @@ export interface SymbolsBenchResult {
 	readonly signatures: { package: string; files: number; chars: number; viewChars: number; tokens: number; viewTokens: number; charsSaved: number; tokensSaved: number }[];
 	readonly parse: { language: string; files: number; megabytes: number; ms: number; mbPerSecond: number; filesPerSecond: number }[];
 	readonly search: {
-		files: number; sourceFiles: number; indexMs: number; symbols: number | null; rssMiB: number | null;
+		files: number; indexMs: number; rssMiB: number | null;
 		ours: LatencySummary; ctags: { indexMs: number; tagsMiB: number; lookup: LatencySummary } | null;
 		sameAnswers: number;
 	};
@@ -212,9 +212,8 @@ async function measureSearch(options: SymbolsBenchOptions): Promise<SymbolsBench
 		ourAnswers.push(answer.symbols.map(s => s.name));
 	}
 	await client.close();
-	const sourceFiles = options.files;
 	if (options.skipCtags) {
-		return { files: options.files, sourceFiles, indexMs: round(indexMs, 0)!, symbols: null, rssMiB: round(rss, 0), ours: summarize(ours), ctags: null, sameAnswers: 0 };
+		return { files: options.files, indexMs: round(indexMs, 0)!, rssMiB: round(rss, 0), ours: summarize(ours), ctags: null, sameAnswers: 0 };
 	}
 	ensureCtags();
 	const tags = path.join(BENCH_WORKSPACES, `symbols-${options.files}.tags`);
@@ -235,7 +234,7 @@ async function measureSearch(options: SymbolsBenchOptions): Promise<SymbolsBench
 	});
 	const tagsMiB = statSync(tags).size / 1024 / 1024;
 	return {
-		files: options.files, sourceFiles, indexMs: round(indexMs, 0)!, symbols: null, rssMiB: round(rss, 0), ours: summarize(ours),
+		files: options.files, indexMs: round(indexMs, 0)!, rssMiB: round(rss, 0), ours: summarize(ours),
 		ctags: { indexMs: round(ctagsIndexMs, 0)!, tagsMiB: round(tagsMiB, 1)!, lookup: summarize(lookup) }, sameAnswers,
 	};
 }
