@@ -1,5 +1,8 @@
 // Bundles the extension (vscode external) and the headless CLI into dist/.
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = !process.argv.includes('--dev');
@@ -15,6 +18,9 @@ const common = {
 	logLevel: 'info',
 	legalComments: 'none',
 	metafile: true,
+	// web-tree-sitter's ES module build finds its files through `import.meta.url`, which a CommonJS
+	// bundle does not have: take its CommonJS build, as `require` would.
+	alias: { 'web-tree-sitter': createRequire(import.meta.url).resolve('web-tree-sitter') },
 };
 
 /**
@@ -22,19 +28,21 @@ const common = {
  * own file next to the requiring bundle (and next to the compiled source in tests):
  * - the Claude tokenizer's vocabulary (2.3 MB), dist/claudeTokenizer.js, which
  *   src/picker/tokenCount.ts requires on first use;
+ * - the tree-sitter runtime (web-tree-sitter), dist/treeSitterRuntime.js, which
+ *   src/node/grammars/treeSitterParser.ts requires on the first parse;
  * - the CLI's commands (src/cli/<command>.ts), dist/<command>.js, which src/cli.ts requires for
  *   the command it runs (beside it, not in a dist/cli/ folder, so every bundle finds
  *   dist/walkWorker.js next to itself): a
  *   bundle evaluates all it holds at load (`format: 'cjs'`), and `serve --stdio` would otherwise
  *   pay for the bridge's MCP client and the HTTP stack it never uses (about 10 MiB resident).
  */
-const LAZY_BUNDLES = { './claudeTokenizer': 'src/picker/claudeTokenizer.ts', './cli/bridgeCommand': 'src/cli/bridgeCommand.ts', './cli/serveStdio': 'src/cli/serveStdio.ts', './cli/serveHttp': 'src/cli/serveHttp.ts' };
+const LAZY_BUNDLES = { './claudeTokenizer': 'src/picker/claudeTokenizer.ts', './treeSitterRuntime': 'src/node/grammars/treeSitterRuntime.ts', './cli/bridgeCommand': 'src/cli/bridgeCommand.ts', './cli/serveStdio': 'src/cli/serveStdio.ts', './cli/serveHttp': 'src/cli/serveHttp.ts' };
 /** './cli/serveStdio' -> 'serveStdio': every bundle is a file of dist/ itself. */
 const bundleName = specifier => specifier.slice(specifier.lastIndexOf('/') + 1);
 const lazyBundles = {
 	name: 'lazy-bundles',
 	setup(build) {
-		build.onResolve({ filter: /^\.\/(claudeTokenizer|cli\/\w+)$/ }, args => (args.path in LAZY_BUNDLES ? { path: `./${bundleName(args.path)}.js`, external: true } : undefined));
+		build.onResolve({ filter: /^\.\/(claudeTokenizer|treeSitterRuntime|cli\/\w+)$/ }, args => (args.path in LAZY_BUNDLES ? { path: `./${bundleName(args.path)}.js`, external: true } : undefined));
 	},
 };
 
@@ -60,6 +68,27 @@ const builds = [
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
 ];
 
+/**
+ * The WASM files the grammars need at run time, copied to dist/grammars/ (src/node/grammars/grammarCatalog.ts
+ * names them): the runtime and one grammar per language served, and no other of the packages' grammars.
+ * VS Code's own set has no C grammar; C's comes from the grammar's own package.
+ */
+const GRAMMAR_FILES = [
+	'web-tree-sitter/web-tree-sitter.wasm',
+	...['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'cpp', 'c-sharp', 'ruby', 'php']
+		.map(name => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`),
+	'tree-sitter-c/tree-sitter-c.wasm',
+];
+function copyGrammars() {
+	const require = createRequire(import.meta.url);
+	const target = new URL('./dist/grammars/', import.meta.url).pathname;
+	mkdirSync(target, { recursive: true });
+	for (const file of GRAMMAR_FILES) {
+		copyFileSync(require.resolve(file), path.join(target, path.basename(file)));
+	}
+}
+
+copyGrammars();
 if (watch) {
 	for (const options of builds) {
 		const ctx = await esbuild.context(options);

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisposableStore } from './common/lifecycle';
 import { FilesProvider } from './core/files/filesProvider';
@@ -52,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
 		walker: new ThreadWalker(log),
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, grammarDir: path.join(context.extensionPath, 'dist', 'grammars'), log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

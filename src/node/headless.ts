@@ -1,16 +1,23 @@
+import * as path from 'node:path';
 import { Event } from '../common/event';
 import { Logger } from '../common/logger';
 import { ChangeTrackerOptions } from '../core/changeTracker';
-import { FilesProvider } from '../core/files/filesProvider';
+import { FILE_TEMPLATE, FilesProvider } from '../core/files/filesProvider';
 import { GitProvider } from '../core/git/gitProvider';
 import { DEFAULT_MAX_FILE_SIZE, FileWatcher, GitUserConfig, noOpenDocuments } from '../core/ports';
+import { OutlineProvider } from '../core/outline/outlineProvider';
 import { RangesProvider } from '../core/ranges/rangesProvider';
 import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { ProviderRegistry } from '../core/registry';
+import { GrammarOutline } from '../core/symbols/grammarOutline';
+import { RelationsProvider } from '../core/symbols/relationsProvider';
+import { SymbolIndex } from '../core/symbols/symbolIndex';
+import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
 import { GitCliSource } from './git/gitCliSource';
+import { TreeSitterParser } from './grammars/treeSitterParser';
 import { NodeFileSystem } from './nodeFileSystem';
 import { StaticFolders, StaticSettings } from './staticSources';
 
@@ -26,11 +33,14 @@ export interface HeadlessOptions {
 	/** Defaults to one inotify watch per served directory. */
 	readonly watcher?: FileWatcher;
 	readonly trackerOptions?: ChangeTrackerOptions;
+	/** Where the grammars' WASM files are: dist/grammars next to the bundle unless told. */
+	readonly grammarDir?: string;
 }
 
 /**
- * The registry the headless host serves: files from node:fs, changes from a file watcher, and
- * git state from the git CLI (no problems or editor state without an editor).
+ * The registry the headless host serves: files from node:fs, changes from a file watcher, git
+ * state from the git CLI, and outlines, symbol ranges and signatures from tree-sitter grammars (no
+ * problems or editor state without an editor).
  */
 export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry } {
 	const folders = new StaticFolders(options.roots);
@@ -60,8 +70,16 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		settings,
 		log: options.log,
 	});
-	// Line ranges (no outlines headless: no language services, and no parser fits the bundle).
-	const ranges = new RangesProvider({ files, scope, reader });
+	// Outlines, `?symbol=` ranges and signatures from grammars (no language services headless),
+	// parsing what a read of the file returns; each grammar loads with the first file of its language.
+	const grammars = new TreeSitterParser(options.grammarDir ?? path.join(__dirname, 'grammars'));
+	const outlineSource = new GrammarOutline(files, grammars);
+	const outline = new OutlineProvider(outlineSource, scope, folders, files, FILE_TEMPLATE);
+	const ranges = new RangesProvider({ files, scope, reader, outline: outlineSource, declarations: grammars });
+	// Symbol search from an index of the grammars' declarations, built on the first search.
+	const symbols = new WorkspaceSymbolsProvider(new SymbolIndex(files, grammars, options.log), scope);
+	// No relations: no grammar knows what a name refers to across files. Reads say the editor is needed.
+	const relations = new RelationsProvider({ scope, files });
 	// Headless relevance: git changes and files written on disk (there is no editor). The
 	// directory watcher reports a file written (new or not) as 'changed' and a new directory as
 	// 'created': only files are ranked, as a directory is nothing to read and judged as a file a
@@ -70,7 +88,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events => listener(events.flatMap((e): FileTouch[] =>
 		e.kind === 'changed' ? [{ path: e.path, kind: 'written' }] : e.kind === 'deleted' ? [{ path: e.path, kind: 'gone' }] : [])));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
-	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
+	const registry = new ProviderRegistry([relevance, git, symbols, relations, outline, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry };
 }

@@ -3,19 +3,26 @@ import { DiagnosticsProvider } from '../core/diagnostics/diagnosticsProvider';
 import { EditorProvider } from '../core/editor/editorProvider';
 import { GitProvider } from '../core/git/gitProvider';
 import { FILE_TEMPLATE, FilesProvider } from '../core/files/filesProvider';
+import { FirstAnsweringOutline } from '../core/outline/firstAnsweringOutline';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
+import { GrammarOutline } from '../core/symbols/grammarOutline';
+import { RelationsProvider } from '../core/symbols/relationsProvider';
+import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
+import { TreeSitterParser } from '../node/grammars/treeSitterParser';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
+import { VsCodeRelations } from './vsCodeRelations';
 import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
 import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
+import { VsCodeWorkspaceSymbols } from './vsCodeWorkspaceSymbols';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -35,6 +42,8 @@ export function createWorkspaceStateProviders(ports: {
 	files: FileReads & Pick<FilesProvider, 'followHeadMoves'>;
 	/** Unsaved text, for ranges of files over the read cap. */
 	documents: OpenDocuments;
+	/** Where the grammars' WASM files are (dist/grammars). */
+	grammarDir: string;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
@@ -44,15 +53,21 @@ export function createWorkspaceStateProviders(ports: {
 	ports.files.followHeadMoves(gitSource);
 	const git = new GitProvider({ source: gitSource, scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
-	const outlineSource = new VsCodeOutline();
+	// The language's outline provider first; a grammar for a file none answers for (its language's
+	// extension is not installed), parsing the same text a read returns (the unsaved buffer too).
+	const grammars = new TreeSitterParser(ports.grammarDir);
+	const outlineSource = new FirstAnsweringOutline(new VsCodeOutline(), new GrammarOutline(ports.files, grammars));
 	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
 	// Ranges own the file: URIs with a query, so they come before the files provider.
-	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource, documents: ports.documents });
+	const ranges = new RangesProvider({ files: ports.files, scope, reader: ports.reader, outline: outlineSource, documents: ports.documents, declarations: grammars });
+	// Symbols by name and the relations of one, from the language services (the live text).
+	const symbols = new WorkspaceSymbolsProvider(new VsCodeWorkspaceSymbols(), scope);
+	const relations = new RelationsProvider({ source: new VsCodeRelations(), scope, outline: outlineSource, files: ports.files });
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
 	const terminalSetting = new VsCodeTerminalSetting();
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
+	return [relevance, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];
 }

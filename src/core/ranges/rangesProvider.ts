@@ -5,6 +5,8 @@ import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
+import { DeclarationSource } from '../symbols/ports';
+import { signatureView } from '../symbols/signatureView';
 import { FileSystemReader, OpenDocuments } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUriToPath } from '../uriGuard';
@@ -14,6 +16,9 @@ import { LineRange, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } f
 
 export const LINES_TEMPLATE = 'file:///{+path}{?lines}';
 export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
+export const VIEW_TEMPLATE = 'file:///{+path}{?view}';
+/** The views of a whole file `?view=` names. */
+const VIEWS = ['signatures'] as const;
 /**
  * Largest file a range is read from when the file is over the read cap (`maxFileSize`): the
  * point of a range is to read part of a big file, but the whole file is still read to find it.
@@ -30,7 +35,12 @@ export interface RangesProviderPorts {
 	readonly outline?: OutlineSource;
 	/** The editor's unsaved text, for files over the read cap (the files provider's reads have it below). */
 	readonly documents?: OpenDocuments;
+	/** Grammars, for `?view=signatures`; without them that view is not offered. */
+	readonly declarations?: DeclarationSource;
 }
+
+/** What part or view of a file a query asks for. */
+type FileQuery = { readonly lines: LineRange } | { readonly symbol: string } | { readonly view: typeof VIEWS[number] };
 
 /**
  * Part of a file: `file:///abs/path?lines=12-40` (1-based, inclusive), or, in the editor,
@@ -49,9 +59,8 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 
 	constructor(private readonly ports: RangesProviderPorts) {
 		super();
-		this.summary = ports.outline
-			? `line ranges and symbols of files (${LINES_TEMPLATE}, ${SYMBOL_TEMPLATE})`
-			: `line ranges of files (${LINES_TEMPLATE})`;
+		const templates = [LINES_TEMPLATE, ...(ports.outline ? [SYMBOL_TEMPLATE] : []), ...(ports.declarations ? [VIEW_TEMPLATE] : [])];
+		this.summary = `line ranges${ports.outline ? ', symbols' : ''}${ports.declarations ? ' and signatures (declarations without bodies)' : ''} of files (${templates.join(', ')})`;
 		this._register(ports.files.onDidChange(change => {
 			const updated = this.known.among(change.updated);
 			if (updated.length > 0) {
@@ -77,18 +86,28 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			uriTemplate: LINES_TEMPLATE, name: 'file lines', title: 'Lines of a file',
 			description: 'Lines of a workspace file: lines=12 (one), 12-40, or 12- (to the end); 1-based. The unsaved text when the file is open and dirty.',
 		};
-		if (!this.ports.outline) {
-			return [lines];
+		const out = [lines];
+		if (this.ports.outline) {
+			out.push({
+				uriTemplate: SYMBOL_TEMPLATE, name: 'file symbol', title: 'Symbol of a file',
+				description: 'The lines of one symbol of a file\'s outline, by dotted name (e.g. Class.method); completion suggests names.',
+			});
 		}
-		return [lines, {
-			uriTemplate: SYMBOL_TEMPLATE, name: 'file symbol', title: 'Symbol of a file',
-			description: 'The lines of one symbol of a file\'s outline, by dotted name (e.g. Class.method); completion suggests names.',
-		}];
+		if (this.ports.declarations) {
+			out.push({
+				uriTemplate: VIEW_TEMPLATE, name: 'file signatures', title: 'Signatures of a file',
+				description: `view=signatures: a source file's declarations, signatures and the first line of their documentation, function bodies dropped (…); for ${this.ports.declarations.languageNames().join(', ')}.`,
+			});
+		}
+		return out;
 	}
 
 	async read(uri: string): Promise<ResourceContent[]> {
 		const { base, query } = this.parse(uri);
 		const text = await this.text(uri, base);
+		if ('view' in query) {
+			return [{ uri, mimeType: text.mimeType, text: await this.signatures(base, text.text) }];
+		}
 		const range = 'lines' in query ? query.lines : await this.symbolLines(uri, base, query.symbol);
 		const sliced = sliceLines(text.text, range);
 		return [{ uri, mimeType: text.mimeType, text: sliced.truncated ? sliced.text + cutMarker(sliced, range) : sliced.text }];
@@ -111,7 +130,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	}
 
 	async complete(uriTemplate: string, argument: string, value: string, context: Readonly<Record<string, string>>): Promise<Completion | undefined> {
-		if (uriTemplate !== LINES_TEMPLATE && uriTemplate !== SYMBOL_TEMPLATE) {
+		if (uriTemplate !== LINES_TEMPLATE && uriTemplate !== SYMBOL_TEMPLATE && uriTemplate !== VIEW_TEMPLATE) {
 			return undefined;
 		}
 		if (argument === 'path') {
@@ -125,6 +144,9 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			const names = dottedNames(await this.ports.outline.symbols(absPath) ?? []).filter(n => n.toLowerCase().includes(value.toLowerCase()));
 			return { values: names.slice(0, 100), total: names.length, hasMore: names.length > 100 };
 		}
+		if (argument === 'view' && uriTemplate === VIEW_TEMPLATE) {
+			return { values: VIEWS.filter(v => v.startsWith(value)) };
+		}
 		if (argument === 'lines' || argument === 'symbol') {
 			return { values: [] };
 		}
@@ -132,7 +154,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	}
 
 	/** The file's URI and what part of it is asked for; a malformed query is an InvalidParams. */
-	private parse(uri: string): { base: string; query: { lines: LineRange } | { symbol: string } } {
+	private parse(uri: string): { base: string; query: FileQuery } {
 		const at = uri.indexOf('?');
 		const base = uri.slice(0, at);
 		if (uri.includes('#')) {
@@ -160,9 +182,29 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			}
 			return { base, query: { symbol } };
 		}
-		throw new InvalidParams(this.ports.outline
-			? 'A part of a file is ?lines=N-M or ?symbol=NAME (one of them)'
-			: 'A part of a file is ?lines=N-M (symbols need the editor\'s outline)');
+		if (keys.length === 1 && keys[0] === 'view' && this.ports.declarations) {
+			const view = VIEWS.find(v => v === params.get('view'));
+			if (!view) {
+				throw new InvalidParams(`Unknown view "${params.get('view')!.slice(0, 40)}": the views of a file are ${VIEWS.map(v => `view=${v}`).join(', ')}`);
+			}
+			return { base, query: { view } };
+		}
+		const forms = ['?lines=N-M', ...(this.ports.outline ? ['?symbol=NAME'] : []), ...(this.ports.declarations ? ['?view=signatures'] : [])];
+		throw new InvalidParams(`A part of a file is ${forms.length > 1 ? `${forms.slice(0, -1).join(', ')} or ${forms[forms.length - 1]} (one of them)` : forms[0]}`);
+	}
+
+	/** The signatures view of a file's text, from the grammar of its language; a language without one is an InvalidParams naming it. */
+	private async signatures(base: string, text: string): Promise<string> {
+		const declarations = this.ports.declarations!;
+		const name = path.basename(fileUriToPath(base));
+		const language = declarations.languageOf(name);
+		if (!language) {
+			const ext = path.extname(name);
+			const mime = mimeTypeForName(name);
+			const what = ext ? `"${ext}" files${mime ? ` (${mime})` : ''}` : `"${name.slice(0, 60)}"`;
+			throw new InvalidParams(`No grammar for ${what}: view=signatures reads ${declarations.languageNames().join(', ')}`);
+		}
+		return signatureView(text, await declarations.parse(language, text), language);
 	}
 
 	/** The whole text the range is cut from: the files provider's read, or past its cap our own. */
@@ -238,19 +280,25 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	}
 }
 
-/** The symbol named by a dotted path (`Class.method`); a plain name also finds a nested one. */
+/**
+ * The symbol named by a dotted path (`Class.method`); a plain name also finds a nested one. Where
+ * siblings share a name (Rust's `struct Counter` and its `impl Counter`), each is tried in turn.
+ */
 export function findSymbol(symbols: readonly OutlineSymbol[], dotted: string): OutlineSymbol | undefined {
 	const parts = dotted.split('.');
-	let level = symbols;
-	let found: OutlineSymbol | undefined;
-	for (const part of parts) {
-		found = level.find(s => s.name === part);
-		if (!found) {
-			break;
+	const along = (level: readonly OutlineSymbol[], i: number): OutlineSymbol | undefined => {
+		for (const s of level) {
+			if (s.name === parts[i]) {
+				const found = i === parts.length - 1 ? s : along(s.children, i + 1);
+				if (found) {
+					return found;
+				}
+			}
 		}
-		level = found.children;
-	}
-	if (found && found.name === parts[parts.length - 1]) {
+		return undefined;
+	};
+	const found = along(symbols, 0);
+	if (found) {
 		return found;
 	}
 	// A name the path does not reach, e.g. a symbol named "a.b" or a method named alone.

@@ -1,0 +1,96 @@
+import { Declaration, GrammarLanguage } from './ports';
+
+/** What stands for a dropped body. */
+export const BODY_MARKER = '…';
+
+/** Kinds whose text past the first line is a value, not a signature. */
+const VALUE_KINDS = new Set(['Variable', 'Constant']);
+
+interface Edit {
+	readonly start: number;
+	readonly end: number;
+	readonly text: string;
+}
+
+/**
+ * A file cut down to its declarations: each declaration's text as written, with the bodies of its
+ * functions replaced by a marker (`{ … }`, or `…` where a body has no braces), a variable's or a
+ * constant's value past its first line by `…`, and its documentation
+ * by the first line of it, as a line comment just above. What lies between top-level declarations
+ * (imports, statements) is left out; what lies inside a class or a namespace (fields, other
+ * members) stays.
+ */
+export function signatureView(text: string, declarations: readonly Declaration[], language: GrammarLanguage): string {
+	const edits: Edit[] = [];
+	const collect = (d: Declaration) => {
+		const indent = indentOf(text, d.start);
+		if (d.doc) {
+			if (d.doc.end > d.doc.start) {
+				edits.push({ start: d.doc.start, end: d.doc.end, text: '' });
+			}
+			edits.push({ start: d.start, end: d.start, text: `${language.lineComment} ${d.doc.firstLine}\n${indent}` });
+		}
+		if (!d.body && d.children.length === 0 && VALUE_KINDS.has(d.kind)) {
+			// A value's declaration is its first line: what follows is its initializer (an object, a call).
+			let lineEnd = text.indexOf('\n', d.start);
+			if (lineEnd >= 0 && lineEnd < d.end) {
+				while (lineEnd > d.start && /\s/.test(text[lineEnd - 1])) {
+					lineEnd--;
+				}
+				edits.push({ start: lineEnd, end: d.end, text: ` ${BODY_MARKER}` });
+			}
+			return;
+		}
+		if (d.body) {
+			let headerEnd = d.body.start;
+			while (headerEnd > d.start && /\s/.test(text[headerEnd - 1])) {
+				headerEnd--;
+			}
+			edits.push({ start: headerEnd, end: d.body.end, text: d.body.braced ? ` { ${BODY_MARKER} }` : ` ${BODY_MARKER}` });
+			return; // what lies in a body goes with it
+		}
+		d.children.forEach(collect);
+	};
+	declarations.forEach(collect);
+	edits.sort((a, b) => a.start - b.start || a.end - b.end);
+	const chunks: string[] = [];
+	for (const d of declarations) {
+		const docAbove = d.doc && d.doc.end <= d.start && d.doc.end > d.doc.start;
+		const from = lineStartIfBlank(text, docAbove ? d.doc!.start : d.start);
+		chunks.push(applyEdits(text, from, d.end, edits));
+	}
+	let out = '';
+	for (let i = 0; i < chunks.length; i++) {
+		const separate = i > 0 && (chunks[i].includes('\n') || chunks[i - 1].includes('\n'));
+		out += (i > 0 ? (separate ? '\n\n' : '\n') : '') + chunks[i];
+	}
+	// A removed docstring or comment can leave blank lines behind.
+	return (out.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n').replace(/^[ \t]+$/gm, '') + '\n').replace(/^\n+/, '');
+}
+
+/** `text[from, to)` with the edits that lie inside it applied; overlapping ones after the first are skipped. */
+function applyEdits(text: string, from: number, to: number, edits: readonly Edit[]): string {
+	let out = '';
+	let at = from;
+	for (const edit of edits) {
+		if (edit.start < at || edit.end > to || edit.start < from) {
+			continue;
+		}
+		out += text.slice(at, edit.start) + edit.text;
+		at = edit.end;
+	}
+	return out + text.slice(at, to);
+}
+
+/** The blanks between the start of the line and `offset`, or '' when something else is there. */
+function indentOf(text: string, offset: number): string {
+	const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+	const before = text.slice(lineStart, offset);
+	return /^[ \t]*$/.test(before) ? before : '';
+}
+
+/** The start of `offset`'s line when only blanks come before it on that line. */
+function lineStartIfBlank(text: string, offset: number): number {
+	const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+	return /^[ \t]*$/.test(text.slice(lineStart, offset)) ? lineStart : offset;
+}
