@@ -15,7 +15,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { mapLimited } from '../lib/mapLimited.js';
 import { createRng, now, pick, randInt, round, summarize, type LatencySummary, type Rng } from './measurement.js';
-import { BENCH_WORKSPACES } from './workspaceHome.js';
+import { BENCH_WORKSPACES } from './workspace.js';
+import type { SectionContext, SectionReport } from './section.js';
 
 export interface SymbolsBenchOptions {
 	/** Files of the generated workspace (100,000). */
@@ -272,6 +273,31 @@ export async function runSymbolsBench(options: SymbolsBenchOptions, log: (line: 
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(path.join(dir, 'symbols-latest.json'), `${JSON.stringify({ at: new Date().toISOString(), options, ...result }, null, 2)}\n`);
 	return result;
+}
+
+/** The `symbols` section of `npm run bench`: the same measurements, its lines as the section's text. */
+export async function runSymbols(ctx: SectionContext): Promise<SectionReport> {
+	const { flags, quick } = ctx;
+	const options: SymbolsBenchOptions = {
+		files: flags.number('--symbol-files', quick ? 2000 : 100_000, 1),
+		queries: flags.number('--queries', quick ? 20 : 200, 1),
+		skipCtags: flags.has('--skip-ctags'),
+	};
+	const lines: string[] = [];
+	const result = await runSymbolsBench(options, line => { lines.push(line); ctx.log(line); });
+	const { ours, ctags } = result.search;
+	return {
+		results: result,
+		text: ['== symbols', ...lines].join('\n'),
+		aims: [{
+			aim: 'symbol search p50 below universal-ctags\' lookup',
+			where: `headless, ${options.files.toLocaleString('en-US')} files`,
+			unit: 'ms',
+			value: ours.p50,
+			anchor: { name: 'readtags', value: ctags?.lookup.p50 },
+			met: typeof ours.p50 !== 'number' || typeof ctags?.lookup.p50 !== 'number' ? null : ours.p50 <= ctags.lookup.p50,
+		}],
+	};
 }
 
 function parseArgs(argv: readonly string[]): SymbolsBenchOptions {
