@@ -15,7 +15,8 @@ import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
 import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
-import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
+import { VsCodeSwitch } from './vsCodeSettings';
+import { VsCodeTerminals } from './vsCodeTerminals';
 
 /**
  * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
@@ -51,7 +52,7 @@ export function createWorkspaceStateProviders(ports: {
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
-	const terminalSetting = new VsCodeTerminalSetting();
+	const terminalSetting = new VsCodeSwitch('terminalOutput');
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
 	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
