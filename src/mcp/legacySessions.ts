@@ -71,7 +71,7 @@ export class LegacySessions extends Disposable {
 				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
 		const hotReads = new LegacyHotReads();
-		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, 'legacy', undefined, hotReads.shortcut);
+		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize, tools: this.options.tools }, 'legacy', undefined, hotReads.shortcut);
 		const transport = new WebStandardStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {

@@ -9,6 +9,7 @@ import { ListenGate } from './listenGate';
 import { ListenInterest } from './listenInterest';
 import { createWorkspaceServer, SessionOptions } from './session';
 import { SharedModernServer } from './sharedModernServer';
+import { onDidTurnTools } from './tools/toolSwitch';
 import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeAnswer, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
@@ -59,6 +60,7 @@ export class ModernHttpLeg extends Disposable {
 				void this.handler.notify.resourcesChanged();
 			}
 		}));
+		this._register(onDidTurnTools(options.tools, () => this.handler.notify.toolsChanged()));
 		this._register(toDisposable(() => void this.close()));
 	}
 
