@@ -43,9 +43,9 @@ export async function httpEraClients(url: string, token: string): Promise<EraCli
 	return [await connect('http modern', 'modern', transport()), await connect('http legacy', 'legacy', transport())];
 }
 
-/** Both eras on `serve --stdio --root <root>`, one headless process each, lock files in `home`. */
-export async function stdioEraClients(root: string, home: string): Promise<EraClient[]> {
-	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn'], home));
+/** Both eras on `serve --stdio --root <root>` (and `options`), one headless process each, lock files in `home`. */
+export async function stdioEraClients(root: string, home: string, options: readonly string[] = []): Promise<EraClient[]> {
+	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn', ...options], home));
 	return [await connect('stdio modern', 'modern', transport()), await connect('stdio legacy', 'legacy', transport())];
 }
 
