@@ -24,11 +24,13 @@ export const relevantFilesTool = defineTool({
 	call: async (_args, registry) => {
 		const body = await readRelevant(registry);
 		const files = body.files.map(f => ({ uri: f.uri, path: f.file, reasons: [...f.reasons] }));
-		const summary = body.note ?? `${files.length} file${files.length === 1 ? '' : 's'}, most relevant first.`;
+		// The reasons go in the text: some clients show a model only text and each link's name and URI.
+		const summary = body.note ?? [`${files.length} file${files.length === 1 ? '' : 's'}, most relevant first:`,
+			...files.map(f => `${f.path}: ${f.reasons.join('; ')}`)].join('\n');
 		return {
 			content: [
 				{ type: 'text', text: summary },
-				...files.map((f): ResourceLink => ({ type: 'resource_link', uri: f.uri, name: f.path, description: f.reasons.join('; ') })),
+				...files.map((f): ResourceLink => ({ type: 'resource_link', uri: f.uri, name: f.path })),
 			],
 			structuredContent: body.note === undefined ? { files } : { files, note: body.note },
 		};

@@ -80,10 +80,13 @@ export const searchTextTool = defineTool({
 			uri: f.uri, path: f.path,
 			matches: f.matches.map(m => ({ line: m.line, column: m.column, text: m.text, uri: m.uri })),
 		}));
-		const links = files.flatMap(f => f.matches.map((m): ResourceLink => ({ type: 'resource_link', uri: m.uri, name: `${f.path}:${m.line}`, description: m.text })));
+		const links = files.flatMap(f => f.matches.map((m): ResourceLink => ({ type: 'resource_link', uri: m.uri, name: `${f.path}:${m.line}` })));
 		const cut = answer.complete ? '' : ` Stopped early${answer.reason ? ` (${answer.reason})` : ''}: narrow q or glob, or raise max.`;
+		// The lines go in the text: some clients show a model only text and each link's name and URI.
+		const lines = files.flatMap(f => f.matches.map(m => `${f.path}:${m.line}:${m.column}: ${m.text}`));
+		const summary = [`${answer.matchCount} match${answer.matchCount === 1 ? '' : 'es'} in ${answer.fileCount} file${answer.fileCount === 1 ? '' : 's'}.${cut}`, ...lines].join('\n');
 		return {
-			content: [{ type: 'text', text: `${answer.matchCount} match${answer.matchCount === 1 ? '' : 'es'} in ${answer.fileCount} file${answer.fileCount === 1 ? '' : 's'}.${cut}` }, ...links],
+			content: [{ type: 'text', text: summary }, ...links],
 			structuredContent: {
 				files, matchCount: answer.matchCount, fileCount: answer.fileCount, complete: answer.complete,
 				...answer.reason !== undefined && { reason: answer.reason },

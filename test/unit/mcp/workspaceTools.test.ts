@@ -192,7 +192,8 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 			assert.equal(files[0].path, 'src/index.ts');
 			assert.ok(files[0].reasons.length > 0);
 			const links = result.content.filter(b => b.type === 'resource_link');
-			assert.deepEqual(links.map(l => [l.uri, l.name, l.description]), files.map(f => [f.uri, f.path, f.reasons.join('; ')]));
+			assert.deepEqual(links.map(l => [l.uri, l.name]), files.map(f => [f.uri, f.path]));
+			assert.deepEqual(result.content[0].text!.split('\n').slice(1), files.map(f => `${f.path}: ${f.reasons.join('; ')}`), 'the reasons are in the text');
 			assert.ok(!JSON.stringify(result).includes('.env') && !JSON.stringify(result).includes('debug.log'), 'no hidden file named');
 		}
 	});
@@ -202,16 +203,17 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 			ws.search!.asked.length = 0;
 			const result = await call(c, 'search_text', { q: 'Answer', case: false, word: false, regex: false, glob: 'src/**,*.md', max: 5 });
 			assert.deepEqual(queryOf(ws.search!.asked[0]), { q: 'Answer', glob: 'src/**,*.md', max: '5' }, 'false flags are left out, as the defaults');
-			const structured = result.structuredContent as { files: { path: string; matches: { line: number; text: string; uri: string }[] }[]; matchCount: number; complete: boolean; reason?: string };
+			const structured = result.structuredContent as { files: { path: string; matches: { line: number; column: number; text: string; uri: string }[] }[]; matchCount: number; complete: boolean; reason?: string };
 			assert.equal(structured.matchCount, 5);
 			assert.equal(structured.complete, false);
 			const links = result.content.filter(b => b.type === 'resource_link');
-			assert.deepEqual(links.map(l => [l.uri, l.name, l.description]),
-				structured.files.flatMap(f => f.matches.map(m => [m.uri, `${f.path}:${m.line}`, m.text])));
-			assert.match(result.content[0].text!, /^5 matches in \d+ files?\. Stopped early \(max\): narrow q or glob, or raise max\.$/);
+			assert.deepEqual(links.map(l => [l.uri, l.name]), structured.files.flatMap(f => f.matches.map(m => [m.uri, `${f.path}:${m.line}`])));
+			const [head, ...lines] = result.content[0].text!.split('\n');
+			assert.match(head, /^5 matches in \d+ files?\. Stopped early \(max\): narrow q or glob, or raise max\.$/);
+			assert.deepEqual(lines, structured.files.flatMap(f => f.matches.map(m => `${f.path}:${m.line}:${m.column}: ${m.text}`)), 'the lines are in the text');
 			// A link reads just its line.
 			const line = await call(c, 'read_resource', { uri: links[0].uri! });
-			assert.equal(line.content[0].resource!.text, `${links[0].description}\n`);
+			assert.equal(line.content[0].resource!.text, `${structured.files[0].matches[0].text}\n`);
 
 			await call(c, 'search_text', { q: 'a b&c', regex: true, case: true, word: true });
 			assert.deepEqual(queryOf(ws.search!.asked[1]), { q: 'a b&c', regex: 'true', case: 'true', word: 'true', max: String(TOOL_SEARCH_MAX) });
