@@ -57,7 +57,7 @@ export function installToolHandlers(server: Server, registry: ProviderRegistry, 
 		try {
 			result = { ...await tool.call(params.arguments ?? {}, registry) };
 		} catch (err) {
-			result = { isError: true, content: [{ type: 'text', text: failureText(err, tool.name, log) }] };
+			result = { isError: true, content: [{ type: 'text', text: failureText(err, tool.name, log, offered()) }] };
 		}
 		return finish('tools/call', server.projectCallToolResult(result, tool.definition.outputSchema));
 	});
@@ -74,13 +74,14 @@ function unknownToolMessage(name: string, offered: readonly WorkspaceTool[], on:
  * What a model is told when a call fails: what it can do about it, and nothing of the resource
  * or of the host (no stack, no path it did not give).
  */
-function failureText(err: unknown, tool: string, log: Logger): string {
+function failureText(err: unknown, tool: string, log: Logger, offered: readonly WorkspaceTool[]): string {
 	if (err instanceof ToolArgumentsError) {
 		return err.message;
 	}
 	if (err instanceof ResourceNotFound) {
+		const finders = offered.some(t => t.name === 'search_files') ? 'list_resources or search_files' : 'list_resources';
 		return `Not served: ${shortUri(err.uri)}. It does not exist, or it is outside the workspace, ignored, excluded or secret, which are never served. `
-			+ 'Use list_resources (or search_files) to find what can be read.';
+			+ `Use ${finders} to find what can be read.`;
 	}
 	if (err instanceof ResourceTooLarge) {
 		return /^file:[^?#]*$/i.test(err.uri)

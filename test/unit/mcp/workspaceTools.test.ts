@@ -138,7 +138,7 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 				const read = await readOutcome(c, uri);
 				assert.equal(read.ok, false, `resources/read refuses ${uri}`);
 				const text = errorText(await call(c, 'read_resource', { uri }));
-				assert.match(text, /^Not served: .*outside the workspace, ignored, excluded or secret.*list_resources/, `${c.label} ${uri}: ${text}`);
+				assert.match(text, /^Not served: .*outside the workspace, ignored, excluded or secret, which are never served\. Use list_resources or search_files to find what can be read\.$/, `${c.label} ${uri}: ${text}`);
 				for (const secret of SECRET_TEXTS) {
 					assert.ok(!text.includes(secret), `${uri}: the error holds ${secret}`);
 				}
@@ -245,6 +245,8 @@ describe('tools offered by what the registry serves', function () {
 				assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['list_resources', 'read_resource'], c.label);
 				const search = await outcomeOf(call(c, 'search_text', { q: 'x' }));
 				assert.ok(!search.ok && search.code === -32602, `${c.label}: no stand-in search`);
+				const refused = errorText(await call(c, 'read_resource', { uri: fileUri(fx.file('.env')) }));
+				assert.match(refused, /Use list_resources to find what can be read\.$/, `${c.label}: names no tool it does not offer`);
 			}
 			assert.match(ws.clients[0].client.getInstructions() ?? '', /read-only tools \(list_resources, read_resource\)/);
 		} finally {
