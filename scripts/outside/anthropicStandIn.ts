@@ -56,10 +56,14 @@ export function claudeToolName(serverName: string, tool: string): string {
 	return `mcp__${serverName}__${tool}`;
 }
 
-/** Starts the stand-in for `script` (see script.ts) with the server's name in the client. */
-export async function startAnthropicStandIn(script: Script, serverName: string): Promise<StandIn> {
+/**
+ * Starts the stand-in for `script` (see script.ts) with the server's name in the client;
+ * `toolName` is the client's name for a tool of that server (Claude Code's by default; Copilot CLI
+ * speaks the same API with names of its own).
+ */
+export async function startAnthropicStandIn(script: Script, serverName: string, toolName: (serverName: string, tool: string) => string = claudeToolName): Promise<StandIn> {
 	let calls = 0;
-	const nameOf = (step: ScriptStep) => step.kind === 'tool' ? claudeToolName(serverName, step.tool!) : TOOLS[step.kind];
+	const nameOf = (step: ScriptStep) => step.kind === 'tool' ? toolName(serverName, step.tool!) : TOOLS[step.kind];
 	const scripted = new Set(script.steps.map(nameOf));
 	const standIn = await startStandIn<MessagesRequest>((req, body, res) => {
 		if (!req.url.startsWith('/v1/messages') || req.url.startsWith('/v1/messages/count_tokens')) {
@@ -70,7 +74,8 @@ export async function startAnthropicStandIn(script: Script, serverName: string):
 		const offered = (body.tools ?? []).map(t => t.name);
 		standIn.log.push(`  tools: ${offered.join(', ')}`);
 		const history = conversation(body.messages);
-		const isMain = offered.includes(TOOLS.list) || offered.includes('ToolSearch');
+		// The main loop is the request that offers the tools (or ToolSearch, behind which Claude Code defers them).
+		const isMain = offered.includes(TOOLS.list) || offered.includes('ToolSearch') || offered.some(name => scripted.has(name));
 		const next = isMain ? script.next(history.filter(r => r.name !== undefined && scripted.has(r.name)).map(r => r.text)) : { final: 'ok' };
 		if (next.final !== undefined) {
 			reply(res, body.model, { type: 'text', text: next.final }, 'end_turn');

@@ -28,7 +28,7 @@ export interface ClientContext {
 	/** The host's lock file. */
 	lock: { url: string; token: string };
 	/** The client executables (realClientPaths). */
-	clients: { claude: string; codex: string; gemini: string };
+	clients: { claude: string; codex: string; gemini: string; copilot: string };
 }
 
 /** The commands each transport is added with (realClients.ts). */
@@ -59,7 +59,7 @@ export interface ClientSetup {
 	/** The bridge argv. */
 	bridge: string[];
 	/** The command lines of the product's configurations ("Connect a Client..."), by client. */
-	configLines: { claude: string[]; codex: string[]; gemini: string[] };
+	configLines: { claude: string[]; codex: string[]; gemini: string[]; copilot: string[] };
 }
 
 /** One client x transport conversation (see converse). */
