@@ -44,15 +44,20 @@ export interface ToolSpec<A> {
  * `openWorldHint` (it reaches nothing outside).
  */
 export function defineTool<A>(spec: ToolSpec<A>): WorkspaceTool {
+	// Made on the first tools/list, not when the module loads: it loads on the extension's activation.
+	let definition: Tool | undefined;
 	return {
 		name: spec.name,
-		definition: {
-			name: spec.name,
-			title: spec.title,
-			description: spec.description,
-			inputSchema: jsonSchemaOf(spec.input, 'input') as Tool['inputSchema'],
-			outputSchema: jsonSchemaOf(spec.output, 'output') as Tool['outputSchema'],
-			annotations: { readOnlyHint: true, openWorldHint: false },
+		get definition(): Tool {
+			definition ??= {
+				name: spec.name,
+				title: spec.title,
+				description: spec.description,
+				inputSchema: jsonSchemaOf(spec.input, 'input') as Tool['inputSchema'],
+				outputSchema: jsonSchemaOf(spec.output, 'output') as Tool['outputSchema'],
+				annotations: { readOnlyHint: true, openWorldHint: false },
+			};
+			return definition;
 		},
 		offeredBy: spec.offeredBy ?? (() => true),
 		call: (args, registry) => {
