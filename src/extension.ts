@@ -16,7 +16,7 @@ import { Picker, PickerApi } from './vscode/picker/registerPicker';
 import { ServerController } from './vscode/serverController';
 import { ServerStatusBar } from './vscode/statusBar';
 import { VsCodeDocuments } from './vscode/vsCodeDocuments';
-import { userValue, VsCodeFileSettings } from './vscode/vsCodeSettings';
+import { userValue, VsCodeFileSettings, VsCodeSwitch } from './vscode/vsCodeSettings';
 import { VsCodeFolders, VsCodeWatcher } from './vscode/vsCodeWorkspace';
 import { createWorkspaceStateProviders } from './vscode/workspaceStateProviders';
 
@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		port: () => userValue('mcpResources', 'port', 0),
 		workspaceFolders: () => folders.folders().map(f => f.path),
 		hostKind: 'vscode',
+		tools: store.add(new VsCodeSwitch('tools.enabled')),
 	}));
 	const mcpDefinitions = store.add(registerMcpDefinitionProvider(runner, log, context.extension.id));
 	const controller = store.add(new ServerController(runner, files, mcpDefinitions));

@@ -1,7 +1,8 @@
 // A stand-in for the Anthropic Messages API (streaming), enough for Claude Code: it answers each
-// main-loop request with the script's next resource tool call, or the final text.
+// main-loop request with the script's next tool call (a resource tool of Claude Code's, or one of
+// our server's tools by the name Claude Code gives it), or the final text.
 import type * as http from 'node:http';
-import { resultText, type Script } from './script.js';
+import { resultText, type Script, type ScriptStep } from './script.js';
 import type { StandIn } from './standInServer.js';
 import { sendEvents, startStandIn } from './standInServer.js';
 
@@ -50,9 +51,20 @@ function reply(res: http.ServerResponse, model: string | undefined, block: Conte
 	]);
 }
 
-/** Starts the stand-in for `script` (see script.ts) with the server's name in the client. */
-export async function startAnthropicStandIn(script: Script, serverName: string): Promise<StandIn> {
+/** Claude Code's name for a tool of the MCP server `serverName`. */
+export function claudeToolName(serverName: string, tool: string): string {
+	return `mcp__${serverName}__${tool}`;
+}
+
+/**
+ * Starts the stand-in for `script` (see script.ts) with the server's name in the client;
+ * `toolName` is the client's name for a tool of that server (Claude Code's by default; Copilot CLI
+ * speaks the same API with names of its own).
+ */
+export async function startAnthropicStandIn(script: Script, serverName: string, toolName: (serverName: string, tool: string) => string = claudeToolName): Promise<StandIn> {
 	let calls = 0;
+	const nameOf = (step: ScriptStep) => step.kind === 'tool' ? toolName(serverName, step.tool!) : TOOLS[step.kind];
+	const scripted = new Set(script.steps.map(nameOf));
 	const standIn = await startStandIn<MessagesRequest>((req, body, res) => {
 		if (!req.url.startsWith('/v1/messages') || req.url.startsWith('/v1/messages/count_tokens')) {
 			res.writeHead(req.url.startsWith('/v1/messages/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
@@ -62,20 +74,21 @@ export async function startAnthropicStandIn(script: Script, serverName: string):
 		const offered = (body.tools ?? []).map(t => t.name);
 		standIn.log.push(`  tools: ${offered.join(', ')}`);
 		const history = conversation(body.messages);
-		const isMain = offered.includes(TOOLS.list) || offered.includes('ToolSearch');
-		const next = isMain ? script.next(history.filter(r => r.name !== undefined && Object.values(TOOLS).includes(r.name)).map(r => r.text)) : { final: 'ok' };
+		// The main loop is the request that offers the tools (or ToolSearch, behind which Claude Code defers them).
+		const isMain = offered.includes(TOOLS.list) || offered.includes('ToolSearch') || offered.some(name => scripted.has(name));
+		const next = isMain ? script.next(history.filter(r => r.name !== undefined && scripted.has(r.name)).map(r => r.text)) : { final: 'ok' };
 		if (next.final !== undefined) {
 			reply(res, body.model, { type: 'text', text: next.final }, 'end_turn');
 			return;
 		}
-		const name = TOOLS[next.call.kind];
+		const name = nameOf(next.call);
 		calls += 1;
 		if (!offered.includes(name) && offered.includes('ToolSearch')) {
 			// Claude Code defers MCP tools behind ToolSearch: load them the way a model would.
-			reply(res, body.model, { type: 'tool_use', id: `toolu_${calls}`, name: 'ToolSearch', input: { query: `select:${TOOLS.list},${TOOLS.read}`, max_results: 5 } }, 'tool_use');
+			reply(res, body.model, { type: 'tool_use', id: `toolu_${calls}`, name: 'ToolSearch', input: { query: `select:${[...scripted].join(',')}`, max_results: scripted.size } }, 'tool_use');
 			return;
 		}
-		const input = next.call.kind === 'list' ? { server: serverName } : { server: serverName, uri: next.call.uri };
+		const input = next.call.kind === 'tool' ? next.call.args ?? {} : next.call.kind === 'list' ? { server: serverName } : { server: serverName, uri: next.call.uri };
 		reply(res, body.model, { type: 'tool_use', id: `toolu_${calls}`, name, input }, 'tool_use');
 	});
 	return standIn;

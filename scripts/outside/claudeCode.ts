@@ -1,7 +1,7 @@
 // Claude Code: added with the exact `claude mcp add` lines "Connect a Client..." generates (the
 // bridge, and HTTP with the token), and the same form for `serve --stdio`; driven in `-p` mode.
-import { startAnthropicStandIn } from './anthropicStandIn.js';
-import { conversationSteps, converse, productAddArgs, type ClientContext, type ClientSetup } from './clientRun.js';
+import { claudeToolName, startAnthropicStandIn } from './anthropicStandIn.js';
+import { conversationSteps, converse, productAddArgs, toolSteps, type ClientContext, type ClientSetup } from './clientRun.js';
 
 /** Telemetry, error reports and auto-update off; a dummy key (the stand-in takes any). */
 const CLAUDE_ENV = {
@@ -17,9 +17,12 @@ const CLAUDE_ENV = {
 
 function conversation(ctx: ClientContext, transport: string, addArgs: string[], { healthCheck = false } = {}): Promise<void> {
 	const claude = ctx.clients.claude;
+	const steps = [...conversationSteps(ctx.fixture), ...toolSteps(ctx.fixture)];
+	// -p runs only the tools allowed here: the resource tools, ToolSearch, and ours by Claude Code's names for them.
+	const ours = [...new Set(steps.flatMap(s => s.kind === 'tool' ? [claudeToolName(ctx.serverName, s.tool!)] : []))];
 	return converse(ctx, {
 		tool: `claude-code ${transport}`,
-		steps: conversationSteps(ctx.fixture),
+		steps,
 		startStandIn: script => startAnthropicStandIn(script, ctx.serverName),
 		env: standIn => ({ ...CLAUDE_ENV, ANTHROPIC_BASE_URL: standIn.url }),
 		add: [claude, 'mcp', 'add', ...addArgs],
@@ -27,7 +30,7 @@ function conversation(ctx: ClientContext, transport: string, addArgs: string[], 
 		list: healthCheck ? [claude, 'mcp', 'list'] : undefined,
 		listLabel: 'claude mcp list',
 		// ToolSearch: Claude Code offers MCP tools deferred, behind it (the stand-in loads them).
-		run: [claude, '-p', 'List the workspace resources and read them.', '--allowedTools', 'ListMcpResourcesTool,ReadMcpResourceTool,ToolSearch'],
+		run: [claude, '-p', 'List the workspace resources and read them, then use the workspace tools.', '--allowedTools', ['ListMcpResourcesTool', 'ReadMcpResourceTool', 'ToolSearch', ...ours].join(',')],
 	});
 }
 

@@ -28,7 +28,7 @@ export interface ClientContext {
 	/** The host's lock file. */
 	lock: { url: string; token: string };
 	/** The client executables (realClientPaths). */
-	clients: { claude: string; codex: string; gemini: string };
+	clients: { claude: string; codex: string; gemini: string; copilot: string };
 }
 
 /** The commands each transport is added with (realClients.ts). */
@@ -59,7 +59,7 @@ export interface ClientSetup {
 	/** The bridge argv. */
 	bridge: string[];
 	/** The command lines of the product's configurations ("Connect a Client..."), by client. */
-	configLines: { claude: string[]; codex: string[]; gemini: string[] };
+	configLines: { claude: string[]; codex: string[]; gemini: string[]; copilot: string[] };
 }
 
 /** One client x transport conversation (see converse). */
@@ -149,6 +149,26 @@ export function conversationSteps(fixture: string, { templates = true }: { templ
 		{ label: 'reads a file', kind: 'read', uri: pathToFileURL(path.join(fixture, 'README.md')).href, expect: ['# Outside checks'] },
 		{ label: `reads git://${repo}/status`, kind: 'read', uri: `git://${repo}/status`, expect: ['unstaged', 'src/index.ts'] },
 		last,
+	];
+}
+
+/**
+ * What each conversation asks of our server's own tools (for the clients whose models call them
+ * by the names the client gives them): a page of one family, a file, the relevance ranking and a
+ * secret. Each `expect` holds words only our server's answer has (a listed entry's name, a
+ * ranking's reason, the refusal), so a passing step shows the call reached the server and its
+ * answer reached the model, in whatever form the client gives it (Claude Code 2.1.330 passes
+ * `structuredContent` as JSON in place of the text blocks, and resource links as text; Codex
+ * 0.169 passes `structuredContent`; Gemini CLI 0.61 the text blocks and each link's title and URI).
+ */
+export function toolSteps(fixture: string): ScriptStep[] {
+	const repo = path.basename(fixture);
+	const file = (rel: string) => pathToFileURL(path.join(fixture, rel)).href;
+	return [
+		{ label: 'calls list_resources: the server\'s page reaches the model', kind: 'tool', tool: 'list_resources', args: { prefix: 'git:' }, expect: [`git://${repo}/status`, `Git status (${repo})`], forbid: ['README.md'] },
+		{ label: 'calls read_resource: the file reaches the model', kind: 'tool', tool: 'read_resource', args: { uri: file('src/index.ts') }, expect: ['export const answer = 43'] },
+		{ label: 'calls relevant_files: the ranking reaches the model', kind: 'tool', tool: 'relevant_files', args: {}, expect: ['src/index.ts', 'changed in the working tree'] },
+		{ label: 'calls read_resource on .env: refused, and the model is told why', kind: 'tool', tool: 'read_resource', args: { uri: file('.env') }, expect: ['Not served:', 'secret'], forbid: ['never-served'] },
 	];
 }
 

@@ -4,7 +4,7 @@
 // stand-in in config.toml.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { conversationSteps, converse, productAddArgs, shellWords, type ClientContext, type ClientSetup } from './clientRun.js';
+import { conversationSteps, converse, productAddArgs, shellWords, toolSteps, type ClientContext, type ClientSetup } from './clientRun.js';
 import { startOpenAiStandIn } from './openaiStandIn.js';
 
 /** config.toml: the stand-in as the model provider; analytics, feedback, updates and online features off. */
@@ -47,7 +47,8 @@ function conversation(ctx: ClientContext, transport: string, addArgs: string[], 
 	return converse(ctx, {
 		tool: `codex ${transport}`,
 		// Codex CLI also has a tool for resources/templates/list.
-		steps: [...conversationSteps(ctx.fixture), { label: 'lists resource templates', kind: 'templates', expect: ['git://{repo}/show/{ref}', 'file:///{+path}'] }],
+		// Then our tools, in the namespace Codex gives the server (mcp__workspace_resources).
+		steps: [...conversationSteps(ctx.fixture), { label: 'lists resource templates', kind: 'templates', expect: ['git://{repo}/show/{ref}', 'file:///{+path}'] }, ...toolSteps(ctx.fixture)],
 		startStandIn: script => startOpenAiStandIn(script, ctx.serverName),
 		env: () => ({ OUTSIDE_STAND_IN_KEY: 'sk-outside-checks-dummy', ...variables }),
 		prepare: (env, standIn) => {
@@ -57,7 +58,7 @@ function conversation(ctx: ClientContext, transport: string, addArgs: string[], 
 		},
 		add: [...codex, 'mcp', 'add', ...addArgs],
 		addLabel: `codex mcp add ${addArgs.join(' ').split(' -- ')[0]}`,
-		run: [...codex, 'exec', '--skip-git-repo-check', 'List the workspace resources and read them.'],
+		run: [...codex, 'exec', '--skip-git-repo-check', 'List the workspace resources and read them, then use the workspace tools.'],
 	});
 }
 

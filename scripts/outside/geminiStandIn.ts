@@ -1,5 +1,6 @@
 // A stand-in for the Gemini API (generateContent / streamGenerateContent), enough for Gemini CLI:
-// it answers each main-loop request with the script's next resource tool call, or the final text.
+// it answers each main-loop request with the script's next tool call (a resource tool of Gemini
+// CLI's, or one of our server's tools by the name Gemini CLI gives it), or the final text.
 // The CLI's side requests (next-speaker check, model routing) get a short JSON or text answer.
 import { resultText, type Script, type ScriptStep } from './script.js';
 import type { StandIn } from './standInServer.js';
@@ -23,12 +24,17 @@ export interface GeminiStandIn extends StandIn {
 	userTexts: string[];
 }
 
-/** Resource tool results in order, from the functionResponse parts of the conversation. */
-function resourceResults(contents: Content[] | undefined): string[] {
+/** Gemini CLI 0.61's name for a tool of the MCP server `serverName` (its characters kept: letters, digits, _-.:). */
+export function geminiToolName(serverName: string, tool: string): string {
+	return `mcp_${serverName}_${tool}`;
+}
+
+/** The script's tool results in order, from the functionResponse parts of the conversation. */
+function scriptedResults(contents: Content[] | undefined, scripted: ReadonlySet<string>): string[] {
 	const results: string[] = [];
 	for (const content of Array.isArray(contents) ? contents : []) {
 		for (const part of content.parts ?? []) {
-			if (part.functionResponse && Object.values(TOOLS).includes(part.functionResponse.name)) {
+			if (part.functionResponse && scripted.has(part.functionResponse.name)) {
 				results.push(resultText(part.functionResponse.response));
 			}
 		}
@@ -51,12 +57,14 @@ function userText(contents: Content[] | undefined): string {
 }
 
 /**
- * Starts the stand-in for `script` (see script.ts); `args(step)` gives the tool arguments for a
- * step (the CLI's own parameter names). `standIn.userTexts` keeps the user text of each main-loop
- * request, to check what a mention expanded into.
+ * Starts the stand-in for `script` (see script.ts); `args(step)` gives the arguments of a resource
+ * tool step (the CLI's own parameter names), `serverName` names our server's tools. `standIn.userTexts`
+ * keeps the user text of each main-loop request, to check what a mention expanded into.
  */
-export async function startGeminiStandIn(script: Script, args: (step: ScriptStep) => object): Promise<GeminiStandIn> {
+export async function startGeminiStandIn(script: Script, args: (step: ScriptStep) => object, serverName: string): Promise<GeminiStandIn> {
 	let calls = 0;
+	const nameOf = (step: ScriptStep) => step.kind === 'tool' ? geminiToolName(serverName, step.tool!) : TOOLS[step.kind];
+	const scripted = new Set(script.steps.map(nameOf));
 	const userTexts: string[] = [];
 	const standIn = await startStandIn<GenerateContentRequest>((req, body, res) => {
 		const route = req.url.split('?')[0];
@@ -77,9 +85,11 @@ export async function startGeminiStandIn(script: Script, args: (step: ScriptStep
 		let parts: object[];
 		if (offered.includes(TOOLS.list)) {
 			userTexts.push(userText(body.contents));
-			const next = script.next(resourceResults(body.contents));
+			const next = script.next(scriptedResults(body.contents, scripted));
 			calls += 1;
-			parts = next.final !== undefined ? [{ text: next.final }] : [{ functionCall: { id: `call_${calls}`, name: TOOLS[next.call.kind], args: args(next.call) } }];
+			parts = next.final !== undefined
+				? [{ text: next.final }]
+				: [{ functionCall: { id: `call_${calls}`, name: nameOf(next.call), args: next.call.kind === 'tool' ? next.call.args ?? {} : args(next.call) } }];
 		} else if (body.generationConfig?.responseMimeType === 'application/json') {
 			// Side questions with a JSON schema: the user speaks next; any routing picks the default.
 			parts = [{ text: JSON.stringify({ reasoning: 'stand-in', next_speaker: 'user', model_choice: 'pro', complexity_reasoning: 'stand-in', complexity_score: 50 }) }];

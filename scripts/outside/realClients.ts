@@ -17,6 +17,7 @@ import { checkClaudeCode } from './claudeCode.js';
 import type { ClientContext, ClientSetup } from './clientRun.js';
 import type { RecordResult } from './context.js';
 import { checkCodex } from './codexCli.js';
+import { checkCopilot } from './copilotCli.js';
 import { checkGemini } from './geminiCli.js';
 import { startOffMachineSink } from './offMachineSink.js';
 
@@ -24,6 +25,7 @@ export const REAL_CLIENT_VERSIONS = {
 	'@anthropic-ai/claude-code': '2.1.330',
 	'@openai/codex': '0.169.0',
 	'@google/gemini-cli': '0.61.0',
+	'@github/copilot': '1.0.102',
 };
 
 /** The client executables inside the tools folder (the npm packages' platform binaries). */
@@ -35,6 +37,8 @@ export function realClientPaths(cache: string): ClientContext['clients'] {
 		// The launcher finds its platform binary and puts its helpers (rg) on the PATH.
 		codex: path.join(modules, '@openai', 'codex', 'bin', 'codex.js'),
 		gemini: path.join(modules, '@google', 'gemini-cli', 'bundle', 'gemini.js'),
+		// The package's npm-loader.js only finds and runs this platform binary.
+		copilot: path.join(modules, '@github', 'copilot-linux-x64', 'copilot'),
 	};
 }
 
@@ -77,16 +81,16 @@ export async function realClientChecks(ctx: RealClientsContext): Promise<void> {
 	const lock = lockFileOf(ctx.home, ctx.hostPid);
 	const cliPath = path.join(ctx.root, 'dist', 'cli.js');
 	const { command, args } = bridgeCommand({ cliPath, workspaceFolder: ctx.fixture });
-	const commandLines = (kind: 'claudeCode' | 'codex' | 'gemini') =>
+	const commandLines = (kind: 'claudeCode' | 'codex' | 'gemini' | 'copilotCli') =>
 		buildClientConfig(kind, { cliPath, workspaceFolder: ctx.fixture, url: lock.url, token: lock.token }).copy.split('\n').filter(line => line !== '' && !line.startsWith('#'));
 	const setup: ClientSetup = {
 		stdio: [process.execPath, cliPath, 'serve', '--root', ctx.fixture, '--stdio'],
 		bridge: [command, ...args],
-		configLines: { claude: commandLines('claudeCode'), codex: commandLines('codex'), gemini: commandLines('gemini') },
+		configLines: { claude: commandLines('claudeCode'), codex: commandLines('codex'), gemini: commandLines('gemini'), copilot: commandLines('copilotCli') },
 	};
 	const sink = await startOffMachineSink();
 	const c: ClientContext = { ...ctx, lock, sink, serverName: DEFAULT_SERVER_NAME, clients: realClientPaths(ctx.cache) };
-	const clients = { claude: checkClaudeCode, codex: checkCodex, gemini: checkGemini };
+	const clients = { claude: checkClaudeCode, codex: checkCodex, gemini: checkGemini, copilot: checkCopilot };
 	try {
 		for (const [client, check] of Object.entries(clients)) {
 			if (!ctx.only || ctx.only === client) {

@@ -21,7 +21,7 @@
 // other Host/Origin (the DNS-rebinding scenario's evil.example.com) reaches the host unchanged,
 // so the host's own checks decide.
 //
-// Usage: node scripts/outside/runOutsideChecks.ts [--verbose] [--client=claude|codex|gemini]
+// Usage: node scripts/outside/runOutsideChecks.ts [--verbose] [--client=claude|codex|gemini|copilot]
 //                                            [--only=inspector,conformance,clients]
 //   --verbose prints each command a real client ran and every request its stand-in saw;
 //   --client runs one real client only (the Inspector and conformance checks run regardless);

@@ -3,12 +3,20 @@
 // the steps reached and their results are read from the conversation each request carries, so
 // the client's side requests (titles, quota checks, retries) cannot push the script off course.
 
-/** One resource tool call the model makes; every `expect` string is required in its result. */
+/**
+ * One tool call the model makes; every `expect` string is required in its result. `list`, `read`
+ * and `templates` are the client's own resource tools; `tool` is one of our server's tools,
+ * `tool` by the name it has on the server (the stand-in calls it by the name the client gives it).
+ */
 export interface ScriptStep {
 	label: string;
-	kind: 'list' | 'read' | 'templates';
+	kind: 'list' | 'read' | 'templates' | 'tool';
 	uri?: string;
+	tool?: string;
+	args?: Record<string, unknown>;
 	expect: string[];
+	/** Strings its result must not hold (a refused file's text). */
+	forbid?: string[];
 }
 
 export interface StepOutcome { label: string; ok: boolean; detail: string }
@@ -20,7 +28,7 @@ export interface Script {
 	readonly steps: readonly ScriptStep[];
 	/** One per step, updated by each next(). */
 	readonly outcomes: StepOutcome[];
-	/** Takes the texts of the resource tool results so far, in order, and says what the model does now. */
+	/** Takes the texts of the script's tool results so far, in order, and says what the model does now. */
 	next(results: readonly string[]): ScriptMove;
 }
 
@@ -32,9 +40,14 @@ export function createScript(steps: readonly ScriptStep[]): Script {
 		next(results) {
 			results.slice(0, steps.length).forEach((text, i) => {
 				const missing = steps[i].expect.filter(e => !text.includes(e));
-				outcomes[i] = { label: steps[i].label, ok: missing.length === 0, detail: missing.length === 0 ? '' : `tool result lacks ${JSON.stringify(missing)}: ${JSON.stringify(text.slice(0, 300))}` };
+				const leaked = (steps[i].forbid ?? []).filter(f => text.includes(f));
+				const problems = [
+					missing.length > 0 ? `tool result lacks ${JSON.stringify(missing)}` : '',
+					leaked.length > 0 ? `tool result holds ${JSON.stringify(leaked)}` : '',
+				].filter(Boolean).join(', ');
+				outcomes[i] = { label: steps[i].label, ok: problems === '', detail: problems === '' ? '' : `${problems}: ${JSON.stringify(text.slice(0, 300))}` };
 			});
-			return results.length < steps.length ? { call: steps[results.length] } : { final: 'Done: every resource was read.' };
+			return results.length < steps.length ? { call: steps[results.length] } : { final: 'Done: every resource was read and every tool called.' };
 		},
 	};
 }

@@ -14,6 +14,8 @@ export interface ServeArgs {
 	respectGitignore: boolean;
 	maxFileSize: number;
 	logLevel: LogLevel;
+	/** Offer the read-only tools (`--no-tools` turns them off). */
+	tools: boolean;
 }
 
 function parseInteger(value: string, name: string, min: number, max: number): number {
@@ -44,6 +46,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
 				'no-gitignore': { type: 'boolean' },
 				'max-file-size': { type: 'string' },
 				'log-level': { type: 'string' },
+				'no-tools': { type: 'boolean' },
 			},
 		});
 	} catch (err) {
@@ -87,6 +90,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
 		respectGitignore: !v['no-gitignore'],
 		maxFileSize: v['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : parseInteger(v['max-file-size'], '--max-file-size', 1, Number.MAX_SAFE_INTEGER),
 		logLevel,
+		tools: !v['no-tools'],
 	};
 }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { ServerRunner } from '../mcp/serverRunner';
+import { fixedToolSwitch } from '../mcp/tools/toolSwitch';
 import { startHeadlessProcess } from './headlessProcess';
 import { ServeArgs } from './serveArgs';
 
@@ -11,7 +12,7 @@ import { ServeArgs } from './serveArgs';
 export async function serveHttp(args: ServeArgs): Promise<void> {
 	const host = startHeadlessProcess(args);
 	const runner = new ServerRunner({
-		registry: host.registry, log: host.log, hostKind: 'headless',
+		registry: host.registry, log: host.log, hostKind: 'headless', tools: fixedToolSwitch(args.tools),
 		port: () => args.port,
 		workspaceFolders: () => args.roots.map(r => path.resolve(r)),
 	});

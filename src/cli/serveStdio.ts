@@ -1,5 +1,6 @@
 import { serveStdioConnection } from '../mcp/stdio/serveStdioConnection';
 import { StdioTransport } from '../mcp/stdio/stdioTransport';
+import { fixedToolSwitch } from '../mcp/tools/toolSwitch';
 import { startHeadlessProcess } from './headlessProcess';
 import { ServeArgs } from './serveArgs';
 
@@ -13,7 +14,7 @@ export function serveStdio(args: ServeArgs): void {
 	const wire = new StdioTransport(process.stdin, process.stdout);
 	// Once stdin has ended and what was asked before is answered (or the wire failed).
 	void wire.whenClosed().then(() => host.stop(0));
-	const stdio = serveStdioConnection({ registry: host.registry, log: host.log }, wire);
+	const stdio = serveStdioConnection({ registry: host.registry, log: host.log, tools: fixedToolSwitch(args.tools) }, wire);
 	host.onStop(() => stdio.close());
 	host.log.info(`serving ${args.roots.join(', ')} over stdio`);
 }

@@ -17,6 +17,7 @@ Serves the files under each DIR as MCP resources, without an editor.
   --secret PATTERN      add a .gitignore-style pattern to the secrets deny-list (repeatable)
   --no-gitignore        serve files that .gitignore ignores (secrets stay hidden)
   --max-file-size BYTES largest file resources/read returns (default ${DEFAULT_MAX_FILE_SIZE})
+  --no-tools            offer no tools (tools/list empty): only resources reach clients
   --log-level LEVEL     debug | info | warn | error (default info; logs go to stderr)
   -h, --help            show this help
   -v, --version         print the version

@@ -9,6 +9,8 @@ const HTTP_PROBE_MS = 15_000;
 /** What a connected client hears besides answers, and its server's stderr (stdio). */
 export interface ClientListeners {
 	readonly listChanged: () => void;
+	/** `notifications/tools/list_changed` (the bridge relays it; the picker has no use for it). */
+	readonly toolsChanged?: () => void;
 	readonly updated: (uri: string) => void;
 	/** The SDK's `onerror`, from the start of the connect. */
 	readonly error: (err: Error, client: Client) => void;
@@ -28,6 +30,10 @@ export async function connectClient(target: ConnectionTarget, clientName: string
 	);
 	client.setNotificationHandler('notifications/resources/list_changed', () => listeners.listChanged());
 	client.setNotificationHandler('notifications/resources/updated', n => listeners.updated(n.params.uri));
+	const { toolsChanged } = listeners;
+	if (toolsChanged) {
+		client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
+	}
 	client.onerror = err => listeners.error(err, client);
 	try {
 		await client.connect(createClientTransport(target, listeners.stderr));

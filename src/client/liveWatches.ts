@@ -241,10 +241,12 @@ export class LiveWatches {
 	}
 
 	private listenFilter(client: Client): SubscriptionFilter | undefined {
-		const resources = client.getServerCapabilities()?.resources;
+		const { resources, tools } = client.getServerCapabilities() ?? {};
 		const uris = resources?.subscribe ? [...this.watched.keys()] : [];
 		const filter: SubscriptionFilter = {
 			...(resources?.listChanged ? { resourcesListChanged: true } : {}),
+			// For whoever relays the server's tools (the bridge); a change is rare, and ignored otherwise.
+			...(tools?.listChanged ? { toolsListChanged: true } : {}),
 			...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
 		};
 		return Object.keys(filter).length > 0 ? filter : undefined;

@@ -50,6 +50,9 @@ export class ReconnectingClient extends Disposable {
 	readonly onDidConnect = this.connectedEmitter.event;
 	private readonly listChangedEmitter = this._register(new Emitter<void>());
 	readonly onDidChangeList = this.listChangedEmitter.event;
+	private readonly toolsChangedEmitter = this._register(new Emitter<void>());
+	/** The server's tool list changed (or may have: the connection came back). */
+	readonly onDidChangeTools = this.toolsChangedEmitter.event;
 	private readonly updatedEmitter = this._register(new Emitter<string>());
 	/** A watched resource changed (or may have: its stream dropped and came back). */
 	readonly onDidUpdateResource = this.updatedEmitter.event;
@@ -211,6 +214,7 @@ export class ReconnectingClient extends Disposable {
 		try {
 			client = await connectClient(target, this.options.clientName, {
 				listChanged: () => this.listChangedEmitter.fire(),
+				toolsChanged: () => this.toolsChangedEmitter.fire(),
 				updated: uri => {
 					if (this.watches.has(uri)) {
 						this.updatedEmitter.fire(uri);

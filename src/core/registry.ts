@@ -1,13 +1,15 @@
 import { Disposable, IDisposable, nothingToDispose } from '../common/lifecycle';
 import { ChangeTracker, ChangeTrackerOptions, defaultChangeTrackerOptions } from './changeTracker';
+import { entriesUnder } from './entriesUnder';
 import { InvalidParams, ResourceNotFound } from './errors';
 import { Page, PageBuilder, pageStart } from './pager';
 import { ListRead, PreparedPage, PreparedPages } from './preparedPages';
-import { Completion, isAnnotator, ResourceAnnotator, ResourceContent, ResourceProvider, TemplateEntry } from './resource';
+import { Completion, isAnnotator, ResourceAnnotator, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from './resource';
 
 export const DEFAULT_PAGE_SIZE = 1000;
 /** Next pages kept ready at once: one per client walking a listing, for a few at a time. */
 const MAX_PREPARED_PAGES = 4;
+const NO_ENTRIES: readonly ResourceEntry[] = [];
 
 /**
  * All resource providers behind one surface: paging across them in a fixed order, routing
@@ -63,6 +65,36 @@ export class ProviderRegistry extends Disposable {
 		const page = this.prepared.take(cursor, pageSize, p => this.isCurrent(p)) ?? (await this.build(cursor, pageSize)).page;
 		if (page.nextCursor !== undefined) {
 			this.prepareLater(page.nextCursor, pageSize);
+		}
+		return page;
+	}
+
+	/**
+	 * One page of the resources whose URI starts with `prefix`, in the listing's order and with
+	 * its cursors (a scheme such as `git:` picks a family, a folder's `file:` URI a subtree).
+	 * Each provider's run of such URIs is found by binary search (see `entriesUnder`), and a
+	 * provider that cannot own the prefix is neither waited for nor read. Built on request: a
+	 * filtered walk is a model's, one page at a time, not worth preparing ahead.
+	 */
+	async listUnder(prefix: string, cursor: string | undefined, pageSize = DEFAULT_PAGE_SIZE): Promise<Page> {
+		const start = pageStart(cursor, this.providers.map(p => p.id));
+		const builder = new PageBuilder(start, pageSize);
+		// Only a prefix naming a whole scheme tells which providers may own it.
+		const scheme = /^[a-z][a-z0-9+.-]*:/i.test(prefix);
+		let page: Page | undefined;
+		for (let section = start.section; section < this.providers.length && !page; section++) {
+			const provider = this.providers[section];
+			if (scheme && !provider.handles(prefix)) {
+				// Added empty all the same: the cursor's position applies to its own section only.
+				builder.add(provider.id, NO_ENTRIES);
+				continue;
+			}
+			await readyOrBounded(provider);
+			page = builder.add(provider.id, entriesUnder(provider.list(), prefix));
+		}
+		page ??= builder.finish();
+		for (const annotator of this.annotators) {
+			annotator.annotate(page.resources);
 		}
 		return page;
 	}

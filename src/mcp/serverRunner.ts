@@ -5,6 +5,7 @@ import { ProviderRegistry } from '../core/registry';
 import { VERSION } from '../version';
 import { ConnectionInfo, HttpHost } from './http/httpHost';
 import { discoveryHome, lockFilePath, removeLockFile, writeLockFile } from './lockFile';
+import { ToolSwitch } from './tools/toolSwitch';
 
 export type ServerState =
 	| { readonly kind: 'stopped'; readonly reason?: string }
@@ -20,6 +21,8 @@ export interface ServerRunnerOptions {
 	readonly workspaceFolders: () => readonly string[];
 	readonly hostKind: 'vscode' | 'headless';
 	readonly home?: string;
+	/** Whether tools are offered now; on when absent. */
+	readonly tools?: ToolSwitch;
 }
 
 /**
@@ -118,7 +121,7 @@ export class ServerRunner extends Disposable {
 		this.setState({ kind: 'starting' });
 		// A configured port wins; otherwise come back where clients last found us.
 		const port = this.configuredPort() || this.lastPort || 0;
-		const host = new HttpHost({ registry: this.options.registry, log: this.options.log, port, token: this.token });
+		const host = new HttpHost({ registry: this.options.registry, log: this.options.log, port, token: this.token, tools: this.options.tools });
 		try {
 			const info = await host.start();
 			this.host = host;

@@ -2,7 +2,7 @@ import { bearerAuthorization } from '../mcp/http/authorization';
 import { shellFor, ShellSyntax } from '../node/shellSyntax';
 
 /** The clients "Connect a Client..." knows how to configure. */
-export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode' | 'codex' | 'gemini';
+export type ClientKind = 'claudeDesktop' | 'claudeCode' | 'cursor' | 'vscode' | 'codex' | 'gemini' | 'copilotCli';
 
 export interface ClientConfigContext {
 	/** The running server's URL and bearer token; absent when the server is not running. */
@@ -56,7 +56,7 @@ function shellCommands(kind: ClientKind, label: string, detail: string, ctx: Cli
 	return { kind, label, detail, language: shell.language, copy: text, document: text };
 }
 
-export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode', 'codex', 'gemini'];
+export const CLIENT_KINDS: readonly ClientKind[] = ['claudeDesktop', 'claudeCode', 'cursor', 'vscode', 'codex', 'gemini', 'copilotCli'];
 
 /** The variable Codex CLI reads the bearer token from (`--bearer-token-env-var`). */
 export const CODEX_TOKEN_VARIABLE = 'MCP_WORKSPACE_RESOURCES_TOKEN';
@@ -155,6 +155,18 @@ export function buildClientConfig(kind: ClientKind, ctx: ClientConfigContext): C
 				ctx.url && headers ? [
 					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
 					`gemini mcp add --scope user --transport http ${q(name)} ${q(ctx.url)} --header ${q(`Authorization: ${headers.Authorization}`)}`,
+				] : undefined);
+		case 'copilotCli':
+			return shellCommands(kind, 'GitHub Copilot CLI', 'copilot mcp add: the bridge, or HTTP with the token', ctx, shell,
+				`copilot mcp add ${q(name)} -- ${shellLine(shell, bridge)}`,
+				[
+					'# Copilot CLI cannot read MCP resources: its model reaches the workspace through this server\'s',
+					'# read-only tools (list_resources, read_resource, relevant_files, ...), which stay on unless',
+					'# mcpResources.tools.enabled is false.',
+				],
+				ctx.url && headers ? [
+					`# Or Streamable HTTP directly, until ${TOKEN_CHANGES} (then run this again with the new token):`,
+					`copilot mcp add --transport http ${q(name)} ${q(ctx.url)} --header ${q(`Authorization: ${headers.Authorization}`)}`,
 				] : undefined);
 		case 'cursor': {
 			const servers: Record<string, unknown> = { [name]: bridge };

@@ -7,7 +7,7 @@ export const CONNECT_CLIENT_COMMAND = 'mcpResources.connectClient';
 
 /**
  * "Connect a Client...": pick a client, see its configuration in an untitled document, and find
- * it on the clipboard. The configurations themselves are built in src/mcp/clientConfigs.ts.
+ * it on the clipboard. The configurations themselves are built in clientConfigs.ts.
  * `kind` lets tests (and keybindings) skip the QuickPick.
  */
 export function registerConnectClient(runner: ServerRunner, extensionPath: string): vscode.Disposable {

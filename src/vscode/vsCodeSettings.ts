@@ -100,6 +100,32 @@ export function switchedOn(section: string, key: string): boolean {
 }
 
 /**
+ * A `mcpResources.*` switch (`terminalOutput`, `tools.enabled`) as a settings source: on unless
+ * some level says `false` (see `switchedOn`), so a folder's settings can turn it off but never
+ * on against the user. Fires when any level of it changes.
+ */
+export class VsCodeSwitch implements SettingsSource<boolean>, vscode.Disposable {
+	private readonly emitter = new Emitter<void>();
+	readonly onDidChange = this.emitter.event;
+	private readonly subscription = vscode.workspace.onDidChangeConfiguration(e => {
+		if (e.affectsConfiguration(`mcpResources.${this.key}`)) {
+			this.emitter.fire();
+		}
+	});
+
+	constructor(private readonly key: string) {}
+
+	get(): boolean {
+		return switchedOn('mcpResources', this.key);
+	}
+
+	dispose(): void {
+		this.subscription.dispose();
+		this.emitter.dispose();
+	}
+}
+
+/**
  * The user's own value (or the default), whatever a folder's settings say: for settings a cloned
  * repository has no business choosing, such as the port the server listens on.
  */

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { Emitter } from '../common/event';
 import { OutputBuffer, cappedCommandLine } from '../core/terminal/outputBuffer';
 import { CappedText, TerminalCommand, TerminalInfo, TerminalSource } from '../core/terminal/ports';
-import { switchedOn } from './vsCodeSettings';
 
 /** Commands kept per terminal, and terminals followed at most. */
 const COMMANDS_PER_TERMINAL = 10;
@@ -125,27 +124,4 @@ function snapshot(r: Recorded): TerminalCommand {
 		commandLine: r.commandLine, cwd: r.cwd, exitCode: r.exitCode, running: r.running,
 		startedAt: r.startedAt, endedAt: r.endedAt, output: r.output.snapshot(),
 	};
-}
-
-/**
- * `mcpResources.terminalOutput`: on unless any settings level turns it off, so a folder's
- * settings can turn the family off but never on against the user.
- */
-export class VsCodeTerminalSetting implements vscode.Disposable {
-	private readonly emitter = new Emitter<void>();
-	readonly onDidChange = this.emitter.event;
-	private readonly subscription = vscode.workspace.onDidChangeConfiguration(e => {
-		if (e.affectsConfiguration('mcpResources.terminalOutput')) {
-			this.emitter.fire();
-		}
-	});
-
-	get(): boolean {
-		return switchedOn('mcpResources', 'terminalOutput');
-	}
-
-	dispose(): void {
-		this.subscription.dispose();
-		this.emitter.dispose();
-	}
 }

@@ -21,7 +21,8 @@ import { VsCodeGit } from './vsCodeGit';
 import { VsCodeOutline } from './vsCodeOutline';
 import { VsCodeRelations } from './vsCodeRelations';
 import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
-import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
+import { VsCodeSwitch } from './vsCodeSettings';
+import { VsCodeTerminals } from './vsCodeTerminals';
 import { VsCodeWorkspaceSymbols } from './vsCodeWorkspaceSymbols';
 
 /**
@@ -66,7 +67,7 @@ export function createWorkspaceStateProviders(ports: {
 	const signals = new VsCodeRelevanceSignals();
 	// It owns the editor signals; the problems and git sources are owned by their providers.
 	const relevance = new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch, diagnostics: problems, git: gitSource });
-	const terminalSetting = new VsCodeTerminalSetting();
+	const terminalSetting = new VsCodeSwitch('terminalOutput');
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
 	return [relevance, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];

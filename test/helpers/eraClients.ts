@@ -1,7 +1,9 @@
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Emitter, Event } from '../../src/common/event';
+import { SessionOptions } from '../../src/mcp/server/workspaceServer';
 import { cliStdio } from './headlessHost';
+import { pipedStdio } from './pipedStdio';
 
 /** One SDK v2 client, pinned to an era, on one transport: what the invariants are checked through. */
 export interface EraClient {
@@ -41,10 +43,21 @@ export async function httpEraClients(url: string, token: string): Promise<EraCli
 	return [await connect('http modern', 'modern', transport()), await connect('http legacy', 'legacy', transport())];
 }
 
-/** Both eras on `serve --stdio --root <root>`, one headless process each, lock files in `home`. */
-export async function stdioEraClients(root: string, home: string): Promise<EraClient[]> {
-	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn'], home));
+/** Both eras on `serve --stdio --root <root>` (and `options`), one headless process each, lock files in `home`. */
+export async function stdioEraClients(root: string, home: string, options: readonly string[] = []): Promise<EraClient[]> {
+	const transport = () => new StdioClientTransport(cliStdio(['serve', '--root', root, '--stdio', '--log-level', 'warn', ...options], home));
 	return [await connect('stdio modern', 'modern', transport()), await connect('stdio legacy', 'legacy', transport())];
+}
+
+/** Both eras over stdio to the stdio host in this process (`pipedStdio`, one host per client, closed with it). */
+export async function pipedEraClients(options: SessionOptions): Promise<EraClient[]> {
+	const clients: EraClient[] = [];
+	for (const era of ['modern', 'legacy'] as const) {
+		const { host, transport } = pipedStdio(options);
+		const c = await connect(`piped-stdio ${era}`, era, transport);
+		clients.push({ ...c, close: () => c.close().finally(() => host.close()) });
+	}
+	return clients;
 }
 
 /** Both eras through the bridge (`bridge --workspace <folder>`), which finds the host by its lock file in `home`. */

@@ -13,6 +13,7 @@ import { ProviderRegistry } from '../../src/core/registry';
 import { ResourceProvider } from '../../src/core/resource';
 import { ServerRunner } from '../../src/mcp/serverRunner';
 import { McpSession } from '../../src/mcp/server/mcpSession';
+import { ToolSwitch } from '../../src/mcp/tools/toolSwitch';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeSettings, defaultFileSettings } from '../fakes/fakeSettings';
@@ -102,9 +103,9 @@ function track(client: Client): Omit<ConnectedClient, 'close'> {
 	};
 }
 
-/** A real SDK Client connected to a fresh session over an in-memory transport pair. */
-export async function connectInMemory(registry: ProviderRegistry, log: Logger = new RecordingLogger(), pageSize?: number): Promise<ConnectedClient> {
-	const session = new McpSession({ registry, log, pageSize });
+/** A real SDK Client connected to a fresh session over an in-memory transport pair (tools on unless `tools` says). */
+export async function connectInMemory(registry: ProviderRegistry, log: Logger = new RecordingLogger(), pageSize?: number, tools?: ToolSwitch): Promise<ConnectedClient> {
+	const session = new McpSession({ registry, log, pageSize, tools });
 	const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
 	await session.connect(serverTransport);
 	const client = new Client({ name: 'test', version: '1.0.0' });

@@ -36,9 +36,9 @@ export function exited(child: ChildProcess): Promise<number | null> {
 	});
 }
 
-/** A real headless host (`serve --http`), which writes its lock file in `home`. */
-export async function startHost(root: string, home: string): Promise<Host> {
-	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn'], {
+/** A real headless host (`serve --http`, and `options`), which writes its lock file in `home`. */
+export async function startHost(root: string, home: string, options: readonly string[] = []): Promise<Host> {
+	const child = spawn(process.execPath, [CLI, 'serve', '--root', root, '--http', '--log-level', 'warn', ...options], {
 		env: cliEnv(home),
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});

@@ -63,6 +63,17 @@ describe('client configurations', () => {
 		assert.equal(buildClientConfig('gemini', stopped).copy.split('\n').filter(l => l.startsWith('gemini ')).length, 1);
 	});
 
+	it('GitHub Copilot CLI: the bridge first, then HTTP with the bearer header, and that its model uses the tools', () => {
+		const config = buildClientConfig('copilotCli', running);
+		const commands = config.copy.split('\n').filter(l => l.startsWith('copilot '));
+		assert.deepEqual(commands, [
+			`copilot mcp add workspace-resources -- node ${running.cliPath} bridge --workspace '/home/me/my project'`,
+			`copilot mcp add --transport http workspace-resources http://127.0.0.1:43123/mcp --header 'Authorization: Bearer ${'ab'.repeat(32)}'`,
+		]);
+		assert.match(config.document, /cannot read MCP resources: its model reaches the workspace through this server's/);
+		assert.equal(buildClientConfig('copilotCli', stopped).copy.split('\n').filter(l => l.startsWith('copilot ')).length, 1);
+	});
+
 	it('Cursor: the bridge and an HTTP entry with url and headers', () => {
 		assert.deepEqual(JSON.parse(buildClientConfig('cursor', running).copy), {
 			mcpServers: { 'workspace-resources': bridge, 'workspace-resources-http': { url: running.url, headers: header } },

@@ -11,6 +11,7 @@ import { readBody } from './readBody';
 import { answeredNotJsonRpc, sendJsonRpcError } from './httpReplies';
 import { HttpSessions } from './httpSessions';
 import { StatelessHttp } from './statelessHttp';
+import { ToolSwitch } from '../tools/toolSwitch';
 
 export interface HttpHostOptions {
 	readonly registry: ProviderRegistry;
@@ -33,6 +34,8 @@ export interface HttpHostOptions {
 	readonly maxConnections?: number;
 	/** Open 2026-07-28 `subscriptions/listen` streams, over every client. */
 	readonly maxListenStreams?: number;
+	/** Whether tools are offered now; on when absent. */
+	readonly tools?: ToolSwitch;
 }
 
 export interface ConnectionInfo {
@@ -124,7 +127,7 @@ export class HttpHost extends Disposable {
 			await listen(server, 0);
 		}
 		this.server = server;
-		const sessionOptions = { registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize };
+		const sessionOptions = { registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize, tools: this.options.tools };
 		const legacy = new HttpSessions({ ...sessionOptions, maxSessions: this.options.maxSessions, sessionIdleMs: this.options.sessionIdleMs });
 		legacy.onDidChange(() => this.sessionsEmitter.fire(this.clientCount));
 		this.legacy = legacy;

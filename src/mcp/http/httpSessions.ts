@@ -68,7 +68,7 @@ export class HttpSessions extends Disposable {
 			return sendJsonRpcError(res, 503, -32000,
 				`Too many sessions: all ${max} are in use by connected clients; close one (DELETE with its Mcp-Session-Id) or try again later`);
 		}
-		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize }, 'legacy');
+		const session = new McpSession({ registry: this.options.registry, log: this.options.log, pageSize: this.options.pageSize, tools: this.options.tools }, 'legacy');
 		const transport = new WebStandardStreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			onsessioninitialized: id => {

@@ -8,6 +8,7 @@ import { requestId, sendJsonRpcError } from './httpReplies';
 import { ListenGate } from '../subscriptions/listenGate';
 import { ListenedUris } from '../subscriptions/listenedUris';
 import { createWorkspaceServer, SessionOptions } from '../server/workspaceServer';
+import { onDidTurnTools } from '../tools/toolSwitch';
 import { abortedWhenClientGoes, streamCutMessage, webRequestOf, writeResponse } from './webExchange';
 
 /** Open `subscriptions/listen` streams the HTTP front holds at once, over every client. */
@@ -55,6 +56,7 @@ export class StatelessHttp extends Disposable {
 				void this.handler.notify.resourcesChanged();
 			}
 		}));
+		this._register(onDidTurnTools(options.tools, () => this.handler.notify.toolsChanged()));
 		this._register(toDisposable(() => void this.close()));
 	}
 

@@ -3,6 +3,7 @@ import { Disposable, toDisposable } from '../../common/lifecycle';
 import { ListenedUris } from '../subscriptions/listenedUris';
 import { SessionSubscriptions, subscribedAmong, SubscriptionLimit } from '../subscriptions/sessionSubscriptions';
 import { InvalidRequest } from './protocolErrors';
+import { onDidTurnTools } from '../tools/toolSwitch';
 import { createWorkspaceServer, Era, SessionOptions } from './workspaceServer';
 
 /**
@@ -40,6 +41,11 @@ export class McpSession extends Disposable {
 			unsubscribe: uri => this.subscriptions.delete(uri),
 		} : {});
 		this._register(options.registry.onDidChange(change => this.notify(change.updated, change.listChanged)));
+		this._register(onDidTurnTools(options.tools, () => {
+			if (this.server.transport) {
+				void this.server.sendToolListChanged().catch(() => undefined);
+			}
+		}));
 		this._register(toDisposable(() => {
 			this.subscriptions.clear();
 			void this.server.close().catch(() => undefined);

@@ -75,10 +75,6 @@ export function installResourceHandlers(server: Server, registry: ProviderRegist
 			return {};
 		}));
 	}
-	server.setRequestHandler('tools/list', { params: LIST_PARAMS }, () => ({ tools: [] }));
-	server.setRequestHandler('tools/call', { params: NAME_PARAMS }, params => guard('Call tool', async () => {
-		throw new InvalidParams(`Unknown tool: ${params.name}. This server offers no tools; read its resources instead`);
-	}));
 	server.setRequestHandler('prompts/list', { params: LIST_PARAMS }, () => ({ prompts: [] }));
 	server.setRequestHandler('prompts/get', { params: NAME_PARAMS }, params => guard('Get prompt', async () => {
 		throw new InvalidParams(`Unknown prompt: ${params.name}. This server offers no prompts`);

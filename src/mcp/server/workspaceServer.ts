@@ -6,11 +6,15 @@ import { SERVER_NAME, VERSION } from '../../version';
 import { CACHE_HINTS } from './cacheHints';
 import { installResourceHandlers, ResourceHandlerHooks } from './resourceHandlers';
 import { SERVER_ICONS } from './icons';
+import { ToolSwitch } from '../tools/toolSwitch';
+import { installToolHandlers, toolsOffered } from '../tools/workspaceTools';
 
 export interface SessionOptions {
 	readonly registry: ProviderRegistry;
 	readonly log: Logger;
 	readonly pageSize?: number;
+	/** Whether tools are offered now (see ToolSwitch); on when absent. */
+	readonly tools?: ToolSwitch;
 }
 
 /** The protocol era a connection speaks: `legacy` = 2025 revisions (initialize), `modern` = 2026-07-28. */
@@ -26,7 +30,8 @@ export function instructionsFor(providers: readonly ResourceProvider[]): string 
 	return `Resources are the open workspace as it is now: ${listed}. Page through resources/list with nextCursor, ` +
 		'read with resources/read, fill templates with completion/complete, and subscribe (resources/subscribe, or ' +
 		'subscriptions/listen on 2026-07-28) to hear when something changes. Ignored and secret files are never ' +
-		'served. This server offers resources only: its tools and prompts lists are empty.';
+		`served. Models that cannot read resources get the same through read-only tools (${toolsOffered(providers).map(t => t.name).join(', ')}), ` +
+		'under the same rules, unless the user turned them off. The prompts list is empty.';
 }
 
 const SERVER_INFO = { name: SERVER_NAME, title: 'MCP Workspace Resources', version: VERSION };
@@ -48,14 +53,16 @@ export function createWorkspaceServer(options: SessionOptions, era: Era, hooks: 
 	// only on server/discover (see amendDiscover), not on every read.
 	const info = era === 'legacy' ? { ...SERVER_INFO, icons: [...SERVER_ICONS] } : SERVER_INFO;
 	const serverOptions: ServerOptions = {
-		// tools and prompts are declared (with empty lists) because some clients call
-		// tools/list unconditionally and give up on a server that answers -32601 (Codex CLI).
-		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: {}, prompts: {} },
+		// prompts are declared (with an empty list) because some clients call the lists
+		// unconditionally and give up on a server that answers -32601 (Codex CLI); tools are
+		// declared even while turned off, for the same reason and to announce turning them on.
+		capabilities: { resources: { subscribe: true, listChanged: true }, completions: {}, tools: { listChanged: true }, prompts: {} },
 		instructions,
 		// Only 2026-07-28 results carry cache hints; the SDK stamps them.
 		...era === 'modern' && { cacheHints: CACHE_HINTS },
 	};
 	const server = new Server(info, serverOptions);
 	installResourceHandlers(server, options.registry, options.log, options.pageSize ?? DEFAULT_PAGE_SIZE, hooks);
+	installToolHandlers(server, options.registry, { log: options.log, tools: options.tools });
 	return server;
 }

@@ -106,6 +106,7 @@ export class Bridge {
 		// Registered after the first connect: every connect it hears is a reconnect.
 		upstream.onDidConnect(() => void this.afterReconnect());
 		upstream.onDidChangeList(() => void this.server?.instance.sendResourceListChanged().catch(() => undefined));
+		upstream.onDidChangeTools(() => void this.server?.instance.sendToolListChanged().catch(() => undefined));
 		upstream.onDidUpdateResource(uri => this.relayUpdated(uri));
 
 		const capabilities = mirrorCapabilities(client.getServerCapabilities());
@@ -277,6 +278,8 @@ export class Bridge {
 		const watched = this.upstream!.watchedUris;
 		await Promise.all(watched.map(uri => this.upstream!.whenWatched(uri)));
 		await server.instance.sendResourceListChanged().catch(() => undefined);
+		// The window may have come back with its tools turned the other way.
+		await server.instance.sendToolListChanged().catch(() => undefined);
 		for (const uri of watched) {
 			this.relayUpdated(uri);
 		}

@@ -75,7 +75,7 @@ describe('both protocol eras on one HTTP endpoint', () => {
 			assert.ok(templates.resourceTemplates.some(t => t.uriTemplate === 'file:///{+path}'));
 			const completion = await modern.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: fx.file('src/ind').slice(1) } });
 			assert.deepEqual(completion.completion.values, [fx.file('src/index.ts').slice(1)]);
-			assert.deepEqual((await modern.listTools()).tools, []);
+			assert.deepEqual((await modern.listTools()).tools.map(t => t.name), ['list_resources', 'read_resource']);
 			// The stateless route keeps no session: only the 2025 client holds one.
 			assert.equal(host.sessionCount, 1);
 		} finally {

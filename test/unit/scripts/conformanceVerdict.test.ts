@@ -30,7 +30,16 @@ describe('scripts: judging a conformance scenario', () => {
 	it('passes a scenario whose only failures are excused "Not testable" checks', () => {
 		const verdict = judge([{ id: 'ok', status: 'SUCCESS' }, untestable], [{ scenario: 's', check: 'sep-x' }]);
 		assert.equal(verdict.ok, true);
-		assert.match(verdict.detail, /not testable on a server without tools \(baselined\): sep-x/);
+		assert.match(verdict.detail, /not testable without the test server's diagnostic tools \(baselined\): sep-x/);
+	});
+
+	it('names a baselined warning apart from warnings conformance was not told of', () => {
+		const warning: Check = { id: 'sep-w', status: 'WARNING', errorMessage: 'Mutated the tool list but no notification arrived' };
+		const verdict = judge([{ id: 'ok', status: 'SUCCESS' }, warning], [{ scenario: 's', check: 'sep-w' }]);
+		assert.equal(verdict.ok, true);
+		assert.match(verdict.detail, /baselined warnings \(need a hook of the test server\): sep-w/);
+		assert.doesNotMatch(verdict.detail, /warnings \(fail the run/);
+		assert.match(judge([warning], [{ scenario: 's', check: 'other' }], 1).detail, /warnings \(fail the run under a baseline\): sep-w/);
 	});
 
 	it('fails a real failure that shares an excused check id', () => {

@@ -1,0 +1,80 @@
+import { FilesProvider } from '../../src/core/files/filesProvider';
+import { FileSettings, noOpenDocuments } from '../../src/core/ports';
+import { RangesProvider } from '../../src/core/ranges/rangesProvider';
+import { ProviderRegistry } from '../../src/core/registry';
+import { RelevanceProvider } from '../../src/core/relevance/relevanceProvider';
+import { ResourceProvider } from '../../src/core/resource';
+import { WorkspaceScope } from '../../src/core/workspaceScope';
+import { HttpHost } from '../../src/mcp/http/httpHost';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { StaticFolders } from '../../src/node/staticSources';
+import { FakeRelevanceSignals } from '../fakes/fakeRelevanceSignals';
+import { FakeSearch } from '../fakes/fakeSearch';
+import { defaultFileSettings, FakeSettings } from '../fakes/fakeSettings';
+import { FakeToolSwitch } from '../fakes/fakeToolSwitch';
+import { FakeWatcher } from '../fakes/fakeWatcher';
+import { EraClient, httpEraClients, pipedEraClients } from './eraClients';
+import { fastTracker, RecordingLogger } from './harness';
+
+export interface ToolWorkspaceOptions {
+	readonly settings?: Partial<FileSettings>;
+	/** Serve a stand-in for the search resources (`FakeSearch`); default true. */
+	readonly search?: boolean;
+	/** Serve the relevance ranking; default true. */
+	readonly relevance?: boolean;
+}
+
+/**
+ * A workspace served as the editor serves it to the tools (relevance, line ranges, a stand-in
+ * search, files), to SDK v2 clients of both eras over loopback HTTP and over stdio in this
+ * process, behind one tools switch the test turns.
+ */
+export interface ToolWorkspace {
+	readonly registry: ProviderRegistry;
+	readonly files: FilesProvider;
+	readonly settings: FakeSettings;
+	readonly signals: FakeRelevanceSignals;
+	readonly search: FakeSearch | undefined;
+	readonly tools: FakeToolSwitch;
+	readonly log: RecordingLogger;
+	readonly host: HttpHost;
+	readonly clients: readonly EraClient[];
+	dispose(): Promise<void>;
+}
+
+export async function startToolWorkspace(root: string, options: ToolWorkspaceOptions = {}): Promise<ToolWorkspace> {
+	const folders = new StaticFolders([root]);
+	const reader = new NodeFileSystem();
+	const settings = new FakeSettings({ ...defaultFileSettings, ...options.settings });
+	const log = new RecordingLogger();
+	const files = new FilesProvider({ folders, reader, watcher: new FakeWatcher(), documents: noOpenDocuments, settings, log });
+	const scope = new WorkspaceScope(folders, files, reader);
+	const signals = new FakeRelevanceSignals();
+	const providers: ResourceProvider[] = [];
+	if (options.relevance !== false) {
+		providers.push(new RelevanceProvider({ scope, editor: signals, touches: signals.onDidTouch }, { throttleMs: 5, gitThrottleMs: 5 }));
+	}
+	providers.push(new RangesProvider({ files, scope, reader }));
+	const search = options.search === false ? undefined : new FakeSearch(files);
+	if (search) {
+		providers.push(search);
+	}
+	providers.push(files);
+	const registry = new ProviderRegistry(providers, fastTracker);
+	files.start();
+	await files.ready();
+	const tools = new FakeToolSwitch();
+	const host = new HttpHost({ registry, log, tools });
+	const { url, token } = await host.start();
+	const clients = [...await httpEraClients(url, token), ...await pipedEraClients({ registry, log, tools })];
+	return {
+		registry, files, settings, signals, search, tools, log, host, clients,
+		dispose: async () => {
+			await Promise.all(clients.map(c => c.close()));
+			await host.stop();
+			host.dispose();
+			registry.dispose();
+			scope.dispose();
+		},
+	};
+}
