@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+import { fileUri } from '../../src/core/uriGuard';
 import { FilesProvider } from '../../src/core/files/filesProvider';
 import { FileSettings, noOpenDocuments } from '../../src/core/ports';
 import { RangesProvider } from '../../src/core/ranges/rangesProvider';
@@ -10,6 +12,7 @@ import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
 import { FakeRelevanceSignals } from '../fakes/fakeRelevanceSignals';
 import { FakeSearch } from '../fakes/fakeSearch';
+import { FakeSymbols } from '../fakes/fakeSymbols';
 import { defaultFileSettings, FakeSettings } from '../fakes/fakeSettings';
 import { FakeToolSwitch } from '../fakes/fakeToolSwitch';
 import { FakeWatcher } from '../fakes/fakeWatcher';
@@ -22,6 +25,8 @@ export interface ToolWorkspaceOptions {
 	readonly search?: boolean;
 	/** Serve the relevance ranking; default true. */
 	readonly relevance?: boolean;
+	/** Serve a stand-in for the symbols family with its relation templates (`FakeSymbols`); default true. */
+	readonly symbols?: boolean;
 }
 
 /**
@@ -35,6 +40,7 @@ export interface ToolWorkspace {
 	readonly settings: FakeSettings;
 	readonly signals: FakeRelevanceSignals;
 	readonly search: FakeSearch | undefined;
+	readonly symbols: FakeSymbols | undefined;
 	readonly tools: FakeToolSwitch;
 	readonly log: RecordingLogger;
 	readonly host: HttpHost;
@@ -59,6 +65,10 @@ export async function startToolWorkspace(root: string, options: ToolWorkspaceOpt
 	if (search) {
 		providers.push(search);
 	}
+	const symbols = options.symbols === false ? undefined : new FakeSymbols(rel => fileUri(path.join(root, rel)));
+	if (symbols) {
+		providers.push(symbols);
+	}
 	providers.push(files);
 	const registry = new ProviderRegistry(providers, fastTracker);
 	files.start();
@@ -68,7 +78,7 @@ export async function startToolWorkspace(root: string, options: ToolWorkspaceOpt
 	const { url, token } = await host.start();
 	const clients = [...await httpEraClients(url, token), ...await pipedEraClients({ registry, log, tools })];
 	return {
-		registry, files, settings, signals, search, tools, log, host, clients,
+		registry, files, settings, signals, search, symbols, tools, log, host, clients,
 		dispose: async () => {
 			await Promise.all(clients.map(c => c.close()));
 			await host.stop();

@@ -1,5 +1,5 @@
 import type { ContentBlock, ResourceLink } from '@modelcontextprotocol/server';
-import { array, int, number, object, optional, strictObject, string, union } from 'zod';
+import { array, int, number, object, optional, strictObject, string } from 'zod';
 import { ResourceEntry } from '../../core/resource';
 import { fileUri } from '../../core/uriGuard';
 import { checkUriLength } from '../server/uriLimit';
@@ -53,10 +53,8 @@ export const readResourceTool = defineTool({
 	description: 'Reads a URI that another tool gave, a file (file:///abs/path) or part of one (file:///abs/path?lines=10-40). Binary files come base64.',
 	input: strictObject({ uri: string().describe('The resource URI') }),
 	output: object({
-		contents: array(union([
-			object({ uri: string(), mimeType: optional(string()), text: string() }),
-			object({ uri: string(), mimeType: optional(string()), blob: string() }),
-		])),
+		// One shape for both kinds (each content has text or blob): half the tokens of a union.
+		contents: array(object({ uri: string(), mimeType: optional(string()), text: optional(string()), blob: optional(string()) })),
 	}),
 	call: async ({ uri }, registry) => {
 		checkUriLength(uri);

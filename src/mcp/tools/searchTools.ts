@@ -1,8 +1,6 @@
 import { UriTemplate, type ResourceLink } from '@modelcontextprotocol/server';
 import { array, boolean, int, number, object, optional, strictObject, string } from 'zod';
-import { ProviderRegistry } from '../../core/registry';
-import { ResourceProvider } from '../../core/resource';
-import { defineTool } from './workspaceTool';
+import { defineTool, offeredFor, readJson } from './workspaceTool';
 
 /*
  * The search tools are thin: each fills the search resource's template, reads it through the
@@ -38,7 +36,6 @@ interface FilesAnswer {
 
 const textTemplate = new UriTemplate(SEARCH_TEXT_TEMPLATE);
 const filesTemplate = new UriTemplate(SEARCH_FILES_TEMPLATE);
-const offeredFor = (probe: string) => (providers: readonly ResourceProvider[]) => providers.some(p => p.handles(probe));
 const maxArgument = () => optional(int().min(1).max(SEARCH_MAX).describe(`Default ${TOOL_SEARCH_MAX}`));
 
 /** `search_text`: lines containing `q`, each a link to read that line. */
@@ -119,11 +116,3 @@ export const searchFilesTool = defineTool({
 		};
 	},
 });
-
-async function readJson<T>(registry: ProviderRegistry, uri: string): Promise<T> {
-	const [content] = await registry.read(uri);
-	if (!content || !('text' in content)) {
-		throw new Error('the search answered no text');
-	}
-	return JSON.parse(content.text) as T;
-}

@@ -73,10 +73,51 @@ export function defineTool<A>(spec: ToolSpec<A>): WorkspaceTool {
 
 /**
  * The JSON Schema a client sees: zod's, without the `$schema` line (every tool's schema is the
- * spec's default dialect, and each line is paid for in tokens on every request a model makes).
+ * spec's default dialect) and trimmed (see `trimmed`; the server checks arguments itself and says
+ * what does not fit), since every line is paid for in tokens on every request a model makes.
  */
 function jsonSchemaOf(schema: ZodType, io: 'input' | 'output'): Record<string, unknown> {
 	const json = toJSONSchema(schema, { io }) as Record<string, unknown>;
 	delete json.$schema;
-	return json;
+	return trimmed(json, io) as Record<string, unknown>;
 }
+
+/** Bounds the server checks itself (and names in its error when a call is out of them). */
+const BOUNDS = new Set(['minimum', 'maximum', 'minLength']);
+
+/**
+ * `additionalProperties: false` and the bounds left out everywhere, and in an output schema the `required`
+ * lists of the objects inside it too: every field the schema names is always there, and the
+ * top-level list still says which results carry what.
+ */
+function trimmed(node: unknown, io: 'input' | 'output', depth = 0): unknown {
+	if (Array.isArray(node)) {
+		return node.map(n => trimmed(n, io, depth + 1));
+	}
+	if (node === null || typeof node !== 'object') {
+		return node;
+	}
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(node)) {
+		if ((key === 'additionalProperties' && value === false) || BOUNDS.has(key)) {
+			continue;
+		}
+		if (key === 'required' && io === 'output' && depth > 0) {
+			continue;
+		}
+		out[key] = key === 'required' ? value : trimmed(value, io, depth + 1);
+	}
+	return out;
+}
+
+/** A read of the registry whose answer is JSON text (the search and symbols families answer so). */
+export async function readJson<T>(registry: ProviderRegistry, uri: string): Promise<T> {
+	const [content] = await registry.read(uri);
+	if (!content || !('text' in content)) {
+		throw new Error(`${uri} answered no text`);
+	}
+	return JSON.parse(content.text) as T;
+}
+
+/** Offered where some provider handles `probe`, a URI of the family the tool reads. */
+export const offeredFor = (probe: string) => (providers: readonly ResourceProvider[]): boolean => providers.some(p => p.handles(probe));

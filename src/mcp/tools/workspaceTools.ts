@@ -9,11 +9,12 @@ import { LIST_PARAMS } from '../server/paramSchemas';
 import { relevantFilesTool } from './relevantFilesTool';
 import { listResourcesTool, readResourceTool } from './resourceTools';
 import { searchFilesTool, searchTextTool } from './searchTools';
+import { findSymbolsTool, symbolRelationsTool } from './symbolTools';
 import { ToolSwitch, toolsOn } from './toolSwitch';
 import { ToolArgumentsError, WorkspaceTool } from './workspaceTool';
 
 /** Every tool this server may offer, in the order `tools/list` gives them. Names are stable once shipped. */
-export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [listResourcesTool, readResourceTool, searchTextTool, searchFilesTool, relevantFilesTool];
+export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [listResourcesTool, readResourceTool, searchTextTool, searchFilesTool, relevantFilesTool, findSymbolsTool, symbolRelationsTool];
 
 const TOOL_CALL_PARAMS = looseObject({ name: string(), arguments: optional(record(string(), unknown())) });
 

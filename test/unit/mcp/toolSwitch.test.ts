@@ -5,7 +5,7 @@ import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { startToolWorkspace, ToolWorkspace } from '../../helpers/toolWorkspace';
 import { until } from '../../helpers/until';
 
-const ALL_TOOLS = ['list_resources', 'read_resource', 'search_text', 'search_files', 'relevant_files'];
+const ALL_TOOLS = ['list_resources', 'read_resource', 'search_text', 'search_files', 'relevant_files', 'find_symbols', 'symbol_relations'];
 
 /** A client that counts `notifications/tools/list_changed`, listening for it on 2026-07-28. */
 interface Hearing {

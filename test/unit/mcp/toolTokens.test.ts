@@ -13,7 +13,7 @@ const BUDGET = 1_500;
  * description or a schema shows here, to be weighed against the budget (and noted in the
  * CHANGELOG) rather than noticed in someone's context window.
  */
-const PINNED_CLAUDE_TOKENS = 1_260;
+const PINNED_CLAUDE_TOKENS = 1_472;
 
 describe('the size of tools/list', function () {
 	this.timeout(30_000);
@@ -32,7 +32,7 @@ describe('the size of tools/list', function () {
 	it(`is at most ${BUDGET} tokens with every tool, by each tokenizer we ship, in both eras`, async () => {
 		for (const c of ws.clients) {
 			const { tools } = await c.client.listTools();
-			assert.equal(tools.length, 5);
+			assert.equal(tools.length, 7);
 			const answer = JSON.stringify({ tools });
 			const counts = {
 				claude: countTokens(answer),

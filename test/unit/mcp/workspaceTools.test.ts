@@ -52,10 +52,10 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 		fx?.dispose();
 	});
 
-	it('lists five read-only tools, each with a title, both schemas and the hints, alike for every client', async () => {
+	it('lists seven read-only tools, each with a title, both schemas and the hints, alike for every client', async () => {
 		const lists = await Promise.all(ws.clients.map(c => c.client.listTools()));
 		for (const [i, { tools }] of lists.entries()) {
-			assert.deepEqual(tools.map(t => t.name), ['list_resources', 'read_resource', 'search_text', 'search_files', 'relevant_files'], ws.clients[i].label);
+			assert.deepEqual(tools.map(t => t.name), ['list_resources', 'read_resource', 'search_text', 'search_files', 'relevant_files', 'find_symbols', 'symbol_relations'], ws.clients[i].label);
 			for (const tool of tools) {
 				assert.ok(tool.title && tool.description, `${tool.name} has a title and a description`);
 				assert.deepEqual(tool.annotations, { readOnlyHint: true, openWorldHint: false }, tool.name);
@@ -232,14 +232,40 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 			assert.equal(result.content[0].text, '1 file, best match first.');
 		}
 	});
+
+	it('find_symbols fills the symbols template and links each declaration to its lines', async () => {
+		for (const c of ws.clients) {
+			ws.symbols!.asked.length = 0;
+			const result = await call(c, 'find_symbols', { q: 'gree', kind: 'function,class' });
+			assert.deepEqual(queryOf(ws.symbols!.asked[0]), { q: 'gree', kind: 'function,class', max: '50' });
+			const { symbols, complete } = result.structuredContent as { symbols: { name: string; uri: string }[]; complete: boolean };
+			assert.deepEqual(symbols.map(s => s.name), ['greet', 'Greeter']);
+			assert.equal(complete, true);
+			assert.deepEqual(result.content.slice(1), symbols.map(s => ({ type: 'resource_link', uri: s.uri, name: s.uri.includes('lines=3') ? 'src/greet.ts:3' : 'src/greet.ts:7' })));
+			assert.deepEqual(result.content[0].text!.split('\n'), ['2 symbols.', 'src/greet.ts:3: function greet', 'src/greet.ts:7: class Greeter']);
+		}
+	});
+
+	it('symbol_relations fills the relation template and links each place', async () => {
+		for (const c of ws.clients) {
+			ws.symbols!.asked.length = 0;
+			const result = await call(c, 'symbol_relations', { relation: 'references', path: 'src/greet.ts', at: 'greet' });
+			assert.ok(ws.symbols!.asked[0].startsWith('symbols://references/src/greet.ts?'), ws.symbols!.asked[0]);
+			assert.deepEqual(queryOf(ws.symbols!.asked[0]), { symbol: 'greet', max: '50' });
+			assert.deepEqual(result.structuredContent, { items: [{ path: 'src/main.ts', line: 2, column: 10, text: 'greet("x");', uri: `${fileUri(fx.file('src/main.ts'))}?lines=2` }], complete: true });
+			assert.equal(result.content[0].text, '1 references.\nsrc/main.ts:2:10: greet("x");');
+			const bad = await call(c, 'symbol_relations', { relation: 'callers', path: 'src/greet.ts', at: '3:5' });
+			assert.equal(bad.isError, true, 'an unknown relation is a tool error');
+		}
+	});
 });
 
 describe('tools offered by what the registry serves', function () {
 	this.timeout(30_000);
 
-	it('offers the search tools only with a search provider, relevant_files only with the ranking', async () => {
+	it('offers the search tools only with a search provider, the symbol tools only with symbols, relevant_files only with the ranking', async () => {
 		const fx = createFixture();
-		const ws = await startToolWorkspace(fx.root, { search: false, relevance: false });
+		const ws = await startToolWorkspace(fx.root, { search: false, relevance: false, symbols: false });
 		try {
 			for (const c of ws.clients) {
 				assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['list_resources', 'read_resource'], c.label);
