@@ -69,7 +69,7 @@ const SWITCH_ROUNDS = Math.max(1, Number(process.env.BENCH_HOST_SWITCH_ROUNDS ??
 const SWITCH_CHANGED = 5000;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
-ensureProvisioned();
+await ensureProvisioned();
 const vsix = process.env.BENCH_HOST_VSIX ? path.resolve(process.env.BENCH_HOST_VSIX) : await packageExtension();
 // The plain tree, or the git repository with its branch to switch to.
 const switchRepo = SWITCH ? prepareSwitchRepo(FILES, SWITCH_CHANGED, log) : undefined;

@@ -148,7 +148,7 @@ async function oneRun(browser: { browser: Browser }, vsix: string, workspace: st
 
 const ms = (x: number) => `${Math.round(x)} ms`;
 
-ensureProvisioned();
+await ensureProvisioned();
 const vsix = await packageExtension();
 const workspace = makePickerWorkspace(FILES);
 const browser = await launchBrowser();

@@ -35,7 +35,7 @@ const cleanups = cleanupStack();
 const cleanup = cleanups.run;
 
 async function main(): Promise<RunResult> {
-	ensureProvisioned();
+	await ensureProvisioned();
 	const vsix = await packageExtension();
 	fs.rmSync(screenshotsDir, { recursive: true, force: true });
 	fs.mkdirSync(screenshotsDir, { recursive: true });
