@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { BLOCKED_WORKSPACE_STATES } from '../../src/picker/workspaceNotice';
 
 const root = path.join(__dirname, '../../..');
 
@@ -16,7 +17,7 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 
 /** VS Code's own commands the welcome views and the walkthrough link to on purpose. */
-const VSCODE_COMMANDS = new Set(['workbench.trust.manage', 'workbench.action.openSettings', 'workbench.action.files.openFolder']);
+const VSCODE_COMMANDS = new Set(['workbench.trust.manage', 'workbench.action.openSettings', 'workbench.action.files.openFolder', 'workbench.action.openWalkthrough']);
 
 /** What the package ships: the `!` lines of .vscodeignore (an allowlist), `*` matching within one folder. */
 function shipped(file: string): boolean {
@@ -69,6 +70,17 @@ describe('package.json: the walkthrough and the picker\'s welcome views', () => 
 		for (const event of steps.flatMap(s => s.completionEvents ?? [])) {
 			const [kind, id] = event.split(':');
 			assert.ok(kind === 'onCommand' ? isKnownCommand(id) : kind === 'onView' && isKnownCommand(`${id}.focus`), event);
+		}
+	});
+
+	it('welcomes each state that leaves the picker empty with a way out, and another server to browse', () => {
+		const welcomes = manifest.contributes.viewsWelcome.filter(w => w.view === 'mcpResources.picker');
+		assert.deepEqual(welcomes.map(w => w.when), BLOCKED_WORKSPACE_STATES.map(state => `mcpResources.picker.workspaceState == ${state}`));
+		for (const welcome of welcomes) {
+			const buttons = welcome.contents.split('\n').filter(line => /^\[[^\]]+\]\(command:/.test(line)).map(line => commandLinks(line)[0].id);
+			assert.ok(buttons.length >= 2, `${welcome.when}: ${buttons.join(', ')}`);
+			// Nothing else configured is why the view is empty: adding a server is always a way out.
+			assert.equal(buttons.at(-1), 'mcpResources.addServer', welcome.when);
 		}
 	});
 
