@@ -1,8 +1,10 @@
-// Bundles the extension (vscode external) and the headless CLI into dist/.
+// Bundles the extension and the headless CLI into dist/: main.js (the server, the extension with
+// vscode external, the CLI's commands), cli.js, and two files loaded apart (tokenizer, walk worker).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const watch = process.argv.includes('--watch');
 const production = !process.argv.includes('--dev');
@@ -24,25 +26,40 @@ const common = {
 };
 
 /**
- * Bundles that another bundle `require`s only when needed, each kept as a plain `require` of its
- * own file next to the requiring bundle (and next to the compiled source in tests):
- * - the Claude tokenizer's vocabulary (2.3 MB), dist/claudeTokenizer.js, which
- *   src/picker/tokenCount.ts requires on first use;
- * - the tree-sitter runtime (web-tree-sitter), dist/treeSitterRuntime.js, which
- *   src/node/grammars/treeSitterParser.ts requires on the first parse;
- * - the CLI's commands (src/cli/<command>.ts), dist/<command>.js, which src/cli.ts requires for
- *   the command it runs (beside it, not in a dist/cli/ folder, so every bundle finds
- *   dist/walkWorker.js next to itself): a
- *   bundle evaluates all it holds at load (`format: 'cjs'`), and `serve --stdio` would otherwise
- *   pay for the bridge's MCP client and the HTTP stack it never uses (about 10 MiB resident).
+ * Bundles of their own, required on first use (next to the compiled source in tests), so the
+ * main bundle does not parse them at every activation and every `serve`: the Claude tokenizer's
+ * vocabulary, dist/claudeTokenizer.js (src/picker/tokenCount.ts), and the tree-sitter runtime,
+ * dist/treeSitterRuntime.js (src/node/grammars/treeSitterParser.ts, on the first parse).
  */
-const LAZY_BUNDLES = { './claudeTokenizer': 'src/picker/claudeTokenizer.ts', './treeSitterRuntime': 'src/node/grammars/treeSitterRuntime.ts', './cli/bridgeCommand': 'src/cli/bridgeCommand.ts', './cli/serveStdio': 'src/cli/serveStdio.ts', './cli/serveHttp': 'src/cli/serveHttp.ts' };
-/** './cli/serveStdio' -> 'serveStdio': every bundle is a file of dist/ itself. */
-const bundleName = specifier => specifier.slice(specifier.lastIndexOf('/') + 1);
+const LAZY_BUNDLES = { claudeTokenizer: 'src/picker/claudeTokenizer.ts', treeSitterRuntime: 'src/node/grammars/treeSitterRuntime.ts' };
 const lazyBundles = {
 	name: 'lazy-bundles',
 	setup(build) {
-		build.onResolve({ filter: /^\.\/(claudeTokenizer|treeSitterRuntime|cli\/\w+)$/ }, args => (args.path in LAZY_BUNDLES ? { path: `./${bundleName(args.path)}.js`, external: true } : undefined));
+		build.onResolve({ filter: /^\.\/(claudeTokenizer|treeSitterRuntime)$/ }, args => ({ path: `${args.path}.js`, external: true }));
+	},
+};
+
+/**
+ * The server, the picker and the CLI's commands are bundled once, into dist/main.js, which is
+ * both the extension's `main` and where dist/cli.js takes the command it runs. Every part of it
+ * is reached through a `require()` made when it is needed, so esbuild keeps each module
+ * unevaluated until then: activation evaluates the extension's modules, `serve --stdio` the stdio
+ * server's, and neither the bridge's MCP client nor (for stdio) the HTTP stack.
+ */
+const CLI_COMMANDS = ['bridgeCommand', 'serveHttp', 'serveStdio'];
+const MAIN_ENTRY = `
+export function activate(context) { return require('./src/extension').activate(context); }
+export function deactivate() { return require('./src/extension').deactivate(); }
+export const cliCommands = { ${CLI_COMMANDS.map(name => `${name}: () => require('./src/cli/${name}')`).join(', ')} };
+`;
+/** dist/cli.js's `require('./cli/<command>')` becomes `require('./main.js').cliCommands.<command>()`. */
+const commandsFromMain = {
+	name: 'commands-from-main',
+	setup(build) {
+		const filter = new RegExp(`^\\./cli/(${CLI_COMMANDS.join('|')})$`);
+		build.onResolve({ filter }, args => ({ path: args.path.slice('./cli/'.length), namespace: 'main-bundle' }));
+		build.onLoad({ filter: /.*/, namespace: 'main-bundle' }, args => ({ contents: `module.exports = require('./main.js').cliCommands.${args.path}();`, loader: 'js' }));
+		build.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './main.js', external: true }));
 	},
 };
 
@@ -61,9 +78,12 @@ const sdkShims = {
 };
 
 const builds = [
-	{ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyBundles, sdkShims] },
-	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [lazyBundles] },
-	...Object.entries(LAZY_BUNDLES).map(([specifier, entry]) => ({ ...common, entryPoints: [entry], outfile: `dist/${bundleName(specifier)}.js`, plugins: [lazyBundles, sdkShims] })),
+	{
+		...common, stdin: { contents: MAIN_ENTRY, resolveDir: path.dirname(fileURLToPath(import.meta.url)), sourcefile: 'main.js', loader: 'js' },
+		outfile: 'dist/main.js', external: ['vscode'], plugins: [lazyBundles, sdkShims],
+	},
+	{ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [commandsFromMain] },
+	...Object.entries(LAZY_BUNDLES).map(([name, entry]) => ({ ...common, entryPoints: [entry], outfile: `dist/${name}.js` })),
 	// The worker thread that walks the workspace (src/node/threadWalker.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
 ];

@@ -13,8 +13,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
 		return 0;
 	}
 	if (command === 'bridge') {
-		// Each command is its own bundle, required only when run (see esbuild.mjs): a server
-		// never evaluates the bridge's MCP client, nor a stdio server the HTTP stack.
+		// Each command is required only when run: in the build, from dist/main.js, which evaluates
+		// a module only once it is required (see esbuild.mjs), so a server never evaluates the
+		// bridge's MCP client, nor a stdio server the HTTP stack.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		return (require('./cli/bridgeCommand') as typeof import('./cli/bridgeCommand')).bridgeCommand(rest);
 	}

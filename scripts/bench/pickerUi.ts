@@ -144,7 +144,7 @@ async function oneRun(browser: { browser: Browser }, vsix: string, workspace: st
 
 /** The picker in the real UI on `workspace`: `runs` cold windows, medians. */
 export async function measurePickerUi(workspace: string, files: number, runs: number, log: (message: string) => void): Promise<SectionReport> {
-	ensureProvisioned();
+	await ensureProvisioned();
 	const vsix = await packageExtension();
 	const browser = await launchBrowser();
 	const results: PickerUiRun[] = [];

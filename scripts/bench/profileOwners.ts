@@ -14,7 +14,9 @@ export interface OwnedFrame {
  * undefined (Node's internals, native code: those belong to whoever called them).
  */
 export function scriptOwner(url: string): string | undefined {
-	if (/mcp-workspace-resources|\/dist\/(cli|walkWorker|serveHttp|serveStdio)\.js$/.test(url)) return 'ours';
+	if (/mcp-workspace-resources/.test(url)) return 'ours';
+	// The headless CLI run from a checkout. Extensions live under extensions/ (VS Code's git has a dist/main.js too).
+	if (!/\/extensions\//.test(url) && /\/dist\/(cli|main|walkWorker|claudeTokenizer)\.js$/.test(url)) return 'ours';
 	const extension = /\/extensions\/([^/]+)\//.exec(url);
 	if (extension) return `ext:${extension[1]}`;
 	if (/extensionHostProcess|\/lib\/vscode\/|bootstrap-fork/.test(url)) return 'vscode';

@@ -199,7 +199,7 @@ const ROWS: [string, (w: EditorWindow) => number | null | undefined][] = [
 export async function runScaleInEditor(ctx: SectionContext, { files, windows, switchFiles, switchChanged }: { files: number; windows: number; switchFiles: number; switchChanged: number }): Promise<SectionReport> {
 	const { flags, log } = ctx;
 	if (typeof WebSocket !== 'function') throw new Error('the extension host\'s inspector needs a global WebSocket: Node 22, or Node 20 with --experimental-websocket (npm run bench passes it)');
-	ensureProvisioned();
+	await ensureProvisioned();
 	const vsixFlag = flags.text('--vsix');
 	const vsix = vsixFlag ? path.resolve(vsixFlag) : await packageExtension();
 	const profileFlag = flags.text('--profile');

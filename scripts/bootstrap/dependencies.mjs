@@ -53,9 +53,12 @@ export function staleReason(root = repoRoot) {
 export function ensureDependencies(root = repoRoot) {
 	const reason = staleReason(root);
 	if (reason === undefined) { return false; }
-	console.log(`[deps] ${reason}: running npm ci`);
+	console.log(`[deps] ${reason}: running npm ci (about a minute the first time)`);
 	const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env: withoutNpmConfig() });
-	if (result.error) { throw result.error; }
-	if (result.status !== 0) { throw new Error(`npm ci exited with ${result.status ?? result.signal}`); }
+	// Said as what to do next; ensureDependencies.mjs prints the message alone, no stack trace.
+	if (result.error) { throw new Error(`could not run npm ci (${result.error.message}): is npm on PATH?`); }
+	if (result.status !== 0) {
+		throw new Error(`npm ci exited with ${result.status ?? result.signal}; its output is above. Fix what it says (often the network or the npm registry), then run this again.`);
+	}
 	return true;
 }

@@ -22,8 +22,8 @@ export function step(message: string): void {
 export async function buildExtension(): Promise<void> {
 	step('npm run build');
 	await runCommand(npm, ['run', 'build', '--silent'], { cwd: repoRoot });
-	if (!fs.existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
-		throw new Error('npm run build produced no dist/extension.js');
+	if (!fs.existsSync(path.join(repoRoot, 'dist', 'main.js'))) {
+		throw new Error('npm run build produced no dist/main.js');
 	}
 }
 

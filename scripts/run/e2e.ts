@@ -15,6 +15,7 @@ import { makeFixtureWorkspace, makeMcpHome, packageExtension, step, finishRun } 
 import { checks } from '../../test/e2e/checks.js';
 import { pickerChecks } from '../../test/e2e/picker.js';
 import { folderServerChecks } from '../../test/e2e/folderServers.js';
+import { welcomeViewChecks } from '../../test/e2e/welcomeViews.js';
 import { chatCheck, pickerFlowChecks } from '../../test/e2e/pickerFlows.js';
 import { startHostileMcpServer } from '../../test/e2e/hostileMcpServer.js';
 import { hostileServerCheck } from '../../test/e2e/pickerHostile.js';
@@ -35,7 +36,7 @@ const cleanups = cleanupStack();
 const cleanup = cleanups.run;
 
 async function main(): Promise<RunResult> {
-	ensureProvisioned();
+	await ensureProvisioned();
 	const vsix = await packageExtension();
 	fs.rmSync(screenshotsDir, { recursive: true, force: true });
 	fs.mkdirSync(screenshotsDir, { recursive: true });
@@ -103,7 +104,7 @@ async function main(): Promise<RunResult> {
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => saveScreenshot(page, name) })),
 		},
-		...folderServerChecks.map(check => ({
+		...[...folderServerChecks, ...welcomeViewChecks].map(check => ({
 			name: check.name,
 			run: () => check.run({
 				openWindow: (serverOptions, body) => inSecondWindow(browser, vsix, serverOptions, body),
@@ -176,7 +177,7 @@ async function reportFailure(page: Page, name: string): Promise<void> {
  * Runs `body` against a workbench page of a fresh code-server with the fixture workspace;
  * `prepare(workspaceDir)` changes the workspace before the server opens it.
  */
-async function inSecondWindow(browser: { browser: Browser }, vsix: string, { prepare, ...serverOptions }: SecondWindowOptions, body: Parameters<OpenWindow>[1]): Promise<void> {
+async function inSecondWindow(browser: { browser: Browser }, vsix: string, { prepare, emptyWindow, ...serverOptions }: SecondWindowOptions, body: Parameters<OpenWindow>[1]): Promise<void> {
 	const workspace = await makeFixtureWorkspace();
 	prepare?.(workspace.dir);
 	const mcpHome = makeMcpHome();
@@ -188,7 +189,8 @@ async function inSecondWindow(browser: { browser: Browser }, vsix: string, { pre
 	});
 	try {
 		const { page, context } = await newWorkbenchPage(browser.browser, { origin: server.url, clipboard: true });
-		await page.goto(server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
+		// code-server's `ew` opens an empty window instead of the folder it was started on.
+		await page.goto(emptyWindow ? `${server.url}/?ew=true` : server.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
 		await waitForWorkbench(page);
 		try {
 			await body({ page, mcpHome, server, workspaceDir: workspace.dir });

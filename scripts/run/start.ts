@@ -8,9 +8,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureProvisioned, ProvisionError } from '../lib/vscodeEnv.js';
+import { ensureProvisioned } from '../lib/vscodeEnv.js';
 import { startCodeServer, type CodeServer } from '../lib/codeServer.js';
-import { errorText } from '../lib/errorText.js';
+import { failureText } from '../lib/errorText.js';
 import { descendants, isAlive, onInterrupt } from '../lib/processes.js';
 import { packageExtension } from '../lib/project.js';
 
@@ -18,6 +18,9 @@ const USAGE = 'usage: npm start [FOLDER] [-- --port N]';
 
 /** A command line `npm start` cannot run: said in one line with the usage, not a stack trace. */
 class StartUsageError extends Error {}
+
+/** A step of `npm start` that failed after showing its own output: one line says what to do next. */
+class StartStepError extends Error {}
 
 function parseArgs(argv: readonly string[]): { folder?: string; port?: number } {
 	const options: { folder?: string; port?: number } = {};
@@ -49,8 +52,13 @@ async function main(): Promise<number> {
 	const folder = fs.existsSync(asked) ? fs.realpathSync(asked) : undefined;
 	if (!folder || !fs.statSync(folder).isDirectory()) { throw new StartUsageError(`${asked} is not a folder`); }
 
-	ensureProvisioned();
-	const vsix = await packageExtension();
+	await ensureProvisioned();
+	let vsix: string;
+	try {
+		vsix = await packageExtension();
+	} catch {
+		throw new StartStepError('building or packaging the extension failed; its output is above. Fix what it says, then run npm start again.');
+	}
 
 	const discoveryHome = process.env.MCP_WORKSPACE_RESOURCES_HOME
 		? path.resolve(process.env.MCP_WORKSPACE_RESOURCES_HOME)
@@ -75,14 +83,22 @@ async function main(): Promise<number> {
 		removeOurLockFiles();
 	};
 	onInterrupt(stop);
-	server = await startCodeServer({
-		workspace: folder,
-		port: options.port,
-		inheritEnv: true,
-		containHome: false,
-		env: { MCP_WORKSPACE_RESOURCES_HOME: discoveryHome },
-		installExtensions: [vsix],
-	});
+	try {
+		server = await startCodeServer({
+			workspace: folder,
+			port: options.port,
+			inheritEnv: true,
+			containHome: false,
+			env: { MCP_WORKSPACE_RESOURCES_HOME: discoveryHome },
+			installExtensions: [vsix],
+		});
+	} catch (err) {
+		// The first line says what failed; the rest is code-server's own output, shown before the advice.
+		const [first, ...details] = failureText(err).split('\n');
+		if (details.some(line => line.trim() !== '')) { console.error(details.join('\n').trimEnd()); }
+		const port = options.port === undefined ? '' : ` Is port ${options.port} taken? Pick another with -- --port N.`;
+		throw new StartStepError(`code-server did not start (${first}).${port} If it keeps failing, reinstall it with npm run provision -- --force, then run npm start again.`);
+	}
 
 	console.log([
 		'',
@@ -114,7 +130,7 @@ try {
 		console.error(`[start] ${err.message}\n${USAGE}`);
 		process.exitCode = 2;
 	} else {
-		console.error(`[start] FAILED: ${err instanceof ProvisionError ? err.message : errorText(err)}`);
+		console.error(`[start] FAILED: ${failureText(err)}`);
 		process.exitCode = 1;
 	}
 }

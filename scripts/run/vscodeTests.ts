@@ -35,7 +35,7 @@ function formatLogArgs(args: unknown): string {
 }
 
 async function main(): Promise<RunResult> {
-	ensureProvisioned();
+	await ensureProvisioned();
 	await buildExtension();
 	const testsIndex = await compileTests();
 

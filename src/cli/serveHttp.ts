@@ -6,8 +6,8 @@ import { ServeArgs } from './serveArgs';
 
 /**
  * `serve --http`: the headless host on loopback HTTP, with a lock file so the bridge finds it,
- * until a signal. Prints `{url, token}` as the first stdout line. Its own bundle
- * (dist/serveHttp.js, see esbuild.mjs).
+ * until a signal. Prints `{url, token}` as the first stdout line. Required by src/cli.ts only
+ * for `serve --http` (see esbuild.mjs).
  */
 export async function serveHttp(args: ServeArgs): Promise<void> {
 	const host = startHeadlessProcess(args);

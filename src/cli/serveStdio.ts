@@ -5,9 +5,9 @@ import { startHeadlessProcess } from './headlessProcess';
 import { ServeArgs } from './serveArgs';
 
 /**
- * `serve --stdio`: the headless host over stdin/stdout until a signal or until stdin closes. Its
- * own bundle (dist/serveStdio.js, see esbuild.mjs), so a stdio server never loads the HTTP
- * stack or the bridge's client.
+ * `serve --stdio`: the headless host over stdin/stdout until a signal or until stdin closes.
+ * Required by src/cli.ts only for `serve --stdio`, and evaluated with what it imports alone (see
+ * esbuild.mjs), so a stdio server never loads the HTTP stack or the bridge's client.
  */
 export function serveStdio(args: ServeArgs): void {
 	const host = startHeadlessProcess(args);

@@ -68,7 +68,7 @@ function writeFolderSettings(workspaceDir: string, servers: ServerEntry[]): void
  * workbench may be restoring the view as we look, so click only while the sidebar's title is not
  * ours, and check again after each click.
  */
-async function openView(page: Page): Promise<void> {
+export async function openView(page: Page): Promise<void> {
 	const title = page.locator('.part.sidebar .composite.title .title-label', { hasText: /MCP Resources/i });
 	await poll(async () => {
 		if (await title.isVisible().catch(() => false)) {

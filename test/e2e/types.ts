@@ -30,8 +30,11 @@ export interface SecondWindow {
 	workspaceDir: string;
 }
 
-/** code-server options for a second window; `prepare(workspaceDir)` changes the workspace before it opens. */
-export type SecondWindowOptions = Partial<Omit<CodeServerOptions, 'workspace'>> & { prepare?(workspaceDir: string): void };
+/**
+ * code-server options for a second window; `prepare(workspaceDir)` changes the workspace before it
+ * opens; `emptyWindow` opens the workbench with no folder at all.
+ */
+export type SecondWindowOptions = Partial<Omit<CodeServerOptions, 'workspace'>> & { prepare?(workspaceDir: string): void; emptyWindow?: boolean };
 
 export type OpenWindow = (options: SecondWindowOptions, body: (window: SecondWindow) => Promise<void>) => Promise<void>;
 

@@ -8,9 +8,10 @@ import { CutEdges } from './ports';
  * GCP, GitHub, npm, Slack, SendGrid, OpenAI, Anthropic, basic-auth URLs, ...); the rules below
  * add what a terminal shows and the preset does not look for: whole private key blocks (the
  * preset needs a complete, valid-looking key), `Authorization:` header values, AWS access key
- * ids on their own, Google API keys, `NAME_TOKEN=value` style assignments, and the password of
+ * ids on their own, Google API keys, `NAME_TOKEN=value` style assignments, the password of
  * any URL (the preset's basic-auth rule knows only http and ftp, passwords of letters and
- * digits, hosts with a dot).
+ * digits, hosts with a dot), and the Stripe, Cloudflare and Tailscale key formats, which the
+ * preset gained only in versions that need Node 22 while this project runs on Node 20.
  */
 /**
  * `curl ... -u user:` kept, then the password: to the closing quote when the pair was quoted
@@ -37,6 +38,12 @@ const OWN_RULES: readonly { id: string; pattern: RegExp; keep?: number }[] = [
 	{ id: 'aws-access-key-id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA)[A-Z0-9]{16}\b/g },
 	// The preset's GCP rule finds service account keys only; Google's API keys have a fixed shape.
 	{ id: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+	// Stripe's secret and restricted keys, live and test: the prefix says what they are.
+	{ id: 'stripe', pattern: /(?<![A-Za-z0-9])[rs]k_(?:live|test)_[A-Za-z0-9]{24,}/g },
+	// Cloudflare's prefixed API tokens: `cfk_`, `cfut_` or `cfat_`, then 40 characters and an 8-digit checksum.
+	{ id: 'cloudflare', pattern: /(?<![A-Za-z0-9])cf(?:k|ut|at)_[A-Za-z0-9]{48}(?![A-Za-z0-9])/g },
+	// Tailscale's keys, `tskey-<kind>-<id>-<secret>`: the whole key goes, its id is half of it.
+	{ id: 'tailscale', pattern: /(?<![A-Za-z0-9])tskey-[a-z]+-[A-Za-z0-9_]+-[A-Za-z0-9_]{16,}/g },
 	// Environment-variable style names only (upper case), so prose like "tokens: 12" stays.
 	// `_PWD` (MYSQL_PWD) needs the underscore: PWD and OLDPWD are the shell's working directories.
 	// The name's word is looked at once (a lookahead) for the word it must hold: name, word, name

@@ -3,6 +3,7 @@ import { Logger } from '../../common/logger';
 import { ServerRunner, ServerState } from '../../mcp/serverRunner';
 import { PickerService, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
 import { PickerViewModel } from '../../picker/pickerViewModel';
+import { workspaceNotice } from '../../picker/workspaceNotice';
 import { RunnerSource } from '../../picker/workspaceSource';
 import { unpatchedFetch } from '../unpatchedFetch';
 import { FolderServerGate } from './folderServerGate';
@@ -40,19 +41,21 @@ export class Picker implements vscode.Disposable {
 			new ResourceDocuments(service),
 			registerPickerCommands(service, view, context.globalStorageUri),
 			new FolderServerGate(service, view, context.workspaceState, log, cwd),
-			{ dispose: runner.onDidChangeState(state => this.applyRunnerState(view, state)).dispose },
+			{ dispose: runner.onDidChangeState(state => this.applyWorkspaceState(view, state)).dispose },
+			vscode.workspace.onDidChangeWorkspaceFolders(() => this.applyWorkspaceState(view, runner.state)),
 		);
-		this.applyRunnerState(view, runner.state);
+		this.applyWorkspaceState(view, runner.state);
 	}
 
-	/** Restricted Mode and a disabled server hide "This workspace"; the welcome view or the view's message explains. */
-	private applyRunnerState(view: PickerView, state: ServerState): void {
-		const reason = state.kind === 'stopped' && (state.reason === 'restricted' || state.reason === 'disabled') ? state.reason : 'ok';
-		view.setWorkspaceNote(reason === 'restricted'
-			? 'This workspace is not listed: in Restricted Mode its MCP server serves nothing until you trust the folder.'
-			: reason === 'disabled' ? 'This workspace is not listed: its MCP server is turned off (setting mcpResources.enabled).' : undefined);
-		view.model.setHidden(reason === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
-		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.workspaceState', reason);
+	/**
+	 * No folder, Restricted Mode, a disabled server or one that could not start hide "This
+	 * workspace"; the welcome view (package.json, by the context key) or the view's message explains.
+	 */
+	private applyWorkspaceState(view: PickerView, server: ServerState): void {
+		const notice = workspaceNotice(vscode.workspace.workspaceFolders?.length ?? 0, server);
+		view.setWorkspaceNote(notice.note);
+		view.model.setHidden(notice.state === 'ok' ? [] : [WORKSPACE_SERVER_ID]);
+		void vscode.commands.executeCommand('setContext', 'mcpResources.picker.workspaceState', notice.state);
 	}
 
 	dispose(): void {

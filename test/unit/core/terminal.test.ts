@@ -69,6 +69,14 @@ describe('terminal output redaction', () => {
 		assert.equal(await redactSecrets(`curl "https://maps.googleapis.com/x?key=${key}"`), 'curl "https://maps.googleapis.com/x?key=[REDACTED:google-api-key]"');
 	});
 
+	it('redacts Stripe, Cloudflare and Tailscale keys, which the preset of the Node 20 line lacks', async () => {
+		const stripe = 'sk_' + 'live_' + '51Hx7aBcDeFgHiJkLmNoPqRsTu';
+		const cloudflare = 'cfut_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0' + '0a1b2c3d';
+		const tailscale = 'tskey-' + 'auth-' + 'kQ1w2E3r4CNTRL-' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3';
+		const out = await redactSecrets([`STRIPE=${stripe} ok`, `cf ${cloudflare}`, `$ tailscale up --authkey ${tailscale}`, 'desk_live_cheap and tskey-less'].join('\n'));
+		assert.equal(out, ['STRIPE=[REDACTED:stripe] ok', 'cf [REDACTED:cloudflare]', '$ tailscale up --authkey [REDACTED:tailscale]', 'desk_live_cheap and tskey-less'].join('\n'));
+	});
+
 	it('redacts a private key whose end was cut off, and leaves ordinary output alone', async () => {
 		assert.equal(await redactSecrets('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE'), 'x\n[REDACTED:private-key]');
 		const plain = 'npm test\n  316 passing (51s)\nexit 0\nauthor: me, tokens: 12\n';

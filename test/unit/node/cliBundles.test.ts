@@ -13,12 +13,14 @@ import { RecordingLogger } from '../../helpers/harness';
 import { CLI } from '../../helpers/headlessHost';
 
 /**
- * What each CLI command loads: its own bundle next to dist/cli.js and nothing else of ours, and
- * `serve --stdio` not Node's HTTP stack. Memory is what is at stake (a bundle evaluates all it
- * holds), so this checks what a real run of the built CLI has loaded, not the bundles' text.
+ * The server is bundled once, into dist/main.js: the extension's main, from which dist/cli.js
+ * takes the command it runs. What each process evaluates of it is what is at stake (memory and
+ * start time), so this checks what a real run of the built CLI has loaded, not the bundles' text:
+ * `serve --stdio` not Node's HTTP stack, `--version` not the bundle at all.
  */
-describe('CLI bundles: each command loads only what it runs', function () {
+describe('CLI bundles: one bundle, and each command evaluates only what it runs', function () {
 	this.timeout(30_000);
+	const dist = path.dirname(CLI);
 	let scratch: string;
 	beforeEach(() => {
 		scratch = mkdtempSync(path.join(os.tmpdir(), 'mwr-cli-bundles-'));
@@ -43,17 +45,38 @@ describe('CLI bundles: each command loads only what it runs', function () {
 		return JSON.parse(readFileSync(report, 'utf8')) as { bundles: string[]; http: boolean };
 	}
 
-	it('serve --stdio: dist/serveStdio.js, and no HTTP', () => {
-		assert.deepEqual(loadedBy(['serve', '--root', scratch, '--stdio', '--log-level', 'error']), { bundles: ['cli.js', 'serveStdio.js'], http: false });
+	it('ships the SDK and the server once: only dist/main.js of the shipped scripts holds them', () => {
+		const shipped = readFileSync(path.join(dist, '..', '.vscodeignore'), 'utf8').split('\n')
+			.filter(line => /^!dist\/[^/]+\.js$/.test(line)).map(line => line.slice('!dist/'.length)).sort();
+		assert.deepEqual(shipped, ['claudeTokenizer.js', 'cli.js', 'main.js', 'walkWorker.js']);
+		// A method name only the SDK's server and our server side spell out.
+		const holders = shipped.filter(file => readFileSync(path.join(dist, file), 'utf8').includes('notifications/subscriptions/acknowledged'));
+		assert.deepEqual(holders, ['main.js']);
 	});
 
-	it('serve --http: dist/serveHttp.js', () => {
-		assert.deepEqual(loadedBy(['serve', '--root', scratch, '--http', '--log-level', 'error']), { bundles: ['cli.js', 'serveHttp.js'], http: true });
+	it('loading dist/main.js evaluates none of its modules until one is asked for (no Node module loaded, no vscode needed)', () => {
+		const script = `
+			const before = new Set(process.moduleLoadList);
+			const main = require(${JSON.stringify(path.join(dist, 'main.js'))});
+			const loaded = process.moduleLoadList.filter(m => !before.has(m));
+			// Written only now: process.stdout itself loads Node's stream modules.
+			process.stdout.write(JSON.stringify({ exports: Object.keys(main).sort(), commands: Object.keys(main.cliCommands).sort(), loaded }));`;
+		assert.deepEqual(JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })), {
+			exports: ['activate', 'cliCommands', 'deactivate'], commands: ['bridgeCommand', 'serveHttp', 'serveStdio'], loaded: [],
+		});
 	});
 
-	it('bridge: dist/bridgeCommand.js', () => {
-		// No window serves the scratch folder: the bridge says so and returns, its bundle loaded.
-		assert.deepEqual(loadedBy(['bridge', '--workspace', scratch]).bundles, ['bridgeCommand.js', 'cli.js']);
+	it('serve --stdio: dist/main.js, and no HTTP', () => {
+		assert.deepEqual(loadedBy(['serve', '--root', scratch, '--stdio', '--log-level', 'error']), { bundles: ['cli.js', 'main.js'], http: false });
+	});
+
+	it('serve --http: dist/main.js, and HTTP', () => {
+		assert.deepEqual(loadedBy(['serve', '--root', scratch, '--http', '--log-level', 'error']), { bundles: ['cli.js', 'main.js'], http: true });
+	});
+
+	it('bridge: dist/main.js', () => {
+		// No window serves the scratch folder: the bridge says so and returns, its code loaded.
+		assert.deepEqual(loadedBy(['bridge', '--workspace', scratch]).bundles, ['cli.js', 'main.js']);
 	});
 
 	it('--version: dist/cli.js alone', () => {
@@ -61,10 +84,10 @@ describe('CLI bundles: each command loads only what it runs', function () {
 	});
 
 	it('ships the walk worker beside the extension bundle, and it walks from there', async () => {
-		// dist/extension.js starts dist/walkWorker.js from its own folder (src/node/threadWalker.ts);
+		// dist/main.js starts dist/walkWorker.js from its own folder (src/node/threadWalker.ts);
 		// a worker bundle missing or broken would leave the editor walking on its event loop.
-		const worker = path.join(path.dirname(CLI), 'walkWorker.js');
-		assert.ok(existsSync(path.join(path.dirname(CLI), 'extension.js')), 'dist/extension.js beside it');
+		const worker = path.join(dist, 'walkWorker.js');
+		assert.ok(existsSync(path.join(dist, 'main.js')), 'dist/main.js beside it');
 		const root = path.join(scratch, 'ws');
 		mkdirSync(path.join(root, 'src'), { recursive: true });
 		writeFileSync(path.join(root, 'src', 'a.ts'), 'export {};\n');

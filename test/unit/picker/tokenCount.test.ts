@@ -63,9 +63,9 @@ describe('picker: token counts', () => {
 	});
 
 	it('keep the tokenizer out of the extension and CLI bundles (a separate file, required on demand)', () => {
-		const extension = readFileSync(path.join(repoRoot, 'dist/extension.js'), 'utf8');
-		assert.match(extension, /require\("\.\/claudeTokenizer\.js"\)/);
-		for (const bundle of ['dist/extension.js', 'dist/cli.js']) {
+		const main = readFileSync(path.join(repoRoot, 'dist/main.js'), 'utf8');
+		assert.match(main, /require\("\.\/claudeTokenizer\.js"\)/);
+		for (const bundle of ['dist/main.js', 'dist/cli.js']) {
 			assert.ok(!readFileSync(path.join(repoRoot, bundle), 'utf8').includes('ksdkProj'), `${bundle} holds no vocabulary`);
 		}
 		assert.ok(readFileSync(path.join(repoRoot, 'dist/claudeTokenizer.js'), 'utf8').includes('ksdkProj'));

@@ -18,7 +18,7 @@ async function loadScript<T>(relative: string): Promise<T> {
 
 const VSCODE = 'file:///env/node_modules/code-server/lib/vscode';
 const frame = (functionName: string, url = ''): Frame => ({ callFrame: { functionName, url } });
-const ours = frame('apply', 'file:///tmp/cs/extensions/mcp-workspace-resources.mcp-workspace-resources-0.1.0/dist/extension.js');
+const ours = frame('apply', 'file:///tmp/cs/extensions/mcp-workspace-resources.mcp-workspace-resources-0.1.0/dist/main.js');
 const git = frame('exec', `${VSCODE}/extensions/git/dist/main.js`);
 const json = frame('register', `${VSCODE}/extensions/json-language-features/client/dist/node/jsonClientMain.js`);
 const host = frame('fire', `${VSCODE}/out/vs/workbench/api/node/extensionHostProcess.js`);
@@ -35,6 +35,8 @@ describe('scripts: the owners of CPU profile samples', () => {
 		assert.equal(owners.scriptOwner(ours.callFrame.url), 'ours');
 		assert.equal(owners.scriptOwner('file:///tmp/cs/extensions/vscode.github-authentication/dist/extension.js'), 'ext:vscode.github-authentication');
 		assert.equal(owners.scriptOwner(git.callFrame.url), 'ext:git');
+		// The headless CLI from a checkout: its bundle has the name VS Code's git bundle has.
+		assert.equal(owners.scriptOwner('file:///work/checkout/dist/main.js'), 'ours');
 		assert.equal(owners.scriptOwner(host.callFrame.url), 'vscode');
 		assert.equal(owners.scriptOwner(proxyAgent.callFrame.url), 'vscode');
 		assert.equal(owners.scriptOwner('node:internal/child_process'), undefined);
