@@ -77,6 +77,8 @@ export interface FileWatcher extends IDisposable {
 export interface OpenDocuments {
 	/** The unsaved text of the file when it is open and dirty. */
 	dirtyText(absPath: string): string | undefined;
+	/** The absolute paths of the documents open and dirty now (the search index takes their text when it starts). */
+	dirtyPaths?(): readonly string[];
 	/** Fires the absolute path of a document whose text changed, was saved or reverted. */
 	readonly onDidChange: Event<string>;
 }

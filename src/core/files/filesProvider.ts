@@ -57,6 +57,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	/** Watcher events are applied one batch at a time, in order. */
 	private applying: Promise<void> = Promise.resolve();
 	private readonly served: ServedPaths;
+	private markBuilt: () => void = () => undefined;
+	private readonly built = new Promise<void>(resolve => { this.markBuilt = resolve; });
 
 	constructor(private readonly ports: FilesProviderPorts) {
 		super();
@@ -87,6 +89,14 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 				return; // the last build failed; reads and lists see an empty workspace
 			}
 		}
+	}
+
+	/**
+	 * Resolves once the first index is built, without starting a build (`ready` starts one): for
+	 * work that follows the index in the background (the search index) and must not start it.
+	 */
+	whenBuilt(): Promise<void> {
+		return this.built;
 	}
 
 	get indexedCount(): number {
@@ -195,6 +205,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			}
 			const previous = this.index;
 			this.index = next;
+			this.markBuilt();
 			if (previous) {
 				// Before the first index nothing was judged (callers wait for `ready`).
 				this.rulesEmitter.fire();

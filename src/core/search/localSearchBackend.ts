@@ -1,0 +1,49 @@
+import { FileSystemReader } from '../ports';
+import { FuzzyPaths } from './fuzzyPaths';
+import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexSetup, SearchBackend, TextAnswerData } from './ports';
+import { SearchIndex } from './searchIndex';
+import { FilesQuery, TextQuery } from './searchQuery';
+import { searchText } from './textSearch';
+
+/**
+ * The search index and its queries in this thread, a slice at a time: what the worker thread
+ * runs (src/node/searchWorker.ts), and what a host uses when no worker can start.
+ */
+export class LocalSearchBackend implements SearchBackend {
+	readonly index: SearchIndex;
+	private readonly fuzzy: FuzzyPaths;
+
+	constructor(reader: FileSystemReader) {
+		this.index = new SearchIndex(reader);
+		this.fuzzy = new FuzzyPaths(this.index);
+	}
+
+	reset(setup: IndexSetup, files: FileBatch): void {
+		this.index.reset(setup, files);
+	}
+
+	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
+		this.index.update(changed, removed, dirty);
+	}
+
+	text(query: TextQuery, ranked: readonly string[], budgetMs: number): Promise<TextAnswerData> {
+		return searchText(this.index, query, ranked, budgetMs);
+	}
+
+	async files(query: FilesQuery, ranked: readonly string[]): Promise<FilesAnswerData> {
+		return this.fuzzy.search(query, ranked);
+	}
+
+	async progress(): Promise<IndexProgress> {
+		return this.index.progress();
+	}
+
+	/** Resolves once every held file is indexed (tests and the bench). */
+	whenIdle(): Promise<void> {
+		return this.index.whenIdle();
+	}
+
+	dispose(): void {
+		this.index.dispose();
+	}
+}

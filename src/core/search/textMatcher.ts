@@ -1,0 +1,207 @@
+import { RE2JS } from 're2js';
+import { InvalidParams } from '../errors';
+import { LiteralPlan, requiredLiterals } from './requiredLiterals';
+import { TextQuery } from './searchQuery';
+import { literalKeys } from './trigrams';
+
+/** One line that holds a match. */
+export interface LineHit {
+	/** 1-based. */
+	readonly line: number;
+	/** 0-based UTF-16 offset of the first match in the line, and where it ends. */
+	readonly start: number;
+	readonly end: number;
+	/** The whole line, without its line break. */
+	readonly text: string;
+}
+
+/**
+ * Work past which the regex engine is not asked where a match starts (line length times program
+ * size): finding positions takes its slower automaton, which on a megabyte line of a hostile
+ * pattern runs for minutes. Past it the line is known to match (the fast automaton says so) and
+ * the match is placed at its first required literal, or at the line's start.
+ */
+const MAX_POSITION_WORK = 4_000_000;
+/** Word characters for `word=true` on a literal: as `\b` of a regex sees them. */
+const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_])';
+const NOT_WORD_AFTER = '(?![A-Za-z0-9_])';
+
+/**
+ * What a text query looks for, compiled once: the lines of a text that match, and the trigram
+ * keys a file must hold to have any (for the index to rule files out unread).
+ *
+ * Literals run as V8 regular expressions of the escaped text, which cannot backtrack beyond the
+ * literal itself; `case=false` folds ASCII letters only (`i` without `u`), as the index does.
+ * Regexes run on RE2 (`re2js`), in time linear in the text: no pattern can hold the search.
+ */
+export class TextMatcher {
+	/** Alternatives of trigram key sets; a file must hold every key of one (empty: no narrowing). */
+	readonly keySets: readonly (readonly number[])[];
+	private readonly literal: RegExp | undefined;
+	private readonly regex: RE2JS | undefined;
+	/** Finds lines that may match a regex: its required literals, any case. */
+	private readonly lineFilter: RegExp | undefined;
+
+	private constructor(query: TextQuery) {
+		if (!query.regex) {
+			const escaped = query.q.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+			const source = query.word ? `${NOT_WORD_BEFORE}${escaped}${NOT_WORD_AFTER}` : escaped;
+			this.literal = new RegExp(source, query.caseSensitive ? 'g' : 'gi');
+			const keys = literalKeys(query.q, query.caseSensitive);
+			this.keySets = keys.length > 0 ? [keys] : [];
+			return;
+		}
+		this.regex = compileRegex(query);
+		const plan = requiredLiterals(query.q);
+		this.keySets = plan ? keySetsOf(plan) : [];
+		if (plan) {
+			// The longest literal of each alternative: a line without any of them cannot match.
+			const longest = plan.map(set => set.reduce((a, b) => (b.length > a.length ? b : a)));
+			this.lineFilter = new RegExp(longest.map(l => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
+		}
+	}
+
+	/** Compiles a query; an invalid regex is an InvalidParams with RE2's own reason. */
+	static compile(query: TextQuery): TextMatcher {
+		return new TextMatcher(query);
+	}
+
+	/**
+	 * The lines of `text` that match, in order, at most `limit`. `goOn` is asked before each line
+	 * a regex is run on (false stops: the search's time budget ran out).
+	 */
+	scan(text: string, limit: number, goOn: () => boolean = () => true): LineHit[] {
+		return this.literal ? this.scanLiteral(this.literal, text, limit) : this.scanRegex(text, limit, goOn);
+	}
+
+	/** One pass of the literal over the whole text; line numbers counted as it goes. */
+	private scanLiteral(re: RegExp, text: string, limit: number): LineHit[] {
+		const hits: LineHit[] = [];
+		const lines = new LineCounter(text);
+		re.lastIndex = 0;
+		while (hits.length < limit) {
+			const m = re.exec(text);
+			if (!m) {
+				break;
+			}
+			const line = lines.lineAt(m.index);
+			const hitLine = lineBounds(text, m.index);
+			if (m.index + m[0].length > hitLine.end) {
+				// A literal with a line break in it spans lines: a line holds no such match.
+				re.lastIndex = m.index + 1;
+				continue;
+			}
+			hits.push({ line, start: m.index - hitLine.start, end: m.index - hitLine.start + m[0].length, text: lineWithoutCr(text, hitLine) });
+			re.lastIndex = hitLine.end + 1;
+		}
+		return hits;
+	}
+
+	private scanRegex(text: string, limit: number, goOn: () => boolean): LineHit[] {
+		const hits: LineHit[] = [];
+		const lines = new LineCounter(text);
+		const filter = this.lineFilter;
+		let from = 0;
+		while (from < text.length && hits.length < limit) {
+			let lineStart = from;
+			if (filter) {
+				filter.lastIndex = from;
+				const m = filter.exec(text);
+				if (!m) {
+					break;
+				}
+				lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+				if (lineStart < from) {
+					lineStart = from;
+				}
+			}
+			const bounds = lineBounds(text, lineStart);
+			if (!goOn()) {
+				break;
+			}
+			const line = lineWithoutCr(text, bounds);
+			const hit = this.regexHit(line);
+			if (hit) {
+				hits.push({ line: lines.lineAt(lineStart), start: hit.start, end: hit.end, text: line });
+			}
+			from = bounds.end + 1;
+		}
+		return hits;
+	}
+
+	/** Where the regex matches in a line, or undefined when it does not. */
+	private regexHit(line: string): { start: number; end: number } | undefined {
+		const re = this.regex!;
+		if (!re.test(line)) {
+			return undefined;
+		}
+		if (line.length * re.programSize() <= MAX_POSITION_WORK) {
+			const m = re.matcher(line);
+			if (m.find()) {
+				return { start: m.start(), end: m.end() };
+			}
+		}
+		const filter = this.lineFilter;
+		let at = 0;
+		if (filter) {
+			filter.lastIndex = 0;
+			at = filter.exec(line)?.index ?? 0;
+		}
+		return { start: at, end: at };
+	}
+}
+
+function compileRegex(query: TextQuery): RE2JS {
+	const source = query.word ? `\\b(?:${query.q})\\b` : query.q;
+	try {
+		return RE2JS.compile(source, query.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+	} catch (err) {
+		// The engine shows the flags it was given as a prefix of the pattern: the client never wrote them.
+		const reason = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '').replace(/`\(\?i\)/g, '`') : 'it cannot be parsed';
+		throw new InvalidParams(`Invalid regex (RE2 syntax): ${reason.slice(0, 200)}. Lookaround and backreferences are not supported; for plain text, leave out regex=true`);
+	}
+}
+
+/** Each alternative's trigram keys (case folded as the index is); an alternative with none narrows nothing. */
+function keySetsOf(plan: LiteralPlan): number[][] {
+	const sets: number[][] = [];
+	for (const literals of plan) {
+		const keys = [...new Set(literals.flatMap(l => literalKeys(l, false)))];
+		if (keys.length === 0) {
+			return [];
+		}
+		sets.push(keys);
+	}
+	return sets;
+}
+
+/** The line around `index`: where it starts, and where its `\n` is (or the text ends). */
+function lineBounds(text: string, index: number): { start: number; end: number } {
+	const start = text.lastIndexOf('\n', index - 1) + 1;
+	const newline = text.indexOf('\n', index);
+	return { start, end: newline < 0 ? text.length : newline };
+}
+
+function lineWithoutCr(text: string, bounds: { start: number; end: number }): string {
+	const end = bounds.end > bounds.start && text.charCodeAt(bounds.end - 1) === 13 ? bounds.end - 1 : bounds.end;
+	return text.slice(bounds.start, end);
+}
+
+/** Line numbers of offsets met in increasing order, counting line breaks once. */
+class LineCounter {
+	private offset = 0;
+	private line = 1;
+
+	constructor(private readonly text: string) {}
+
+	lineAt(index: number): number {
+		for (let nl = this.text.indexOf('\n', this.offset); nl >= 0 && nl < index; nl = this.text.indexOf('\n', nl + 1)) {
+			this.line++;
+			this.offset = nl + 1;
+		}
+		if (this.offset < index) {
+			this.offset = index;
+		}
+		return this.line;
+	}
+}
