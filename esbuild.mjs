@@ -58,6 +58,8 @@ const builds = [
 	...Object.entries(LAZY_BUNDLES).map(([specifier, entry]) => ({ ...common, entryPoints: [entry], outfile: `dist/${bundleName(specifier)}.js`, plugins: [lazyBundles, sdkShims] })),
 	// The worker thread that walks the workspace (src/node/threadWalker.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
+	// The worker thread that holds the search index (src/node/threadSearchBackend.ts starts it from dist/).
+	{ ...common, entryPoints: ['src/node/searchWorker.ts'], outfile: 'dist/searchWorker.js' },
 ];
 
 if (watch) {

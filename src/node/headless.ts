@@ -7,11 +7,14 @@ import { DEFAULT_MAX_FILE_SIZE, FileWatcher, GitUserConfig, noOpenDocuments } fr
 import { RangesProvider } from '../core/ranges/rangesProvider';
 import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { SearchBackend } from '../core/search/ports';
+import { defaultSearchOptions, SearchOptions, SearchProvider } from '../core/search/searchProvider';
 import { ProviderRegistry } from '../core/registry';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
 import { GitCliSource } from './git/gitCliSource';
 import { NodeFileSystem } from './nodeFileSystem';
+import { ThreadSearchBackend } from './threadSearchBackend';
 import { StaticFolders, StaticSettings } from './staticSources';
 
 export interface HeadlessOptions {
@@ -26,11 +29,14 @@ export interface HeadlessOptions {
 	/** Defaults to one inotify watch per served directory. */
 	readonly watcher?: FileWatcher;
 	readonly trackerOptions?: ChangeTrackerOptions;
+	/** Where the search index lives (defaults to a worker thread), and its time budget and live pace. */
+	readonly searchBackend?: SearchBackend;
+	readonly searchOptions?: SearchOptions;
 }
 
 /**
  * The registry the headless host serves: files from node:fs, changes from a file watcher, and
- * git state from the git CLI (no problems or editor state without an editor).
+ * git state from the git CLI, and search (no problems or editor state without an editor).
  */
 export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry } {
 	const folders = new StaticFolders(options.roots);
@@ -70,7 +76,12 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events => listener(events.flatMap((e): FileTouch[] =>
 		e.kind === 'changed' ? [{ path: e.path, kind: 'written' }] : e.kind === 'deleted' ? [{ path: e.path, kind: 'gone' }] : [])));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
-	const registry = new ProviderRegistry([relevance, git, ranges, files], options.trackerOptions);
+	// Text and path search from an index of the served files' text, built after the file index.
+	const search = new SearchProvider({
+		files, folders, reader, settings, documents: noOpenDocuments, log: options.log, ranking: relevance,
+		backend: options.searchBackend ?? new ThreadSearchBackend(reader, options.log),
+	}, options.searchOptions ?? defaultSearchOptions);
+	const registry = new ProviderRegistry([relevance, search, git, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry };
 }

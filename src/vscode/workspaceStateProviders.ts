@@ -6,10 +6,13 @@ import { FILE_TEMPLATE, FilesProvider } from '../core/files/filesProvider';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { ListedFiles } from '../core/search/searchFeed';
+import { SearchProvider } from '../core/search/searchProvider';
 import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { WorkspaceScope } from '../core/workspaceScope';
+import { ThreadSearchBackend } from '../node/threadSearchBackend';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
@@ -18,7 +21,7 @@ import { VsCodeRelevanceSignals } from './vsCodeRelevanceSignals';
 import { VsCodeTerminals, VsCodeTerminalSetting } from './vsCodeTerminals';
 
 /**
- * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
+ * Problems, git, editor state and search as resource providers over VS Code's adapters. Cheap to
  * build: the git extension is first touched when a client lists or reads, or once the file
  * index is built (to remember each repository's HEAD).
  */
@@ -32,8 +35,8 @@ export function createWorkspaceStateProviders(ports: {
 	 * The files provider's reads, which line ranges and symbols are cut from; it also rechecks
 	 * the files each HEAD move changed, which VS Code's watcher may not all report.
 	 */
-	files: FileReads & Pick<FilesProvider, 'followHeadMoves'>;
-	/** Unsaved text, for ranges of files over the read cap. */
+	files: FileReads & ListedFiles & Pick<FilesProvider, 'followHeadMoves'>;
+	/** Unsaved text, for ranges of files over the read cap, and for search. */
 	documents: OpenDocuments;
 	log: Logger;
 }): ResourceProvider[] {
@@ -54,5 +57,11 @@ export function createWorkspaceStateProviders(ports: {
 	const terminalSetting = new VsCodeTerminalSetting();
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [relevance, editor, terminals, git, diagnostics, outline, ranges];
+	// Search reads the files provider's list (its rule) and the open documents' unsaved text; the
+	// index and its queries run in a worker thread, off the event loop every extension shares.
+	const search = new SearchProvider({
+		files: ports.files, folders: ports.folders, reader: ports.reader, settings: ports.settings, documents: ports.documents,
+		log: ports.log, ranking: relevance, backend: new ThreadSearchBackend(ports.reader, ports.log),
+	});
+	return [relevance, search, editor, terminals, git, diagnostics, outline, ranges];
 }
