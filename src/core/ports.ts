@@ -71,6 +71,12 @@ export interface FileWatcher extends IDisposable {
 	 * directory by directory may take them instead of reading the whole tree again.
 	 */
 	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter, directories?: Iterable<string>): void;
+	/**
+	 * Watches one more directory from now on (watchers that watch directory by directory). A walk
+	 * calls it right before it reads each directory, so that a file made there after the read is
+	 * reported: watched first, then read, nothing falls between.
+	 */
+	watchDirectory?(dir: string): void;
 }
 
 /** Documents open in an editor. Headless there are none. */
