@@ -2,10 +2,12 @@ import { Logger } from '../../src/common/logger';
 import { FilesProvider } from '../../src/core/files/filesProvider';
 import { OffThreadWalker } from '../../src/core/files/walkBatch';
 import { FileSettings, FileSystemReader, FileWatcher, OpenDocuments, noOpenDocuments } from '../../src/core/ports';
+import { RangesProvider } from '../../src/core/ranges/rangesProvider';
 import { ProviderRegistry } from '../../src/core/registry';
 import { LocalSearchBackend } from '../../src/core/search/localSearchBackend';
 import { SearchBackend } from '../../src/core/search/ports';
 import { RankedFiles, SearchOptions, SearchProvider } from '../../src/core/search/searchProvider';
+import { WorkspaceScope } from '../../src/core/workspaceScope';
 import { HttpHost } from '../../src/mcp/httpHost';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { StaticFolders } from '../../src/node/staticSources';
@@ -52,7 +54,9 @@ export function createSearchServer(roots: string[], options: {
 	const files = new FilesProvider({ folders, reader, watcher, documents, settings, log, walker: options.walker });
 	const backend = options.backend ?? new LocalSearchBackend(reader);
 	const search = new SearchProvider({ files, folders, reader, settings, documents, backend, log, ranking: options.ranking }, options.search ?? fastSearch);
-	const registry = new ProviderRegistry([search, files], fastTracker);
+	// Line ranges read the `?lines=N` URI of each match.
+	const ranges = new RangesProvider({ files, scope: new WorkspaceScope(folders, files, reader), reader, documents });
+	const registry = new ProviderRegistry([search, ranges, files], fastTracker);
 	files.start();
 	return { registry, files, search, backend, watcher, settings, log, dispose: () => registry.dispose() };
 }

@@ -1,3 +1,4 @@
+import { Emitter } from '../../common/event';
 import { Disposable, IDisposable } from '../../common/lifecycle';
 import { InvalidParams } from '../errors';
 import { Throttle } from '../throttle';
@@ -21,6 +22,9 @@ export class LiveSearches extends Disposable {
 	private readonly rerun: Throttle;
 	private running: Promise<void> | undefined;
 	private runAgain = false;
+	private readonly ranEmitter = this._register(new Emitter<void>());
+	/** Every held search was answered again (tests wait on it: a change that altered no answer says nothing else). */
+	readonly onDidRun = this.ranEmitter.event;
 
 	constructor(
 		intervalMs: number,
@@ -88,6 +92,7 @@ export class LiveSearches extends Disposable {
 			if (changed.length > 0 && !this.isDisposed) {
 				this.changed(changed);
 			}
+			this.ranEmitter.fire();
 		})();
 		await this.running;
 		this.running = undefined;

@@ -1,4 +1,4 @@
-import { Emitter } from '../../common/event';
+import { Emitter, Event } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { ResourceNotFound } from '../errors';
@@ -114,6 +114,11 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 	/** Searches held live now (tests and diagnostics). */
 	get liveCount(): number {
 		return this.live.size;
+	}
+
+	/** The live searches were all answered again after a change (tests). */
+	get onDidRunLive(): Event<void> {
+		return this.live.onDidRun;
 	}
 
 	async complete(uriTemplate: string, argument: string): Promise<Completion | undefined> {
