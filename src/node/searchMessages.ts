@@ -1,4 +1,4 @@
-import { DirtyText, FileBatch, IndexSetup } from '../core/search/ports';
+import { DirtyText, FileBatch, IndexReport, IndexSetup } from '../core/search/ports';
 import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 
 /** What the search's worker thread (searchWorker.ts) is sent by ThreadSearchBackend. */
@@ -13,4 +13,6 @@ export type SearchRequest =
 export type SearchReply =
 	| { kind: 'answer'; id: number; result: unknown }
 	| { kind: 'invalid'; id: number; message: string }
-	| { kind: 'failed'; id: number; message: string };
+	| { kind: 'failed'; id: number; message: string }
+	/** Not an answer: every file of the last list is indexed. */
+	| { kind: 'indexed'; id?: undefined; report: IndexReport };

@@ -13,6 +13,7 @@ if (parentPort) {
 	giveWayToEventLoops();
 	const backend = new LocalSearchBackend(new NodeFileSystem());
 	const reply = (message: SearchReply) => port.postMessage(message);
+	backend.onDidIndex(report => reply({ kind: 'indexed', report }));
 	const answer = (id: number, work: Promise<unknown>) => work.then(
 		result => reply({ kind: 'answer', id, result }),
 		(err: unknown) => reply(err instanceof InvalidParams

@@ -5,7 +5,7 @@ import { Logger } from '../common/logger';
 import { InvalidParams } from '../core/errors';
 import { FileSystemReader } from '../core/ports';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
-import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexSetup, SearchBackend, TextAnswerData } from '../core/search/ports';
+import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexReport, IndexSetup, SearchBackend, TextAnswerData } from '../core/search/ports';
 import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 import { SearchReply, SearchRequest } from './searchMessages';
 
@@ -32,6 +32,8 @@ export class ThreadSearchBackend implements SearchBackend {
 	private disposed = false;
 	private readonly restartEmitter = new Emitter<void>();
 	readonly onDidRestart = this.restartEmitter.event;
+	private readonly indexedEmitter = new Emitter<IndexReport>();
+	readonly onDidIndex = this.indexedEmitter.event;
 
 	constructor(private readonly reader: FileSystemReader, private readonly log: Logger, private readonly script = WORKER_SCRIPT) {}
 
@@ -62,6 +64,7 @@ export class ThreadSearchBackend implements SearchBackend {
 		this.local?.dispose();
 		this.failPending(new Error('the search index was stopped'));
 		this.restartEmitter.dispose();
+		this.indexedEmitter.dispose();
 	}
 
 	private post(message: SearchRequest, locally: () => void): void {
@@ -112,6 +115,10 @@ export class ThreadSearchBackend implements SearchBackend {
 	}
 
 	private onReply(reply: SearchReply): void {
+		if (reply.kind === 'indexed') {
+			this.indexedEmitter.fire(reply.report);
+			return;
+		}
 		const pending = this.pending.get(reply.id);
 		if (!pending) {
 			return;
@@ -134,6 +141,7 @@ export class ThreadSearchBackend implements SearchBackend {
 		this.worker = undefined;
 		this.log.warn(`the search index's worker thread failed (${err instanceof Error ? err.message : String(err)}); indexing in the main thread instead`);
 		this.local = new LocalSearchBackend(this.reader);
+		this.local.onDidIndex(report => this.indexedEmitter.fire(report));
 		this.failPending(new Error('the search index restarted'));
 		this.restartEmitter.fire();
 	}

@@ -1,6 +1,7 @@
+import { Emitter } from '../../common/event';
 import { FileSystemReader } from '../ports';
 import { FuzzyPaths } from './fuzzyPaths';
-import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexSetup, SearchBackend, TextAnswerData } from './ports';
+import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexReport, IndexSetup, SearchBackend, TextAnswerData } from './ports';
 import { SearchIndex } from './searchIndex';
 import { FilesQuery, TextQuery } from './searchQuery';
 import { searchText } from './textSearch';
@@ -12,6 +13,10 @@ import { searchText } from './textSearch';
 export class LocalSearchBackend implements SearchBackend {
 	readonly index: SearchIndex;
 	private readonly fuzzy: FuzzyPaths;
+	private readonly indexedEmitter = new Emitter<IndexReport>();
+	readonly onDidIndex = this.indexedEmitter.event;
+	private resets = 0;
+	private disposed = false;
 
 	constructor(reader: FileSystemReader) {
 		this.index = new SearchIndex(reader);
@@ -19,7 +24,14 @@ export class LocalSearchBackend implements SearchBackend {
 	}
 
 	reset(setup: IndexSetup, files: FileBatch): void {
+		const started = performance.now();
+		const reset = ++this.resets;
 		this.index.reset(setup, files);
+		void this.index.whenIdle().then(() => {
+			if (reset === this.resets && !this.disposed) {
+				this.indexedEmitter.fire({ ...this.index.progress(), ms: performance.now() - started });
+			}
+		});
 	}
 
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
@@ -44,6 +56,8 @@ export class LocalSearchBackend implements SearchBackend {
 	}
 
 	dispose(): void {
+		this.disposed = true;
+		this.indexedEmitter.dispose();
 		this.index.dispose();
 	}
 }

@@ -84,6 +84,12 @@ export interface SearchBackend extends IDisposable {
 	progress(): Promise<IndexProgress>;
 	/** The backend lost what it was told (its worker stopped and another took over): tell it again. */
 	readonly onDidRestart?: Event<void>;
+	/** Every file of a new list is indexed: how many, and how long it took since the list came. */
+	readonly onDidIndex?: Event<IndexReport>;
+}
+
+export interface IndexReport extends IndexProgress {
+	readonly ms: number;
 }
 
 /** Joins files into a batch (the sender's side). */

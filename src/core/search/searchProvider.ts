@@ -1,7 +1,7 @@
 import { Emitter, Event } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { ResourceNotFound } from '../errors';
+import { formatBytes, ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { FileSettings, FileSystemReader, OpenDocuments, SettingsSource, WorkspaceFoldersSource } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
@@ -61,6 +61,9 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 		this.feed = this._register(new SearchFeed(ports));
 		this.live = this._register(new LiveSearches(options.liveIntervalMs, uri => this.answer(uri), updated => this.changeEmitter.fire({ updated, listChanged: false })));
 		this._register(this.feed.onDidUpdate(() => this.live.trigger()));
+		if (ports.backend.onDidIndex) {
+			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms`)));
+		}
 		// In the background once the files index is built, never starting it (a search does).
 		void ports.files.whenBuilt?.().then(() => this.isDisposed ? undefined : this.feed.ready());
 	}
