@@ -346,7 +346,7 @@ async function measureStartup(server: Server, rareWord: string, log: (line: stri
 		firstCompleteMs,
 		textBytes: sizes ? bytes(sizes[2], sizes[3]) : null,
 		indexBytes: sizes ? bytes(sizes[4], sizes[5]) : null,
-		pings: { count: pings.length, p50: percentile(pings, 50), p99: percentile(pings, 99), max: pings.length ? Math.max(...pings) : null },
+		pings: { count: pings.length, p50: percentile(pings, 50), p99: percentile(pings, 99), max: pings.reduce((m, v) => Math.max(m, v), 0) || null },
 	};
 }
 
@@ -412,7 +412,7 @@ async function measureWrittenFound(client: Client, root: string): Promise<Search
 		appendFileSync(file, '// touched\n');
 	}
 	rmSync(dir, { recursive: true, force: true });
-	return { samples, p50: percentile(samples, 50), max: samples.length ? Math.max(...samples) : null };
+	return { samples, p50: percentile(samples, 50), max: samples.reduce((m, v) => Math.max(m, v), 0) || null };
 }
 
 interface TextJson {

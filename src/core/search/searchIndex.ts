@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { EventLoopSlices } from '../files/eventLoopSlices';
 import { FileSystemReader } from '../ports';
 import { batchFiles, DirtyText, FileBatch, IndexProgress, IndexSetup } from './ports';
-import { trigramSignature } from './trigrams';
+import { quadgramSignature } from './quadgrams';
 
 /** A file's text not looked at yet (new, or changed since). */
 const PENDING = 0;
@@ -29,7 +29,7 @@ interface Slot {
 }
 
 /**
- * The text index of the served files: a trigram signature per file (`trigrams.ts`), built in the
+ * The text index of the served files: a 4-gram signature per file (`quadgrams.ts`), built in the
  * background a slice at a time and kept current from the files provider's changes and the open
  * documents' unsaved text. It holds no text: a query reads the files its signatures cannot rule
  * out, so memory grows with an eighth of the text, not with the text.
@@ -176,9 +176,10 @@ export class SearchIndex {
 	/**
 	 * The text to search for a file now: its unsaved text, else what the disk holds (read as the
 	 * files provider reads, refusing what leads outside the held files). Undefined for a binary,
-	 * a file over the cap, or one that is gone. A pending file read here is indexed on the way.
+	 * a file over the cap, one that is gone, or one whose bytes `mayMatch` rules out. A pending
+	 * file read here is indexed on the way.
 	 */
-	async textOf(slot: number): Promise<string | undefined> {
+	async textOf(slot: number, mayMatch: (bytes: Buffer) => boolean = () => true): Promise<string | undefined> {
 		const entry = this.slots[slot];
 		if (!entry || entry.state === SKIPPED) {
 			return undefined;
@@ -197,7 +198,8 @@ export class SearchIndex {
 		if (entry.state === PENDING) {
 			this.indexBytes(entry, bytes);
 		}
-		return entry.state === SKIPPED ? undefined : bytes.toString('utf8');
+		// Decoded only when the bytes may match: most files a signature lets through do not.
+		return entry.state === SKIPPED || !mayMatch(bytes) ? undefined : bytes.toString('utf8');
 	}
 
 	progress(): IndexProgress {
@@ -361,7 +363,7 @@ export class SearchIndex {
 			return;
 		}
 		entry.size = bytes.length;
-		entry.signature = trigramSignature(bytes);
+		entry.signature = quadgramSignature(bytes);
 		entry.state = INDEXED;
 		this.counted(entry, 1);
 	}

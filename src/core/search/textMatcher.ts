@@ -1,8 +1,9 @@
+import { Buffer } from 'node:buffer';
 import { RE2JS } from 're2js';
 import { InvalidParams } from '../errors';
 import { LiteralPlan, requiredLiterals } from './requiredLiterals';
 import { TextQuery } from './searchQuery';
-import { literalKeys } from './trigrams';
+import { literalKeys, mayHoldAll } from './quadgrams';
 
 /** One line that holds a match. */
 export interface LineHit {
@@ -27,7 +28,7 @@ const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_])';
 const NOT_WORD_AFTER = '(?![A-Za-z0-9_])';
 
 /**
- * What a text query looks for, compiled once: the lines of a text that match, and the trigram
+ * What a text query looks for, compiled once: the lines of a text that match, and the 4-gram
  * keys a file must hold to have any (for the index to rule files out unread).
  *
  * Literals run as V8 regular expressions of the escaped text, which cannot backtrack beyond the
@@ -35,14 +36,23 @@ const NOT_WORD_AFTER = '(?![A-Za-z0-9_])';
  * Regexes run on RE2 (`re2js`), in time linear in the text: no pattern can hold the search.
  */
 export class TextMatcher {
-	/** Alternatives of trigram key sets; a file must hold every key of one (empty: no narrowing). */
-	readonly keySets: readonly (readonly number[])[];
+	/**
+	 * Alternatives of literals, each literal as its 4-gram keys: a file must hold every literal of
+	 * one alternative, each within one part of its signature (empty: no narrowing).
+	 */
+	private readonly keySets: readonly (readonly (readonly number[])[])[];
 	private readonly literal: RegExp | undefined;
 	private readonly regex: RE2JS | undefined;
 	/** Finds lines that may match a regex: its required literals, any case. */
 	private readonly lineFilter: RegExp | undefined;
 	/** Each alternative's required literals, lower-cased: a line must hold all of one to be run. */
 	private readonly lineLiterals: readonly (readonly string[])[] = [];
+	/**
+	 * For a case-sensitive query, the bytes a file must hold (all of one alternative): looked for
+	 * in the file's bytes before they are decoded, as `Buffer.indexOf` finds them far faster than
+	 * decoding and scanning the text. Empty when the query folds case (nothing to look for).
+	 */
+	private readonly byteLiterals: readonly (readonly Buffer[])[] = [];
 
 	private constructor(query: TextQuery) {
 		if (!query.regex) {
@@ -50,7 +60,8 @@ export class TextMatcher {
 			const source = query.word ? `${NOT_WORD_BEFORE}${escaped}${NOT_WORD_AFTER}` : escaped;
 			this.literal = new RegExp(source, query.caseSensitive ? 'g' : 'gi');
 			const keys = literalKeys(query.q, query.caseSensitive);
-			this.keySets = keys.length > 0 ? [keys] : [];
+			this.keySets = keys.length > 0 ? [[keys]] : [];
+			this.byteLiterals = query.caseSensitive ? [[Buffer.from(query.q, 'utf8')]] : [];
 			return;
 		}
 		this.regex = compileRegex(query);
@@ -61,12 +72,26 @@ export class TextMatcher {
 			const longest = plan.map(set => set.reduce((a, b) => (b.length > a.length ? b : a)));
 			this.lineFilter = new RegExp(longest.map(l => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
 			this.lineLiterals = plan.map(set => set.map(l => l.toLowerCase()));
+			// Flags inside the pattern (`(?i)`) may fold case where the query does not.
+			if (query.caseSensitive && !/\(\?[a-zA-Z]*i/.test(query.q)) {
+				this.byteLiterals = plan.map(set => set.map(l => Buffer.from(l, 'utf8')));
+			}
 		}
 	}
 
 	/** Compiles a query; an invalid regex is an InvalidParams with RE2's own reason. */
 	static compile(query: TextQuery): TextMatcher {
 		return new TextMatcher(query);
+	}
+
+	/** Whether a file with this signature may hold a match (false: its index rules the query out). */
+	mayMatchSignature(signature: Int32Array): boolean {
+		return this.keySets.length === 0 || this.keySets.some(literals => literals.every(keys => mayHoldAll(signature, keys)));
+	}
+
+	/** Whether a file whose bytes these are may hold a match (false: it holds no required literal). */
+	mayMatchBytes(bytes: Buffer): boolean {
+		return this.byteLiterals.length === 0 || this.byteLiterals.some(set => set.every(l => bytes.indexOf(l) >= 0));
 	}
 
 	/**
@@ -177,11 +202,11 @@ function compileRegex(query: TextQuery): RE2JS {
 	}
 }
 
-/** Each alternative's trigram keys (case folded as the index is); an alternative with none narrows nothing. */
-function keySetsOf(plan: LiteralPlan): number[][] {
-	const sets: number[][] = [];
+/** Each alternative's literals as 4-gram keys (case folded as the index is); an alternative with none narrows nothing. */
+function keySetsOf(plan: LiteralPlan): number[][][] {
+	const sets: number[][][] = [];
 	for (const literals of plan) {
-		const keys = [...new Set(literals.flatMap(l => literalKeys(l, false)))];
+		const keys = literals.map(l => literalKeys(l, false)).filter(k => k.length > 0);
 		if (keys.length === 0) {
 			return [];
 		}

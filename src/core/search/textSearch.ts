@@ -4,7 +4,6 @@ import { TextAnswerData, TextFileHits } from './ports';
 import { SearchIndex } from './searchIndex';
 import { TextQuery } from './searchQuery';
 import { TextMatcher } from './textMatcher';
-import { mayHoldAll } from './trigrams';
 
 /**
  * Runs a text query over the index: the ranked files first, then every file by path; a file
@@ -52,10 +51,10 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 		}
 		if (signature === undefined) {
 			unindexed++;
-		} else if (matcher.keySets.length > 0 && !matcher.keySets.some(keys => mayHoldAll(signature, keys))) {
+		} else if (!matcher.mayMatchSignature(signature)) {
 			continue;
 		}
-		const text = await index.textOf(slot);
+		const text = await index.textOf(slot, bytes => matcher.mayMatchBytes(bytes));
 		if (text === undefined || !index.has(slot) || index.display(slot) !== display) {
 			continue;
 		}
