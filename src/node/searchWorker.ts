@@ -6,11 +6,12 @@ import { InvalidParams } from '../core/errors';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
 import { NodeFileSystem } from './nodeFileSystem';
 import { SearchReply, SearchRequest } from './searchMessages';
-import { giveWayToEventLoops } from './threadPriority';
 
 if (parentPort) {
 	const port = parentPort;
-	giveWayToEventLoops();
+	// At the process's own priority, unlike the walk's thread: the index is read once, for
+	// seconds of CPU, and at a lower priority a busy machine starved it for over a minute while
+	// searches waited on it. It runs beside the event loop, never on it.
 	const backend = new LocalSearchBackend(new NodeFileSystem());
 	const reply = (message: SearchReply) => port.postMessage(message);
 	backend.onDidIndex(report => reply({ kind: 'indexed', report }));
