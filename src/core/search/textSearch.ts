@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { displayLine } from './lineText';
 import { PathGlobs } from './pathGlobs';
 import { TextAnswerData, TextFileHits } from './ports';
@@ -67,7 +68,7 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 			files.push({
 				path: index.absPath(slot),
 				display,
-				hits: kept.map(h => ({ line: h.line, column: h.start + 1, text: displayLine(h.text, h.start, h.end) })),
+				hits: kept.map(h => ({ line: h.line, column: h.start + 1, text: ownCopy(displayLine(h.text, h.start, h.end)) })),
 			});
 		}
 		found += kept.length;
@@ -79,4 +80,13 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 		}
 	}
 	return { files, complete: true, unindexed };
+}
+
+/**
+ * A string that holds only its own characters. A line cut from a file's text is a view of the
+ * whole text: kept in an answer, it would keep the whole file alive until the search ends (a
+ * search of thousands of files held hundreds of megabytes that way).
+ */
+function ownCopy(text: string): string {
+	return Buffer.from(text, 'utf8').toString('utf8');
 }
