@@ -9,9 +9,9 @@ import { SearchReply, SearchRequest } from './searchMessages';
 
 if (parentPort) {
 	const port = parentPort;
-	// At the process's own priority, unlike the walk's thread: the index is read once, for
-	// seconds of CPU, and at a lower priority a busy machine starved it for over a minute while
-	// searches waited on it. It runs beside the event loop, never on it.
+	// At the process's own priority, unlike the walk's thread: the whole text is read once, and
+	// at a lower priority a busy machine starved that work while searches waited on it. It runs
+	// beside the event loop, never on it.
 	const backend = new LocalSearchBackend(new NodeFileSystem());
 	const reply = (message: SearchReply) => port.postMessage(message);
 	backend.onDidIndex(report => reply({ kind: 'indexed', report }));

@@ -18,9 +18,9 @@ export interface LineHit {
 
 /**
  * Work past which the regex engine is not asked where a match starts (line length times program
- * size): finding positions takes its slower automaton, which on a megabyte line of a hostile
- * pattern runs for minutes. Past it the line is known to match (the fast automaton says so) and
- * the match is placed at its first required literal, or at the line's start.
+ * size): finding positions takes its slower automaton, which on a long line of a hostile
+ * pattern runs far longer than reading the line. Past it the line is known to match (the fast
+ * automaton says so) and the match is placed at its first required literal, or at its start.
  */
 const MAX_POSITION_WORK = 4_000_000;
 /** Word characters for `word=true` on a literal: as `\b` of a regex sees them. */

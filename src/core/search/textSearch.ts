@@ -84,8 +84,8 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 
 /**
  * A string that holds only its own characters. A line cut from a file's text is a view of the
- * whole text: kept in an answer, it would keep the whole file alive until the search ends (a
- * search of thousands of files held hundreds of megabytes that way).
+ * whole text: kept in an answer, it would keep the whole file alive until the search ends, and a
+ * search of many files then held them all.
  */
 function ownCopy(text: string): string {
 	return Buffer.from(text, 'utf8').toString('utf8');
