@@ -50,11 +50,6 @@ export class LocalSearchBackend implements SearchBackend {
 		return this.index.progress();
 	}
 
-	/** Resolves once every held file is indexed (tests and the bench). */
-	whenIdle(): Promise<void> {
-		return this.index.whenIdle();
-	}
-
 	dispose(): void {
 		this.disposed = true;
 		this.indexedEmitter.dispose();

@@ -212,11 +212,6 @@ export class SearchIndex {
 		return { indexed: this.counts.indexed, total, textBytes: this.counts.textBytes, indexBytes: this.counts.indexBytes };
 	}
 
-	/** Files not indexed yet. */
-	get pendingCount(): number {
-		return this.progress().total - this.counts.indexed;
-	}
-
 	/** Resolves once every file is indexed (now, or when the background work gets there). */
 	whenIdle(): Promise<void> {
 		if (!this.pumping && this.queueHead >= this.queue.length) {
