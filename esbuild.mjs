@@ -86,6 +86,8 @@ const builds = [
 	...Object.entries(LAZY_BUNDLES).map(([name, entry]) => ({ ...common, entryPoints: [entry], outfile: `dist/${name}.js` })),
 	// The worker thread that walks the workspace (src/node/threadWalker.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
+	// The worker thread that holds the search index (src/node/threadSearchBackend.ts starts it from dist/).
+	{ ...common, entryPoints: ['src/node/searchWorker.ts'], outfile: 'dist/searchWorker.js' },
 ];
 
 /**

@@ -71,12 +71,20 @@ export interface FileWatcher extends IDisposable {
 	 * directory by directory may take them instead of reading the whole tree again.
 	 */
 	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter, directories?: Iterable<string>): void;
+	/**
+	 * Watches one more directory from now on (watchers that watch directory by directory). A walk
+	 * calls it right before it reads each directory, so that a file made there after the read is
+	 * reported: watched first, then read, nothing falls between.
+	 */
+	watchDirectory?(dir: string): void;
 }
 
 /** Documents open in an editor. Headless there are none. */
 export interface OpenDocuments {
 	/** The unsaved text of the file when it is open and dirty. */
 	dirtyText(absPath: string): string | undefined;
+	/** The absolute paths of the documents open and dirty now (the search index takes their text when it starts). */
+	dirtyPaths?(): readonly string[];
 	/** Fires the absolute path of a document whose text changed, was saved or reverted. */
 	readonly onDidChange: Event<string>;
 }

@@ -44,18 +44,32 @@ export class DirectoryWatcher implements FileWatcher {
 		},
 	);
 	private ignored: WatchFilter = () => false;
+	/** The folders watched, joined: watching the same ones again keeps the watches there are. */
+	private folderKey: string | undefined;
 	private pending = new Set<string>();
 	private timer: NodeJS.Timeout | undefined;
 	private generation = 0;
 	private warnedLimit = false;
+	private disposed = false;
 	private readonly slices = new EventLoopSlices();
 	/** Slices of the watches set up after indexing (see `watchList`). */
 	private readonly setupSlices = new EventLoopSlices(SETUP_SLICE_MS);
 
 	constructor(private readonly log: Logger) {}
 
+	/**
+	 * With `directories`, watches those (and keeps every watch there is, when the folders are the
+	 * same): the index hands over what it walked, and a walk in this thread has already had each
+	 * folder watched before reading it (`watchDirectory`), those made since included, which a
+	 * list taken before their events are applied would not hold. Without, watches the folders'
+	 * trees afresh, reading them.
+	 */
 	watch(folders: readonly WorkspaceFolder[], ignored: WatchFilter, directories?: Iterable<string>): void {
-		this.closeAll();
+		const folderKey = folders.map(f => f.path).join('\0');
+		if (!directories || folderKey !== this.folderKey) {
+			this.closeAll();
+		}
+		this.folderKey = folderKey;
 		this.ignored = ignored;
 		const generation = ++this.generation;
 		if (directories) {
@@ -65,6 +79,10 @@ export class DirectoryWatcher implements FileWatcher {
 		for (const folder of folders) {
 			void this.watchTree(folder.path, generation);
 		}
+	}
+
+	watchDirectory(dir: string): void {
+		this.add(dir);
 	}
 
 	/**
@@ -166,7 +184,6 @@ export class DirectoryWatcher implements FileWatcher {
 		this.timer = undefined;
 		const paths = [...this.pending];
 		this.pending = new Set();
-		const generation = this.generation;
 		const events: FileChangeEvent[] = [];
 		for (const p of paths) {
 			// Synchronous lstats, a few milliseconds of them at a time: a branch switch names
@@ -184,14 +201,16 @@ export class DirectoryWatcher implements FileWatcher {
 				// Watch a new directory before the index walks it, so nothing created in
 				// it after the walk can be missed.
 				if (!this.ignored(p, true)) {
-					await this.watchTree(p, generation);
+					await this.watchTree(p, this.generation);
 				}
 				events.push({ kind: 'created', path: p });
 			} else {
 				events.push({ kind: 'changed', path: p });
 			}
 		}
-		if (events.length > 0 && generation === this.generation) {
+		// Fired even when the folders were watched again meanwhile: the watches an event came
+		// from may well have been kept, and the index ignores paths outside its folders.
+		if (events.length > 0 && !this.disposed) {
 			this.emitter.fire(events);
 		}
 	}
@@ -205,6 +224,7 @@ export class DirectoryWatcher implements FileWatcher {
 	}
 
 	dispose(): void {
+		this.disposed = true;
 		this.generation++;
 		if (this.timer) {
 			clearTimeout(this.timer);

@@ -9,6 +9,8 @@ import { OutlineProvider } from '../core/outline/outlineProvider';
 import { RangesProvider } from '../core/ranges/rangesProvider';
 import { FileTouch } from '../core/relevance/ports';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { SearchBackend } from '../core/search/ports';
+import { defaultSearchOptions, SearchOptions, SearchProvider } from '../core/search/searchProvider';
 import { ProviderRegistry } from '../core/registry';
 import { GrammarOutline } from '../core/symbols/grammarOutline';
 import { RelationsProvider } from '../core/symbols/relationsProvider';
@@ -19,6 +21,7 @@ import { DirectoryWatcher } from './directoryWatcher';
 import { GitCliSource } from './git/gitCliSource';
 import { TreeSitterParser } from './grammars/treeSitterParser';
 import { NodeFileSystem } from './nodeFileSystem';
+import { ThreadSearchBackend } from './threadSearchBackend';
 import { StaticFolders, StaticSettings } from './staticSources';
 
 export interface HeadlessOptions {
@@ -35,11 +38,14 @@ export interface HeadlessOptions {
 	readonly trackerOptions?: ChangeTrackerOptions;
 	/** Where the grammars' WASM files are: dist/grammars next to the bundle unless told. */
 	readonly grammarDir?: string;
+	/** Where the search index lives (defaults to a worker thread), and its time budget and live pace. */
+	readonly searchBackend?: SearchBackend;
+	readonly searchOptions?: SearchOptions;
 }
 
 /**
  * The registry the headless host serves: files from node:fs, changes from a file watcher, git
- * state from the git CLI, and outlines, symbol ranges and signatures from tree-sitter grammars (no
+ * state from the git CLI, and outlines, symbol ranges and signatures from tree-sitter grammars, and text and path search (no
  * problems or editor state without an editor).
  */
 export function createHeadlessRegistry(options: HeadlessOptions): { registry: ProviderRegistry } {
@@ -88,7 +94,12 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const touches: Event<readonly FileTouch[]> = listener => watcher.onDidChange(events => listener(events.flatMap((e): FileTouch[] =>
 		e.kind === 'changed' ? [{ path: e.path, kind: 'written' }] : e.kind === 'deleted' ? [{ path: e.path, kind: 'gone' }] : [])));
 	const relevance = new RelevanceProvider({ scope, touches, git: gitSource });
-	const registry = new ProviderRegistry([relevance, git, symbols, relations, outline, ranges, files], options.trackerOptions);
+	// Text and path search from an index of the served files' text, built after the file index.
+	const search = new SearchProvider({
+		files, folders, reader, settings, documents: noOpenDocuments, log: options.log, ranking: relevance,
+		backend: options.searchBackend ?? new ThreadSearchBackend(reader, options.log),
+	}, options.searchOptions ?? defaultSearchOptions);
+	const registry = new ProviderRegistry([relevance, search, git, symbols, relations, outline, ranges, files], options.trackerOptions);
 	files.start();
 	return { registry };
 }

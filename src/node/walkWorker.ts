@@ -2,8 +2,6 @@
 // it): the same walk, filters and symlink checks as an index in the main thread. Its own index
 // only interns directories; what it finds is posted back in batches (WalkRecorder), paced by the
 // receiver's acknowledgements, then "done".
-import { readlinkSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rootDirectories, walkFolders } from '../core/files/directoryWalk';
 import { FileFilter } from '../core/files/fileFilter';
@@ -12,6 +10,7 @@ import { transferablesOf, WalkRecorder, WalkRequest } from '../core/files/walkBa
 import { WorkspaceRoots } from '../core/files/workspaceRoots';
 import { FileSettings, FileSystemReader, WorkspaceFolder } from '../core/ports';
 import { NodeFileSystem } from './nodeFileSystem';
+import { giveWayToEventLoops } from './threadPriority';
 import { BATCH_APPLIED, WalkWorkerMessage } from './walkMessages';
 
 /**
@@ -83,22 +82,6 @@ async function walk(request: WalkRequest, post: (message: WalkWorkerMessage) => 
 	await walkFolders(index, recorder.file);
 	recorder.flush();
 	post({ kind: 'done', done: index.links.handOver() });
-}
-
-/**
- * Linux gives each thread its own nice value: the walk's thread then gives way to the event loops
- * of this process (and to other processes) when the cores are busy, and still runs at full speed
- * on idle ones. Elsewhere, or if not allowed, the walk keeps the process's priority.
- */
-function giveWayToEventLoops(): void {
-	try {
-		const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-		if (Number.isInteger(tid) && tid !== process.pid) {
-			setPriority(tid, constants.priority.PRIORITY_BELOW_NORMAL);
-		}
-	} catch {
-		// No /proc (not Linux): nothing to do.
-	}
 }
 
 if (parentPort) {

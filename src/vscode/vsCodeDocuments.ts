@@ -31,6 +31,10 @@ export class VsCodeDocuments implements OpenDocuments, vscode.Disposable {
 		return doc?.getText();
 	}
 
+	dirtyPaths(): readonly string[] {
+		return vscode.workspace.textDocuments.filter(d => d.isDirty && d.uri.scheme === 'file').map(d => d.uri.fsPath);
+	}
+
 	dispose(): void {
 		this.subscriptions.forEach(s => s.dispose());
 		this.emitter.dispose();

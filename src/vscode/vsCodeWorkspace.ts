@@ -30,8 +30,16 @@ export class VsCodeWatcher implements FileWatcher {
 	private watchers: vscode.Disposable[] = [];
 	private batch: FileChangeEvent[] = [];
 	private timer: NodeJS.Timeout | undefined;
+	private folderKey: string | undefined;
 
 	watch(folders: readonly WorkspaceFolder[], _ignored: WatchFilter): void {
+		// The index starts the watch before its walk and asks again after it: the same folders
+		// keep the watchers they have, so nothing reported in between is dropped.
+		const folderKey = folders.map(f => f.path).join('\0');
+		if (folderKey === this.folderKey && this.watchers.length > 0) {
+			return;
+		}
+		this.folderKey = folderKey;
 		this.disposeWatchers();
 		for (const folder of folders) {
 			const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.path), '**/*'));

@@ -7,6 +7,8 @@ import { FirstAnsweringOutline } from '../core/outline/firstAnsweringOutline';
 import { OutlineProvider } from '../core/outline/outlineProvider';
 import { FileReads, RangesProvider } from '../core/ranges/rangesProvider';
 import { RelevanceProvider } from '../core/relevance/relevanceProvider';
+import { ListedFiles } from '../core/search/searchFeed';
+import { SearchProvider } from '../core/search/searchProvider';
 import { TerminalProvider } from '../core/terminal/terminalProvider';
 import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
@@ -15,6 +17,7 @@ import { RelationsProvider } from '../core/symbols/relationsProvider';
 import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
 import { TreeSitterParser } from '../node/grammars/treeSitterParser';
+import { ThreadSearchBackend } from '../node/threadSearchBackend';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
 import { VsCodeGit } from './vsCodeGit';
@@ -26,7 +29,7 @@ import { VsCodeTerminals } from './vsCodeTerminals';
 import { VsCodeWorkspaceSymbols } from './vsCodeWorkspaceSymbols';
 
 /**
- * Problems, git and editor state as resource providers over VS Code's adapters. Cheap to
+ * Problems, git, editor state and search as resource providers over VS Code's adapters. Cheap to
  * build: the git extension is first touched when a client lists or reads, or once the file
  * index is built (to remember each repository's HEAD).
  */
@@ -40,8 +43,8 @@ export function createWorkspaceStateProviders(ports: {
 	 * The files provider's reads, which line ranges and symbols are cut from; it also rechecks
 	 * the files each HEAD move changed, which VS Code's watcher may not all report.
 	 */
-	files: FileReads & Pick<FilesProvider, 'followHeadMoves'>;
-	/** Unsaved text, for ranges of files over the read cap. */
+	files: FileReads & ListedFiles & Pick<FilesProvider, 'followHeadMoves'>;
+	/** Unsaved text, for ranges of files over the read cap, and for search. */
 	documents: OpenDocuments;
 	/** Where the grammars' WASM files are (dist/grammars). */
 	grammarDir: string;
@@ -70,5 +73,11 @@ export function createWorkspaceStateProviders(ports: {
 	const terminalSetting = new VsCodeSwitch('terminalOutput');
 	const terminals = new TerminalProvider(new VsCodeTerminals(() => terminalSetting.get()), terminalSetting);
 	// Fewest entries first: the first page of a large workspace then shows every family.
-	return [relevance, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];
+	// Search reads the files provider's list (its rule) and the open documents' unsaved text; the
+	// index and its queries run in a worker thread, off the event loop every extension shares.
+	const search = new SearchProvider({
+		files: ports.files, folders: ports.folders, reader: ports.reader, settings: ports.settings, documents: ports.documents,
+		log: ports.log, ranking: relevance, backend: new ThreadSearchBackend(ports.reader, ports.log),
+	});
+	return [relevance, search, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];
 }

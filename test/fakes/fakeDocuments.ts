@@ -11,6 +11,10 @@ export class FakeDocuments implements OpenDocuments {
 		return this.dirty.get(absPath);
 	}
 
+	dirtyPaths(): readonly string[] {
+		return [...this.dirty.keys()];
+	}
+
 	edit(absPath: string, text: string): void {
 		this.dirty.set(absPath, text);
 		this.emitter.fire(absPath);

@@ -17,6 +17,8 @@ export interface WalkTarget {
 	readonly filter: FileFilter;
 	readonly isCancelled: boolean;
 	pause(): Promise<void> | undefined;
+	/** Called right before a directory is read (to watch it first). */
+	beforeRead?(absPath: string): void;
 	/** What to list for a file found by a link, or undefined when it is not served. */
 	statFor(located: Located, info: FileInfo, parentsChecked: boolean): Promise<FileInfo | undefined>;
 }
@@ -88,6 +90,7 @@ export class DirectoryWalk {
 		const folder = this.target.roots.folders[directory.folder];
 		let children;
 		try {
+			this.target.beforeRead?.(directory.absPath);
 			children = await reader.readDirectory(directory.absPath);
 		} catch {
 			return; // vanished or unreadable: nothing to serve below it

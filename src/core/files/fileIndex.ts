@@ -37,12 +37,16 @@ export class FileIndex implements WalkTarget {
 	private cancelled = false;
 	private readonly cancellation = new AbortController();
 
-	/** With a `walker`, the first walk is done by it (off this thread) when it can. */
+	/**
+	 * With a `walker`, the first walk is done by it (off this thread) when it can. `beforeRead` is
+	 * told each directory a walk in this thread is about to read (the watcher watches it first).
+	 */
 	constructor(
 		readonly reader: FileSystemReader,
 		readonly roots: WorkspaceRoots,
 		readonly filter: FileFilter,
 		private readonly walker?: OffThreadWalker,
+		readonly beforeRead?: (absPath: string) => void,
 	) {
 		this.store = this.emptyStore();
 		this.links = new ServedLinks(reader, roots, filter);

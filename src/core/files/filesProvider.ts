@@ -57,6 +57,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	/** Watcher events are applied one batch at a time, in order. */
 	private applying: Promise<void> = Promise.resolve();
 	private readonly served: ServedPaths;
+	private markBuilt: () => void = () => undefined;
+	private readonly built = new Promise<void>(resolve => { this.markBuilt = resolve; });
 
 	constructor(private readonly ports: FilesProviderPorts) {
 		super();
@@ -87,6 +89,14 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 				return; // the last build failed; reads and lists see an empty workspace
 			}
 		}
+	}
+
+	/**
+	 * Resolves once the first index is built, without starting a build (`ready` starts one): for
+	 * work that follows the index in the background (the search index) and must not start it.
+	 */
+	whenBuilt(): Promise<void> {
+		return this.built;
 	}
 
 	get indexedCount(): number {
@@ -187,7 +197,15 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		try {
 			const roots = await WorkspaceRoots.resolve(folders.folders(), reader);
 			const filter = new FileFilter(reader, settings.get(), message => log.warn(message));
-			const next = new FileIndex(reader, roots, filter, this.ports.walker);
+			// Watched before anything is read, so a file made in a folder the walk already read is
+			// reported, never missed: a watcher that watches folder by folder is told each one right
+			// before the walk in this thread reads it; any other watcher starts now, for the whole
+			// tree (VS Code's, or one that reads the tree itself while a worker walks). Events that
+			// come during the walk wait for it (`onFileEvents`) and are applied to the new index.
+			const perDirectory = !this.ports.walker && watcher.watchDirectory ? (dir: string) => watcher.watchDirectory!(dir) : undefined;
+			const next = new FileIndex(reader, roots, filter, this.ports.walker, perDirectory);
+			const ignored = (absPath: string, isDirectory: boolean | undefined) => this.watchIgnored(next, absPath, isDirectory);
+			watcher.watch(roots.folders, ignored, perDirectory ? [] : undefined);
 			this.buildingIndex = next;
 			await next.build();
 			if (this.isDisposed || next.isCancelled) {
@@ -195,11 +213,12 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			}
 			const previous = this.index;
 			this.index = next;
+			this.markBuilt();
 			if (previous) {
 				// Before the first index nothing was judged (callers wait for `ready`).
 				this.rulesEmitter.fire();
 			}
-			watcher.watch(roots.folders, (absPath, isDirectory) => this.watchIgnored(absPath, isDirectory), next.directories());
+			watcher.watch(roots.folders, ignored, next.directories());
 			log.info(`indexed ${next.size} files in ${Math.round(performance.now() - started)} ms (${reason})`);
 			if (previous) {
 				await this.emitDifference(previous, next);
@@ -216,12 +235,13 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		}
 	}
 
-	private watchIgnored(absPath: string, isDirectory: boolean | undefined): boolean {
-		const located = this.index?.roots.locate(absPath);
+	/** Whether the watcher may skip a path, judged by the index being built (whose `.gitignore` files load as it walks). */
+	private watchIgnored(index: FileIndex, absPath: string, isDirectory: boolean | undefined): boolean {
+		const located = index.roots.locate(absPath);
 		if (!located) {
 			return false; // a folder root itself
 		}
-		return this.index!.filter.isIgnored(located.folder, located.rel, isDirectory ?? false);
+		return index.filter.isIgnored(located.folder, located.rel, isDirectory ?? false);
 	}
 
 	/**

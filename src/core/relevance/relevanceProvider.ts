@@ -185,6 +185,12 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		}
 	}
 
+	/** The URIs of the ranked files, most relevant first (search answers list them first). */
+	rankedUris(): readonly string[] {
+		this.git.start();
+		return this.current().map(r => r.uri);
+	}
+
 	/** The ranking `annotate` applies (its map is replaced on every re-ranking), or undefined while stale. */
 	annotationState(): object | undefined {
 		return this.stale ? undefined : this.priorities;

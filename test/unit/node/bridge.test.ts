@@ -90,8 +90,8 @@ describe('bridge (dist/cli.js bridge)', function () {
 				const read = await conn.client.readResource({ uri: fileUri(t.fx.file('README.md')) });
 				assert.equal((read.contents[0] as { text: string }).text, '# Fixture\n');
 				const { resourceTemplates } = await conn.client.listResourceTemplates();
-				// Templates come in the registry's order, git's before files' (the headless host lists git first).
-				assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['git://{repo}/diff/{+path}', 'git://{repo}/show/{ref}', 'symbols://workspace{?q,kind,max}', 'outline://file/{+path}', 'file:///{+path}{?lines}', 'file:///{+path}{?symbol}', 'file:///{+path}{?view}', 'file:///{+path}']);
+				// Templates come in the registry's order: search's, git's, symbols', then files' (the headless host's order).
+				assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['search://text{?q,regex,case,word,glob,max}', 'search://files{?q,max}', 'git://{repo}/diff/{+path}', 'git://{repo}/show/{ref}', 'symbols://workspace{?q,kind,max}', 'outline://file/{+path}', 'file:///{+path}{?lines}', 'file:///{+path}{?symbol}', 'file:///{+path}{?view}', 'file:///{+path}']);
 				assert.deepEqual(conn.client.getServerCapabilities()?.resources, { subscribe: true, listChanged: true });
 				assert.ok(conn.client.getInstructions()?.includes('resources/list'));
 				assert.deepEqual(conn.client.getServerVersion()?.icons, [...SERVER_ICONS], 'the bridge shows the same icon as the window');

@@ -35,9 +35,9 @@ describe('the headless host\'s tools (serve, serve --no-tools), both eras over s
 		return clients;
 	}
 
-	it('offers the tools it can back (no search or relations headless yet), and they read under the resources\' rule', async () => {
+	it('offers the tools it can back (no relations headless), and they read under the resources\' rule', async () => {
 		for (const c of await connect([])) {
-			assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['list_resources', 'read_resource', 'relevant_files', 'find_symbols'], c.label);
+			assert.deepEqual((await c.client.listTools()).tools.map(t => t.name), ['list_resources', 'read_resource', 'search_text', 'search_files', 'relevant_files', 'find_symbols'], c.label);
 			const read = await c.client.callTool({ name: 'read_resource', arguments: { uri: fileUri(fx.file('README.md')) } });
 			assert.deepEqual(read.content, [{ type: 'resource', resource: { uri: fileUri(fx.file('README.md')), mimeType: 'text/markdown', text: '# Fixture\n' } }], c.label);
 			const secret = await c.client.callTool({ name: 'read_resource', arguments: { uri: fileUri(fx.file('.env')) } });

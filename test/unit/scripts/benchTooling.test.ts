@@ -140,7 +140,7 @@ describe('scripts: npm run bench with sections and flags it does not have', func
 	});
 
 	for (const [args, message] of [
-		[['--section', 'reads,serach'], 'bench: there is no section serach; the sections are reads, notify, alone, scale, picker, symbols, profile\n'],
+		[['--section', 'reads,serach'], 'bench: there is no section serach; the sections are reads, notify, alone, scale, picker, search, symbols, profile\n'],
 		[['--section', 'reads', '--sizes', '1000'], 'bench: --sizes is not a flag of reads (npm run bench -- --help)\n'],
 		[['--quick', 'reads'], 'bench: unexpected argument reads (flags are --name value)\n'],
 	] as const) {

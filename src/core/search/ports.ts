@@ -1,0 +1,113 @@
+import { Event } from '../../common/event';
+import { IDisposable } from '../../common/lifecycle';
+import { FilesQuery, TextQuery } from './searchQuery';
+
+/** A workspace folder as the index reads its files: as named, and its real path (links resolved). */
+export interface SearchRoot {
+	readonly path: string;
+	readonly realPath: string;
+	/** What display paths start with in a multi-root workspace (the folder's unique name). */
+	readonly name: string;
+}
+
+/**
+ * Files as the files provider lists them (its one served-or-not rule made the list), joined by
+ * NUL: a hundred thousand of them cross to another thread as a few strings and two arrays, not
+ * as an object each.
+ */
+export interface FileBatch {
+	/** Absolute paths, as listed. */
+	readonly paths: string;
+	/** The paths as answers show them (folder-relative, the folder's name first in a multi-root workspace). */
+	readonly displays: string;
+	readonly sizes: Float64Array;
+	readonly mtimes: Float64Array;
+}
+
+/** What the index is built for: the folders, and the largest file it reads (`maxFileSize`). */
+export interface IndexSetup {
+	readonly roots: readonly SearchRoot[];
+	readonly maxFileSize: number;
+}
+
+/** An open document's unsaved text (undefined: saved or closed again, the disk decides). */
+export interface DirtyText {
+	readonly path: string;
+	readonly text: string | undefined;
+}
+
+/** One file of a text answer, with its matched lines (already cut to show). */
+export interface TextFileHits {
+	readonly path: string;
+	readonly display: string;
+	readonly hits: readonly { readonly line: number; readonly column: number; readonly text: string }[];
+}
+
+/** Why an answer is not complete. */
+export type IncompleteReason = 'max' | 'time';
+
+export interface TextAnswerData {
+	readonly files: readonly TextFileHits[];
+	readonly complete: boolean;
+	readonly reason?: IncompleteReason;
+	/** Files not indexed yet when the search ran (they were read and searched all the same). */
+	readonly unindexed: number;
+}
+
+export interface FilesAnswerData {
+	readonly files: readonly { readonly path: string; readonly display: string; readonly score: number }[];
+	readonly complete: boolean;
+}
+
+export interface IndexProgress {
+	/** Files whose text the index holds (or has looked at and found binary or too large). */
+	readonly indexed: number;
+	readonly total: number;
+	/** Bytes of text indexed, and of the index (its signatures). */
+	readonly textBytes: number;
+	readonly indexBytes: number;
+}
+
+/**
+ * Where the search index lives and queries run: in this thread (`LocalSearchBackend`) or in a
+ * worker thread (`src/node/threadSearchBackend.ts`). It is told which files to hold by the
+ * files provider's list and changes; it never decides what is served.
+ */
+export interface SearchBackend extends IDisposable {
+	/** The whole set of files to index (after the files index was built or rebuilt). */
+	reset(setup: IndexSetup, files: FileBatch): void;
+	/** Files written or made, files gone (absolute paths), and open documents' unsaved text. */
+	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void;
+	/** `ranked`: absolute paths of the relevance ranking, searched first in that order. */
+	text(query: TextQuery, ranked: readonly string[], budgetMs: number): Promise<TextAnswerData>;
+	files(query: FilesQuery, ranked: readonly string[]): Promise<FilesAnswerData>;
+	progress(): Promise<IndexProgress>;
+	/** The backend lost what it was told (its worker stopped and another took over): tell it again. */
+	readonly onDidRestart?: Event<void>;
+	/** Every file of a new list is indexed: how many, and how long it took since the list came. */
+	readonly onDidIndex?: Event<IndexReport>;
+}
+
+export interface IndexReport extends IndexProgress {
+	readonly ms: number;
+}
+
+/** Joins files into a batch (the sender's side). */
+export function fileBatch(files: readonly { path: string; display: string; size: number; mtimeMs: number }[]): FileBatch {
+	return {
+		paths: files.map(f => f.path).join('\0'),
+		displays: files.map(f => f.display).join('\0'),
+		sizes: Float64Array.from(files, f => f.size),
+		mtimes: Float64Array.from(files, f => f.mtimeMs),
+	};
+}
+
+/** The files of a batch (the receiver's side). */
+export function batchFiles(batch: FileBatch): { path: string; display: string; size: number; mtimeMs: number }[] {
+	if (batch.sizes.length === 0) {
+		return [];
+	}
+	const paths = batch.paths.split('\0');
+	const displays = batch.displays.split('\0');
+	return paths.map((path, i) => ({ path, display: displays[i], size: batch.sizes[i], mtimeMs: batch.mtimes[i] }));
+}
