@@ -46,7 +46,7 @@ export function realClientPaths(cache: string): ClientContext['clients'] {
 async function loadClientConfigs(root: string, tmp: string): Promise<typeof import('../../src/vscode/clientConfigs.js')> {
 	const { build } = await import('esbuild');
 	const outfile = path.join(tmp, 'clientConfigs.mjs');
-	await build({ entryPoints: [path.join(root, 'src', 'mcp', 'clientConfigs.ts')], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
+	await build({ entryPoints: [path.join(root, 'src', 'vscode', 'clientConfigs.ts')], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
 	return import(pathToFileURL(outfile).href) as Promise<typeof import('../../src/vscode/clientConfigs.js')>;
 }
 
