@@ -14,7 +14,7 @@ const SETUP_SLICE_MS = 1;
  * Headless file watching: one inotify watch (`fs.watch`, non-recursive) per served directory.
  * Ignored directories (node_modules, build output, secrets) are never watched. It replaces
  * chokidar, whose own initial scan stat()s every file a second time after our index did and
- * held about 7 KB per file: only directories are read here, without stats.
+ * held state per file: only directories are read here, without stats.
  *
  * Events carry only a path; the index looks at the disk to learn what happened, so the
  * "rename"/"change" distinction of fs.watch does not matter.
@@ -25,8 +25,8 @@ export class DirectoryWatcher implements FileWatcher {
 	private readonly watchers = new Map<string, FSWatcher>();
 	/**
 	 * The directory of each watch, for listeners every watch shares: two closures per watch
-	 * held about 150 bytes more each, 6 MB of a million files' heap (39,000 folders), and the
-	 * heap's size after a full collection sets how far it grows before the next one.
+	 * added up over a large tree's folders, and the heap's size after a full collection sets how
+	 * far it grows before the next one.
 	 */
 	private readonly watchedDirs = new Map<FSWatcher, string>();
 	private readonly listeners = sharedListeners(
@@ -86,12 +86,10 @@ export class DirectoryWatcher implements FileWatcher {
 	}
 
 	/**
-	 * Watches the directories the index walked, without reading them again: at a million files
-	 * that second walk cost 20,000 readdirs and a million directory entries while clients were
-	 * already listing. The watches themselves take about 300 ms at a million files (39,000
-	 * folders), right when the first clients ask for their first page: slices of at most
-	 * `SETUP_SLICE_MS` keep a request from waiting long behind them (slices of 256 watches took
-	 * about 2 ms each, up to 5).
+	 * Watches the directories the index walked, without reading them again: on a large tree that
+	 * second walk would read every directory again while clients are already listing. Setting up
+	 * the watches takes a while on a large tree, right when the first clients ask for their first
+	 * page: slices of at most `SETUP_SLICE_MS` keep a request from waiting long behind them.
 	 */
 	private async watchList(directories: Iterable<string>, generation: number): Promise<void> {
 		for (const dir of directories) {
@@ -155,8 +153,8 @@ export class DirectoryWatcher implements FileWatcher {
 	/**
 	 * Stops watching a directory that went away and everything watched under it. Most deleted
 	 * paths are files, never watched: they return at once, so a branch switch deleting thousands
-	 * of files does not scan every watch once per file (at 100,000 files that held the event loop
-	 * for up to 90 ms at a time).
+	 * of files does not scan every watch once per file (which held the event loop noticeably on a
+	 * large tree).
 	 */
 	private remove(dir: string): void {
 		if (!this.watchers.has(dir)) {

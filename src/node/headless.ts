@@ -62,8 +62,8 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	});
 	// The walk stays on this thread here (the editor walks in a worker, src/extension.ts): this
 	// process's event loop serves only our clients and the sliced walk holds it briefly, while a
-	// worker's own heap cost 14-15 MiB more at 100,000 files and doubled the delays the batches'
-	// replay caused (headless bench, quiet machine: delay p99 18 against 9 ms), for no faster index.
+	// worker's own heap cost more memory and lengthened the delays the batches' replay caused, for
+	// no faster index.
 	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
 	// One scope (the files provider's rule) for every family; the git provider owns it.
 	const scope = new WorkspaceScope(folders, files, reader);
