@@ -78,9 +78,11 @@ export async function mcpIconsCheck({ page, screenshot }: WindowCheckContext): P
 	const input = await openBrowseResources(page);
 	const families = new Set<string | undefined>();
 	const seen = (shown: BrowseRow[]) => shown.forEach(row => families.add(familyOf(row.detail)));
-	// Unfiltered, templates come first: files, problems and git each have one.
-	seen(await showAndCheck(page, input, '', shown =>
-		['files', 'problems', 'git'].every(f => shown.some(r => r.detail.startsWith('Resource template:') && familyOf(r.detail) === f))));
+	// Templates of files, problems and git, each found by its title (the list renders only the
+	// rows in view, and search and symbols templates come before them).
+	for (const [family, title] of [['files', 'Workspace file'], ['problems', 'Problems of a file'], ['git', 'A commit and its patch']]) {
+		seen(await showAndCheck(page, input, title, shown => shown.some(r => r.detail.startsWith('Resource template:') && familyOf(r.detail) === family)));
+	}
 	// The list renders only the rows in view, and the few non-file resources come before files:
 	// ask for a file by name to see a file row (which must have no icon).
 	seen(await showAndCheck(page, input, 'README.md', shown => shown.some(r => r.detail.startsWith('file:'))));

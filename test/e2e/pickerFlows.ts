@@ -111,6 +111,8 @@ export const pickerFlowChecks: E2ECheck[] = [
 		name: '"Fill Template..." suggests paths from the server\'s completion and opens the chosen resource',
 		async run({ page, screenshot }) {
 			const input = await openPalettePick(page, 'MCP Resources: Fill Template...', /Choose a resource template/);
+			// Typed, as a person finds one among many templates (search, symbols, git...) by its URI.
+			await input.fill('file:///{+path}');
 			// Exactly the files template: the line-range template `file:///{+path}{?lines}` starts the same.
 			await quickInput(page).locator('.monaco-list-row', { hasText: /file:\/\/\/\{\+path\}(?!\{)/ }).first().click();
 			await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
@@ -134,6 +136,7 @@ export const pickerFlowChecks: E2ECheck[] = [
 		name: '"Fill Template...": a value typed and entered at once is the value, not a suggestion listed for what was typed before',
 		async run({ page }) {
 			const input = await openPalettePick(page, 'MCP Resources: Fill Template...', /Choose a resource template/);
+			await input.fill('file:///{+path}');
 			await quickInput(page).locator('.monaco-list-row', { hasText: /file:\/\/\/\{\+path\}(?!\{)/ }).first().click();
 			await poll(async () => /Value for "path"/.test(await input.getAttribute('placeholder') ?? ''), 'the question for "path"');
 			// The suggestions for an empty value are listed (none is notes/todo.txt's own row yet)...

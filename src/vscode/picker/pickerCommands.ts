@@ -112,7 +112,8 @@ export function registerPickerCommands(service: PickerService, view: PickerView,
 				void vscode.window.showInformationMessage('No connected server offers resource templates.');
 				return;
 			}
-			const chosen = await vscode.window.showQuickPick(choices, { title: 'Fill Template', placeHolder: 'Choose a resource template' });
+			// A server may offer many templates: typing part of a URI template finds one as well as its title.
+			const chosen = await vscode.window.showQuickPick(choices, { title: 'Fill Template', placeHolder: 'Choose a resource template', matchOnDescription: true });
 			server = chosen?.server;
 			template = chosen?.template;
 		}
