@@ -1,15 +1,12 @@
 import { Emitter, Event } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
-import { Logger } from '../../common/logger';
 import { formatBytes, ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
-import { FileSettings, FileSystemReader, OpenDocuments, SettingsSource, WorkspaceFoldersSource } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUriToPath } from '../uriGuard';
 import { LiveSearches } from './liveSearches';
-import { SearchBackend } from './ports';
 import { filesAnswer, textAnswer } from './searchAnswers';
-import { ListedFiles, SearchFeed } from './searchFeed';
+import { SearchFeed, SearchFeedPorts } from './searchFeed';
 import { isSearchUri, parseSearchUri, SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLATE } from './searchQuery';
 
 /** The relevance ranking, as far as search uses it: the ranked files' URIs, first to last. */
@@ -17,15 +14,8 @@ export interface RankedFiles {
 	rankedUris(): readonly string[];
 }
 
-export interface SearchProviderPorts {
-	/** The files provider: its list and changes are what may be searched (the one rule). */
-	readonly files: ListedFiles;
-	readonly folders: WorkspaceFoldersSource;
-	readonly reader: FileSystemReader;
-	readonly settings: SettingsSource<FileSettings>;
-	readonly documents: OpenDocuments;
-	readonly backend: SearchBackend;
-	readonly log: Logger;
+/** What the feed needs (the files provider's list and changes are what may be searched: the one rule), and the ranking. */
+export interface SearchProviderPorts extends SearchFeedPorts {
 	/** Files searched first, in this order; without it, every file by path. */
 	readonly ranking?: RankedFiles;
 }
