@@ -2,7 +2,7 @@ import { Emitter } from '../../src/common/event';
 import { IDisposable, nothingToDispose } from '../../src/common/lifecycle';
 import { ResourceNotFound } from '../../src/core/errors';
 import { ResourceChange, ResourceContent, ResourceProvider, SortedEntries } from '../../src/core/resource';
-import { SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLATE } from '../../src/mcp/tools/searchTools';
+import { SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLATE } from '../../src/core/search/searchQuery';
 
 /** What the fake reads to search: the files provider's listing and its reads (so only served files). */
 export interface SearchedFiles {

@@ -1,5 +1,6 @@
 import { UriTemplate, type ResourceLink } from '@modelcontextprotocol/server';
 import { array, boolean, int, number, object, optional, strictObject, string } from 'zod';
+import { SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLATE } from '../../core/search/searchQuery';
 import { defineTool, offeredFor, readJson } from './workspaceTool';
 
 /*
@@ -8,8 +9,6 @@ import { defineTool, offeredFor, readJson } from './workspaceTool';
  * They are offered only where a provider answers `search:` URIs; nothing searches here.
  */
 
-export const SEARCH_TEXT_TEMPLATE = 'search://text{?q,regex,case,word,glob,max}';
-export const SEARCH_FILES_TEMPLATE = 'search://files{?q,max}';
 /** Matches (or files) a search tool asks for unless the model says: fewer than the resource's default, as each is paid for in context. */
 export const TOOL_SEARCH_MAX = 50;
 /** The search resources' own cap. */

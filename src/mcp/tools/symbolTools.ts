@@ -1,5 +1,7 @@
 import { UriTemplate, type ResourceLink } from '@modelcontextprotocol/server';
 import { array, boolean, enum as oneOf, int, number, object, optional, strictObject, string } from 'zod';
+import { RELATIONS } from '../../core/symbols/relationPorts';
+import { SYMBOLS_TEMPLATE as SYMBOLS_URI_TEMPLATE } from '../../core/symbols/workspaceSymbolsProvider';
 import { defineTool, offeredFor, readJson } from './workspaceTool';
 
 /*
@@ -8,9 +10,8 @@ import { defineTool, offeredFor, readJson } from './workspaceTool';
  * answer to links. Offered only where a provider answers the URIs.
  */
 
-const SYMBOLS_TEMPLATE = new UriTemplate('symbols://workspace{?q,kind,max}');
+const SYMBOLS_TEMPLATE = new UriTemplate(SYMBOLS_URI_TEMPLATE);
 const RELATION_TEMPLATE = new UriTemplate('symbols://{relation}/{+path}{?symbol,line,character,max}');
-const RELATIONS = ['definitions', 'references', 'implementations', 'type-definitions', 'incoming-calls', 'outgoing-calls'] as const;
 /** Symbols or relations a tool asks for unless the model says: each is paid for in context. */
 const TOOL_SYMBOLS_MAX = 50;
 
