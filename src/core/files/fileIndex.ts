@@ -5,7 +5,7 @@ import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
 import { DirectoryWalk, rootDirectories, walkFolders, WalkTarget } from './directoryWalk';
 import { EventLoopSlices } from './eventLoopSlices';
 import { FileFilter, NameCheck } from './fileFilter';
-import { FileStore } from './fileStore';
+import { FileStore, StoredFiles } from './fileStore';
 import { completeFiles, storeDifference } from './indexQueries';
 import { ServedLinks } from './servedLinks';
 import { OffThreadWalker, WalkReplay } from './walkBatch';
@@ -63,6 +63,11 @@ export class FileIndex implements WalkTarget {
 	/** All entries sorted by URI (code unit order), each built when asked for. */
 	sorted(): SortedEntries {
 		return this.store.view;
+	}
+
+	/** The same files with their paths, for the search index. */
+	files(): StoredFiles {
+		return this.store.files;
 	}
 
 	/**

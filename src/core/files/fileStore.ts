@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { inFourDigitYears, isoDate } from '../isoDate';
 import { mimeTypeForName } from '../mime';
 import { plainConstructor } from '../plainConstructor';
@@ -12,6 +13,26 @@ import { ArrivalOrder, treeOrder } from './treeOrder';
 const FileTimes = plainConstructor<[string], NonNullable<ResourceEntry['annotations']>>(function (lastModified) {
 	this.lastModified = lastModified;
 });
+
+/** A listed file as the search index takes it: no URI, entry or date string is made for it. */
+export interface StoredFile {
+	/** Its absolute path, as the walk found it. */
+	readonly path: string;
+	/** The name clients see (`name` of its entry). */
+	readonly display: string;
+	readonly size: number;
+	readonly mtimeMs: number;
+}
+
+/** The committed files in URI order as `StoredFile`s, and any file (pending too) by its URI. */
+export interface StoredFiles {
+	readonly length: number;
+	at(index: number): StoredFile;
+	uriAt(index: number): string;
+	/** First position whose URI is not less than `uri` (or greater, with `after`). */
+	search(uri: string, after: boolean): number;
+	find(uri: string): StoredFile | undefined;
+}
 
 /** A slot that holds no file (freed, or never used). */
 const FREE = 0xffffffff;
@@ -180,6 +201,20 @@ export class FileStore {
 	/** The committed files in URI order, entries built per item asked for. */
 	readonly view: SortedEntries = new StoreView(this);
 
+	/** The same files as `StoredFile`s, for work that needs paths and not entries. */
+	readonly files: StoredFiles = new StoredFileView(this);
+
+	storedFile(slot: number): StoredFile {
+		const dir = this.dirs.get(this.dirOf.get(slot));
+		const name = this.nameOf(slot);
+		return {
+			path: dir.absPath.endsWith(path.sep) ? dir.absPath + name : `${dir.absPath}${path.sep}${name}`,
+			display: dir.namePrefix + name,
+			size: this.sizes.get(slot),
+			mtimeMs: this.mtimes.get(slot),
+		};
+	}
+
 	/** The committed file at a position of the order. */
 	slotAt(index: number): number {
 		return this.order[index];
@@ -333,5 +368,30 @@ class StoreView implements SortedEntries {
 
 	get version(): number {
 		return this.store.version;
+	}
+}
+
+class StoredFileView implements StoredFiles {
+	constructor(private readonly store: FileStore) {}
+
+	get length(): number {
+		return this.store.committedLength;
+	}
+
+	at(index: number): StoredFile {
+		return this.store.storedFile(this.store.slotAt(index));
+	}
+
+	uriAt(index: number): string {
+		return this.store.uriOf(this.store.slotAt(index));
+	}
+
+	search(uri: string, after: boolean): number {
+		return this.store.search(uri, after);
+	}
+
+	find(uri: string): StoredFile | undefined {
+		const slot = this.store.find(uri);
+		return slot < 0 ? undefined : this.store.storedFile(slot);
 	}
 }

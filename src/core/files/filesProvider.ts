@@ -14,6 +14,7 @@ import { UrisByFile } from '../urisByFile';
 import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
+import { StoredFiles } from './fileStore';
 import { eventsForHeadMove } from './headMoveEvents';
 import { ServedPaths } from './servedPaths';
 import { OffThreadWalker } from './walkBatch';
@@ -32,6 +33,14 @@ export interface FilesProviderPorts {
 	/** Where whole-workspace walks run, when not on this thread's event loop. */
 	readonly walker?: OffThreadWalker;
 }
+
+const NO_FILES: StoredFiles = {
+	length: 0,
+	at: () => { throw new RangeError('no files are listed'); },
+	uriAt: () => { throw new RangeError('no files are listed'); },
+	search: () => 0,
+	find: () => undefined,
+};
 
 /** Characters a path cannot hold to be named through `file:///{+path}`. */
 const UNTEMPLATABLE = /[?#]/;
@@ -105,6 +114,11 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	list(): SortedEntries {
 		return this.index?.sorted() ?? [];
+	}
+
+	/** The listed files with their paths and no entries built (the search index's feed). */
+	listedFiles(): StoredFiles {
+		return this.index?.files() ?? NO_FILES;
 	}
 
 	handles(uri: string): boolean {

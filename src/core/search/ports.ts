@@ -92,14 +92,73 @@ export interface IndexReport extends IndexProgress {
 	readonly ms: number;
 }
 
-/** Joins files into a batch (the sender's side). */
-export function fileBatch(files: readonly { path: string; display: string; size: number; mtimeMs: number }[]): FileBatch {
-	return {
-		paths: files.map(f => f.path).join('\0'),
-		displays: files.map(f => f.display).join('\0'),
-		sizes: Float64Array.from(files, f => f.size),
-		mtimes: Float64Array.from(files, f => f.mtimeMs),
-	};
+/** Strings joined in one step at most: joining a million at once holds the thread for its whole length. */
+const JOIN_CHUNK = 4096;
+
+/**
+ * Joins files into a batch (the sender's side) one file at a time, so that a caller working in
+ * slices holds no object per file and never joins the whole list in one step.
+ */
+export class FileBatchBuilder {
+	private paths: string[] = [];
+	private displays: string[] = [];
+	private readonly pathChunks: string[] = [];
+	private readonly displayChunks: string[] = [];
+	private sizes: Float64Array;
+	private mtimes: Float64Array;
+	private count = 0;
+
+	/** `expected`: about how many files will be added (more may be). */
+	constructor(expected: number) {
+		this.sizes = new Float64Array(Math.max(expected, 16));
+		this.mtimes = new Float64Array(this.sizes.length);
+	}
+
+	/** Files added so far. */
+	get length(): number {
+		return this.count;
+	}
+
+	add(file: { path: string; display: string; size: number; mtimeMs: number }): void {
+		if (this.count === this.sizes.length) {
+			this.sizes = grown(this.sizes);
+			this.mtimes = grown(this.mtimes);
+		}
+		this.paths.push(file.path);
+		this.displays.push(file.display);
+		this.sizes[this.count] = file.size;
+		this.mtimes[this.count] = file.mtimeMs;
+		this.count++;
+		if (this.paths.length === JOIN_CHUNK) {
+			this.joinChunk();
+		}
+	}
+
+	build(): FileBatch {
+		this.joinChunk();
+		const full = this.count === this.sizes.length;
+		return {
+			paths: this.pathChunks.join('\0'),
+			displays: this.displayChunks.join('\0'),
+			sizes: full ? this.sizes : this.sizes.slice(0, this.count),
+			mtimes: full ? this.mtimes : this.mtimes.slice(0, this.count),
+		};
+	}
+
+	private joinChunk(): void {
+		if (this.paths.length > 0) {
+			this.pathChunks.push(this.paths.join('\0'));
+			this.displayChunks.push(this.displays.join('\0'));
+			this.paths = [];
+			this.displays = [];
+		}
+	}
+}
+
+function grown(numbers: Float64Array): Float64Array {
+	const larger = new Float64Array(numbers.length * 2);
+	larger.set(numbers);
+	return larger;
 }
 
 /** The files of a batch (the receiver's side). */

@@ -3,12 +3,15 @@ import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { EventLoopSlices } from '../files/eventLoopSlices';
 import { FileSettings, FileSystemReader, OpenDocuments, SettingsSource, WorkspaceFoldersSource } from '../ports';
-import { ResourceChange, ResourceEntry, SortedEntries } from '../resource';
+import { StoredFiles } from '../files/fileStore';
+import { ResourceChange } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { DirtyText, fileBatch, SearchBackend, SearchRoot } from './ports';
+import { DirtyText, FileBatchBuilder, SearchBackend, SearchRoot } from './ports';
 
 /** Gathers a burst of changes (a save, typing) into one update of the index. */
 const FLUSH_MS = 20;
+/** Longest stretch of taking the list between two turns of the event loop. */
+const SLICE_MS = 4;
 
 /**
  * The files the search may look at, as the files provider lists them: its list was made by the
@@ -18,7 +21,8 @@ export interface ListedFiles {
 	ready(): Promise<void>;
 	/** Resolves once the files index is first built, without starting it; absent: the feed waits for a search. */
 	whenBuilt?(): Promise<void>;
-	list(): SortedEntries;
+	/** The listed files with their paths (no entries are built for them). */
+	listedFiles(): StoredFiles;
 	/** The rule, by name, as loaded now: every answer is checked against it once more. */
 	isServedNow(absPath: string): boolean;
 	readonly onDidChange: Event<ResourceChange>;
@@ -34,6 +38,8 @@ export interface SearchFeedPorts {
 	readonly documents: OpenDocuments;
 	readonly backend: SearchBackend;
 	readonly log: Logger;
+	/** How the whole list is cut into slices (tests pass slices that pause at every step). */
+	readonly slices?: EventLoopSlices;
 }
 
 /**
@@ -51,10 +57,12 @@ export class SearchFeed extends Disposable {
 	private syncing: Promise<void> | undefined;
 	private syncAgain = false;
 	private first: Promise<void> | undefined;
-	private readonly slices = new EventLoopSlices();
+	private readonly slices: EventLoopSlices;
 
 	constructor(private readonly ports: SearchFeedPorts) {
 		super();
+		// Short slices: the list is sent while clients are being served.
+		this.slices = ports.slices ?? new EventLoopSlices(SLICE_MS);
 		this._register(ports.files.onDidChangeRules(() => this.resync()));
 		this._register(ports.files.onDidChange(change => this.changed(change.updated)));
 		if (ports.backend.onDidRestart) {
@@ -86,7 +94,11 @@ export class SearchFeed extends Disposable {
 		return this.syncing;
 	}
 
-	/** Sends the whole list, entries read a slice at a time (the list builds each one asked for). */
+	/**
+	 * Sends the whole list, taken a slice at a time. After each pause the walk goes on after the
+	 * last file taken, found again by its URI: files listed or gone meanwhile move the others, and
+	 * those changes themselves reach the backend as updates once the list is sent.
+	 */
 	private async sync(): Promise<void> {
 		const { files, folders, reader, settings, documents, backend } = this.ports;
 		const roots: SearchRoot[] = await Promise.all(folders.folders().map(async f => ({
@@ -94,27 +106,30 @@ export class SearchFeed extends Disposable {
 			name: f.name,
 			realPath: await reader.realpath(f.path).catch(() => f.path),
 		})));
-		const list = files.list();
-		const listed: { path: string; display: string; size: number; mtimeMs: number }[] = [];
-		for (let i = 0; i < list.length; i++) {
-			const wait = (i & 0xff) === 0xff ? this.slices.pause() : undefined;
+		let listed = files.listedFiles();
+		const batch = new FileBatchBuilder(listed.length);
+		for (let i = 0; i < listed.length; i++) {
+			const wait = (batch.length & 0xff) === 0xff ? this.slices.pause() : undefined;
 			if (wait) {
+				const last = listed.uriAt(i - 1);
 				await wait;
+				listed = files.listedFiles();
+				i = listed.search(last, true);
+				if (i >= listed.length) {
+					break;
+				}
 			}
-			const file = listedFile(list.at(i));
-			if (file) {
-				listed.push(file);
-			}
+			batch.add(listed.at(i));
 		}
 		if (this.isDisposed) {
 			return;
 		}
-		backend.reset({ roots, maxFileSize: settings.get().maxFileSize }, fileBatch(listed));
+		backend.reset({ roots, maxFileSize: settings.get().maxFileSize }, batch.build());
 		const dirty = (documents.dirtyPaths?.() ?? [])
 			.filter(p => files.isServedNow(p))
 			.map(p => ({ path: p, text: documents.dirtyText(p) }));
 		if (dirty.length > 0) {
-			backend.update(fileBatch([]), [], dirty);
+			backend.update(new FileBatchBuilder(0).build(), [], dirty);
 		}
 		this.updatedEmitter.fire();
 	}
@@ -141,8 +156,8 @@ export class SearchFeed extends Disposable {
 		const uris = this.pending;
 		this.pending = new Set();
 		const { files, documents, backend } = this.ports;
-		const list = files.list();
-		const changed: { path: string; display: string; size: number; mtimeMs: number }[] = [];
+		const listed = files.listedFiles();
+		const changed = new FileBatchBuilder(uris.size);
 		const removed: string[] = [];
 		const dirty: DirtyText[] = [];
 		const seen = new Set<string>();
@@ -159,43 +174,15 @@ export class SearchFeed extends Disposable {
 				continue;
 			}
 			seen.add(own);
-			const file = listedFile(find(list, own));
+			const file = listed.find(own);
 			if (file) {
-				changed.push(file);
+				changed.add(file);
 				dirty.push({ path: absPath, text: documents.dirtyText(absPath) });
 			} else {
 				removed.push(absPath);
 			}
 		}
-		backend.update(fileBatch(changed), removed, dirty);
+		backend.update(changed.build(), removed, dirty);
 		this.updatedEmitter.fire();
 	}
-}
-
-/** The listed entry of a URI, if it is listed. */
-function find(list: SortedEntries, uri: string): ResourceEntry | undefined {
-	if (list.search) {
-		const entry = list.at(list.search(uri, false));
-		return entry?.uri === uri ? entry : undefined;
-	}
-	for (let i = 0; i < list.length; i++) {
-		if (list.at(i)?.uri === uri) {
-			return list.at(i);
-		}
-	}
-	return undefined;
-}
-
-function listedFile(entry: ResourceEntry | undefined): { path: string; display: string; size: number; mtimeMs: number } | undefined {
-	if (!entry) {
-		return undefined;
-	}
-	let absPath: string;
-	try {
-		absPath = fileUriToPath(entry.uri);
-	} catch {
-		return undefined;
-	}
-	const modified = entry.annotations?.lastModified;
-	return { path: absPath, display: entry.name, size: entry.size ?? 0, mtimeMs: modified ? Date.parse(modified) : 0 };
 }
