@@ -22,6 +22,7 @@ import { hostileServerCheck } from '../../test/e2e/pickerHostile.js';
 import { mcpIconsCheck } from '../../test/e2e/mcpIcons.js';
 import { contextShotChecks } from '../../test/e2e/contextShots.js';
 import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../../test/e2e/vscodeClient.js';
+import { vscodeToolsCheck } from '../../test/e2e/vscodeTools.js';
 import type { LockFile, OpenWindow, SecondWindowOptions } from '../../test/e2e/types.js';
 import { poll, visibleTreeRows, waitForWorkbench } from '../../test/e2e/workbench.js';
 import type { Browser, Page } from 'playwright-core';
@@ -132,6 +133,11 @@ async function main(): Promise<RunResult> {
 			name: 'VS Code\'s own MCP client: an open mcp-resource: editor keeps updating across Restart Server',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false }, prepare: prepareVscodeClientWorkspace },
 				({ page, mcpHome, workspaceDir }) => vscodeClientRestartCheck({ page, mcpHome, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
+		},
+		{
+			name: 'VS Code\'s own MCP client: chat\'s Configure Tools lists our server with its icon and every tool, and its log says "Discovered N tools"',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page, mcpHome }) => vscodeToolsCheck({ page, mcpHome, screenshot: name => saveScreenshot(page, name) })),
 		},
 	];
 	for (const check of windowChecks) {
