@@ -23,6 +23,7 @@ import { mcpIconsCheck } from '../../test/e2e/mcpIcons.js';
 import { contextShotChecks } from '../../test/e2e/contextShots.js';
 import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../../test/e2e/vscodeClient.js';
 import { vscodeToolsCheck } from '../../test/e2e/vscodeTools.js';
+import { unsavedTextCheck } from '../../test/e2e/unsavedText.js';
 import type { LockFile, OpenWindow, SecondWindowOptions } from '../../test/e2e/types.js';
 import { poll, visibleTreeRows, waitForWorkbench } from '../../test/e2e/workbench.js';
 import type { Browser, Page } from 'playwright-core';
@@ -138,6 +139,11 @@ async function main(): Promise<RunResult> {
 			name: 'VS Code\'s own MCP client: chat\'s Configure Tools lists our server with its icon and every tool, and its log says "Discovered N tools"',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page, mcpHome }) => vscodeToolsCheck({ page, mcpHome, screenshot: name => saveScreenshot(page, name) })),
+		},
+		{
+			name: 'VS Code\'s own MCP client reads a line typed a moment ago and not saved (README screenshot)',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page, workspaceDir }) => unsavedTextCheck({ page, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
 		},
 	];
 	for (const check of windowChecks) {
