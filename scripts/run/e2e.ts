@@ -24,6 +24,7 @@ import { contextShotChecks } from '../../test/e2e/contextShots.js';
 import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../../test/e2e/vscodeClient.js';
 import { vscodeToolsCheck } from '../../test/e2e/vscodeTools.js';
 import { unsavedTextCheck } from '../../test/e2e/unsavedText.js';
+import { connectClientChecks } from '../../test/e2e/connectClient.js';
 import type { LockFile, OpenWindow, SecondWindowOptions } from '../../test/e2e/types.js';
 import { poll, visibleTreeRows, waitForWorkbench } from '../../test/e2e/workbench.js';
 import type { Browser, Page } from 'playwright-core';
@@ -84,7 +85,7 @@ async function main(): Promise<RunResult> {
 	let passing = 0;
 	let failing = 0;
 	const grep = process.env.MCP_E2E_GREP;
-	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks, ...contextShotChecks].entries()) {
+	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks, ...contextShotChecks, ...connectClientChecks].entries()) {
 		if (grep && !check.name.includes(grep)) { continue; }
 		const t0 = Date.now();
 		try {
@@ -102,7 +103,7 @@ async function main(): Promise<RunResult> {
 	const windowChecks = [
 		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar, and the view says why', run: () => restrictedModeCheck(browser, vsix) },
 		{
-			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
+			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input (README and walkthrough picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => saveScreenshot(page, name) })),
 		},

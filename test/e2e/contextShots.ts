@@ -2,7 +2,7 @@
 // once the check has seen what the picture shows: the picker's Suggested group ranking a file
 // typed into (with a type error) first, a TypeScript file's outline opened through Fill
 // Template..., and a terminal's last command opened from the picker. Copies the pictures to
-// media/screenshot-suggested.png, -outline.png and -terminal.png.
+// media/screenshot-suggested.png (and the walkthrough's relevant.png), -outline.png and -terminal.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -57,7 +57,7 @@ export function isSquare(width: number, height: number): boolean {
 
 export const contextShotChecks: E2ECheck[] = [
 	{
-		name: 'typing a type error into a file puts it first in the picker\'s Suggested group, with its reasons (README screenshot)',
+		name: 'typing a type error into a file puts it first in the picker\'s Suggested group, with its reasons (README and walkthrough picture)',
 		async run({ page, screenshot }) {
 			await runFromPalette(page, 'View: Close All Editors');
 			await runFromPalette(page, 'MCP Resources: Clear Selection');
@@ -90,6 +90,7 @@ export const contextShotChecks: E2ECheck[] = [
 				await noHover(page);
 				await screenshot('suggested');
 				await keepPicture('suggested', 'media/screenshot-suggested.png');
+				await keepPicture('suggested', 'media/walkthrough/relevant.png');
 			} finally {
 				await runFromPalette(page, 'File: Revert File');
 				await runFromPalette(page, 'View: Close All Editors');

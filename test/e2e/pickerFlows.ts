@@ -221,4 +221,5 @@ export async function chatCheck({ page, screenshot }: WindowCheckContext): Promi
 	await page.mouse.move(700, 300);
 	await screenshot('picker-chat');
 	await keepPicture('picker-chat', 'media/screenshot-chat.png');
+	await keepPicture('picker-chat', 'media/walkthrough/browse.png');
 }
