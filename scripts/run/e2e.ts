@@ -3,7 +3,8 @@
 // .vsix, installs it into a private code-server, opens the workbench in headless chromium and
 // runs test/e2e/checks.ts. Screenshots: test-results/screenshots/*.png.
 //
-// Env: MCP_E2E_GREP (substring of check names), MCP_VSCODE_KEEP=1 (keep temp dirs).
+// Env: MCP_E2E_GREP (substring of check names; `picture` runs every check that makes a picture
+// the README, docs or walkthrough show), MCP_VSCODE_KEEP=1 (keep temp dirs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -127,7 +128,7 @@ async function main(): Promise<RunResult> {
 			},
 		},
 		{
-			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files',
+			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files (docs picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => mcpIconsCheck({ page, screenshot: name => saveScreenshot(page, name) })),
 		},
@@ -137,12 +138,12 @@ async function main(): Promise<RunResult> {
 				({ page, mcpHome, workspaceDir }) => vscodeClientRestartCheck({ page, mcpHome, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
 		},
 		{
-			name: 'VS Code\'s own MCP client: chat\'s Configure Tools lists our server with its icon and every tool, and its log says "Discovered N tools"',
+			name: 'VS Code\'s own MCP client: chat\'s Configure Tools lists our server with its icon and every tool, and its log says "Discovered N tools" (README picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page, mcpHome }) => vscodeToolsCheck({ page, mcpHome, screenshot: name => saveScreenshot(page, name) })),
 		},
 		{
-			name: 'VS Code\'s own MCP client reads a line typed a moment ago and not saved (README screenshot)',
+			name: 'VS Code\'s own MCP client reads a line typed a moment ago and not saved (README picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page, workspaceDir }) => unsavedTextCheck({ page, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
 		},

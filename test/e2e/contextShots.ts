@@ -98,7 +98,7 @@ export const contextShotChecks: E2ECheck[] = [
 		},
 	},
 	{
-		name: 'a TypeScript file\'s outline, opened with Fill Template..., lists its functions with their line ranges (README screenshot)',
+		name: 'a TypeScript file\'s outline, opened with Fill Template..., lists its functions with their line ranges (docs picture)',
 		async run({ page, workspaceDir, screenshot }) {
 			const file = path.join(workspaceDir, 'src', 'shapes.ts');
 			fs.writeFileSync(file, SHAPES_TS);
@@ -170,7 +170,7 @@ export const contextShotChecks: E2ECheck[] = [
 		},
 	},
 	{
-		name: 'a command run in a terminal shows in the picker as the terminal\'s last command, with its output and exit code (README screenshot)',
+		name: 'a command run in a terminal shows in the picker as the terminal\'s last command, with its output and exit code (docs picture)',
 		async run({ page, screenshot }) {
 			await runFromPalette(page, 'Terminal: Create New Terminal');
 			try {

@@ -134,7 +134,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 		},
 	},
 	{
-		name: 'a trusted folder\'s servers wait for the user: the view asks first, Allow starts the command, Don\'t Allow keeps the URL off, and the answers are remembered',
+		name: 'a trusted folder\'s servers wait for the user: the view asks first, Allow starts the command, Don\'t Allow keeps the URL off, and the answers are remembered (docs picture)',
 		async run({ openWindow, screenshot }) {
 			const b = await bait();
 			try {

@@ -10,7 +10,7 @@ import type { E2ECheck } from './types.js';
 
 export const pickerChecks: E2ECheck[] = [
 	{
-		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard',
+		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard (README picture)',
 		async run({ page, screenshot }) {
 			// Files is expanded by default; folders sort before files.
 			await openPicker(page);
