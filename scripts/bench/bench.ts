@@ -20,6 +20,7 @@ import { LAST_LANDED_BUILD, NO_PREVIOUS, previousBuild } from './previousBuild.j
 import { renderAims } from './report.js';
 import { Flags, type AimVerdict, type SectionRun } from './section.js';
 import { runNotify } from './notify.js';
+import { runPackageSize } from './packageSize.js';
 import { runPicker } from './picker.js';
 import { runProfile } from './profile.js';
 import { runSearch } from './search.js';
@@ -44,6 +45,7 @@ const SECTIONS: Record<string, SectionEntry> = {
 	notify: { run: runNotify, flags: '--files N --binaries N --seed N --notify-samples N --burst N --notify-transport stdio|http', about: '`updated` after a write in both eras, and a burst of new files', byDefault: true },
 	alone: { run: runServerAlone, flags: '--files N --binaries N --reads N --rounds N --seed N', about: 'the server alone: requests replayed as the SDK clients send them, no client in the loop', byDefault: true },
 	scale: { run: runScale, flags: '--sizes N,N --scale-reps N --switch-files N --switch-changed N --editor --vsix PATH --profile DIR --show-picker --settings JSON --min-window-ms N', about: 'generated trees up to 1,000,000 files and a branch switch, headless (or --editor: in the real extension host)', byDefault: true },
+	package: { run: runPackageSize, flags: '--top N', about: 'the .vsix: bytes packed and unpacked, files, the largest files, beside the previous build', byDefault: true },
 	picker: { run: runPicker, flags: '--picker-files N --runs N --ui', about: 'the picker on 100,000 files in plain Node (or --ui: in the real UI)', byDefault: false },
 	search: { run: runSearch, flags: '--search-files N --search-reps N', about: 'text and path search against ripgrep on a tree of real code (100,000 files)', byDefault: false },
 	symbols: { run: runSymbols, flags: '--symbol-files N --queries N --skip-ctags', about: 'symbol search against universal-ctags, grammar parse throughput, view=signatures on real code', byDefault: false },

@@ -3,7 +3,8 @@
 // .vsix, installs it into a private code-server, opens the workbench in headless chromium and
 // runs test/e2e/checks.ts. Screenshots: test-results/screenshots/*.png.
 //
-// Env: MCP_E2E_GREP (substring of check names), MCP_VSCODE_KEEP=1 (keep temp dirs).
+// Env: MCP_E2E_GREP (substring of check names; `picture` runs every check that makes a picture
+// the README, docs or walkthrough show), MCP_VSCODE_KEEP=1 (keep temp dirs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
@@ -22,6 +23,9 @@ import { hostileServerCheck } from '../../test/e2e/pickerHostile.js';
 import { mcpIconsCheck } from '../../test/e2e/mcpIcons.js';
 import { contextShotChecks } from '../../test/e2e/contextShots.js';
 import { prepareVscodeClientWorkspace, vscodeClientRestartCheck } from '../../test/e2e/vscodeClient.js';
+import { vscodeToolsCheck } from '../../test/e2e/vscodeTools.js';
+import { unsavedTextCheck } from '../../test/e2e/unsavedText.js';
+import { connectClientChecks } from '../../test/e2e/connectClient.js';
 import type { LockFile, OpenWindow, SecondWindowOptions } from '../../test/e2e/types.js';
 import { poll, visibleTreeRows, waitForWorkbench } from '../../test/e2e/workbench.js';
 import type { Browser, Page } from 'playwright-core';
@@ -82,7 +86,7 @@ async function main(): Promise<RunResult> {
 	let passing = 0;
 	let failing = 0;
 	const grep = process.env.MCP_E2E_GREP;
-	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks, ...contextShotChecks].entries()) {
+	for (const [index, check] of [...checks, ...pickerChecks, ...pickerFlowChecks, ...contextShotChecks, ...connectClientChecks].entries()) {
 		if (grep && !check.name.includes(grep)) { continue; }
 		const t0 = Date.now();
 		try {
@@ -100,7 +104,7 @@ async function main(): Promise<RunResult> {
 	const windowChecks = [
 		{ name: 'restricted mode serves nothing: no server, no lock file, a shield in the status bar, and the view says why', run: () => restrictedModeCheck(browser, vsix) },
 		{
-			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input',
+			name: 'with AI features on, Attach Selected to Chat and drag and drop put the resources in the chat input (README and walkthrough picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => chatCheck({ page, screenshot: name => saveScreenshot(page, name) })),
 		},
@@ -124,7 +128,7 @@ async function main(): Promise<RunResult> {
 			},
 		},
 		{
-			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files',
+			name: 'VS Code\'s MCP: Browse Resources shows our icon on each template and non-file resource, none on files (docs picture)',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
 				({ page }) => mcpIconsCheck({ page, screenshot: name => saveScreenshot(page, name) })),
 		},
@@ -132,6 +136,16 @@ async function main(): Promise<RunResult> {
 			name: 'VS Code\'s own MCP client: an open mcp-resource: editor keeps updating across Restart Server',
 			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false }, prepare: prepareVscodeClientWorkspace },
 				({ page, mcpHome, workspaceDir }) => vscodeClientRestartCheck({ page, mcpHome, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
+		},
+		{
+			name: 'VS Code\'s own MCP client: chat\'s Configure Tools lists our server with its icon and every tool, and its log says "Discovered N tools" (README picture)',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page, mcpHome }) => vscodeToolsCheck({ page, mcpHome, screenshot: name => saveScreenshot(page, name) })),
+		},
+		{
+			name: 'VS Code\'s own MCP client reads a line typed a moment ago and not saved (README picture)',
+			run: () => inSecondWindow(browser, vsix, { settings: { 'chat.disableAIFeatures': false } },
+				({ page, workspaceDir }) => unsavedTextCheck({ page, workspaceDir, screenshot: name => saveScreenshot(page, name) })),
 		},
 	];
 	for (const check of windowChecks) {

@@ -2,46 +2,14 @@
 // once the check has seen what the picture shows: the picker's Suggested group ranking a file
 // typed into (with a type error) first, a TypeScript file's outline opened through Fill
 // Template..., and a terminal's last command opened from the picker. Copies the pictures to
-// media/screenshot-suggested.png, -outline.png and -terminal.png.
+// media/screenshot-suggested.png (and the walkthrough's relevant.png), -outline.png and -terminal.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeQuickInput, expand, openPicker, poll, quickInput, runFromPalette, treeItem } from './workbench.js';
-import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
+import { activeEditorText, activeTabText, closeQuickInput, expand, hidePanel, noHover, openPicker, poll, quickInput, quickOpen, runFromPalette, treeItem } from './workbench.js';
+import { keepPicture } from './keepPicture.js';
 import type { Page } from 'playwright-core';
 import type { E2ECheck } from './types.js';
-
-/** Keeps a check's screenshot as the README's `media/screenshot-<name>.png`. */
-function keepForReadme(name: string): void {
-	fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', `${name}.png`), path.join(repoRoot, 'media', `screenshot-${name}.png`));
-}
-
-/** Opens a workspace file by path with Quick Open (the palette without its `>`). */
-async function quickOpen(page: Page, relPath: string): Promise<void> {
-	await closeQuickInput(page);
-	await page.keyboard.press('F1');
-	const input = quickInput(page).locator('input');
-	await input.waitFor({ state: 'visible', timeout: 10_000 });
-	await input.fill(relPath);
-	const name = relPath.split('/').pop() ?? relPath;
-	await quickInput(page).locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 15_000 });
-	await page.keyboard.press('Enter');
-	await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
-	await poll(async () => (await activeTabText(page)).includes(name), `the ${name} tab active`);
-}
-
-/** The text of the active group's active tab. */
-async function activeTabText(page: Page): Promise<string> {
-	const tabs = await page.locator('.part.editor .editor-group-container.active .tabs-container .tab').evaluateAll(els =>
-		els.map(el => ({ active: el.classList.contains('active'), text: el.textContent ?? '' })));
-	return tabs.find(t => t.active)?.text ?? '';
-}
-
-/** The text of the active editor's visible lines. */
-async function activeEditorText(page: Page): Promise<string> {
-	const text = await page.locator('.part.editor .editor-group-container.active .editor-instance .view-lines').first().innerText();
-	return text.replace(/\u00a0/g, ' ');
-}
 
 /** A tree row: its accessible name and the text it shows. */
 interface TreeRow { label: string; text: string }
@@ -52,20 +20,6 @@ function treeRows(page: Page): Promise<TreeRow[]> {
 		label: r.getAttribute('aria-label') ?? '',
 		text: ((r as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim(),
 	})));
-}
-
-/** Moves the pointer off the tree and waits for hovers to go, so none is in the picture. */
-async function noHover(page: Page): Promise<void> {
-	await page.mouse.move(700, 880);
-	await poll(async () => !(await page.locator('.monaco-hover, .workbench-hover').first().isVisible().catch(() => false)), 'hovers to close');
-}
-
-/** Hides the bottom panel if an earlier check left it open (the Output of Show Log), for room. */
-async function hidePanel(page: Page): Promise<void> {
-	if (await page.locator('.part.panel').isVisible()) {
-		await runFromPalette(page, 'View: Toggle Panel Visibility');
-		await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: 10_000 });
-	}
 }
 
 /** Drags the sidebar's edge to the right, so rows show their reasons whole. */
@@ -103,7 +57,7 @@ export function isSquare(width: number, height: number): boolean {
 
 export const contextShotChecks: E2ECheck[] = [
 	{
-		name: 'typing a type error into a file puts it first in the picker\'s Suggested group, with its reasons (README screenshot)',
+		name: 'typing a type error into a file puts it first in the picker\'s Suggested group, with its reasons (README and walkthrough picture)',
 		async run({ page, screenshot }) {
 			await runFromPalette(page, 'View: Close All Editors');
 			await runFromPalette(page, 'MCP Resources: Clear Selection');
@@ -135,7 +89,8 @@ export const contextShotChecks: E2ECheck[] = [
 				assert.ok(rows.some(r => r.label.startsWith('main.ts') && /open in a tab/.test(r.text)), `main.ts suggested as open in a tab: ${rows.map(r => r.text).join(' | ')}`);
 				await noHover(page);
 				await screenshot('suggested');
-				keepForReadme('suggested');
+				await keepPicture('suggested', 'media/screenshot-suggested.png');
+				await keepPicture('suggested', 'media/walkthrough/relevant.png');
 			} finally {
 				await runFromPalette(page, 'File: Revert File');
 				await runFromPalette(page, 'View: Close All Editors');
@@ -143,7 +98,7 @@ export const contextShotChecks: E2ECheck[] = [
 		},
 	},
 	{
-		name: 'a TypeScript file\'s outline, opened with Fill Template..., lists its functions with their line ranges (README screenshot)',
+		name: 'a TypeScript file\'s outline, opened with Fill Template..., lists its functions with their line ranges (docs picture)',
 		async run({ page, workspaceDir, screenshot }) {
 			const file = path.join(workspaceDir, 'src', 'shapes.ts');
 			fs.writeFileSync(file, SHAPES_TS);
@@ -201,7 +156,7 @@ export const contextShotChecks: E2ECheck[] = [
 				});
 				await noHover(page);
 				await screenshot('outline');
-				keepForReadme('outline');
+				await keepPicture('outline', 'media/screenshot-outline.png');
 			} catch (err) {
 				await screenshot('failed-outline-before-cleanup');
 				throw err;
@@ -215,7 +170,7 @@ export const contextShotChecks: E2ECheck[] = [
 		},
 	},
 	{
-		name: 'a command run in a terminal shows in the picker as the terminal\'s last command, with its output and exit code (README screenshot)',
+		name: 'a command run in a terminal shows in the picker as the terminal\'s last command, with its output and exit code (docs picture)',
 		async run({ page, screenshot }) {
 			await runFromPalette(page, 'Terminal: Create New Terminal');
 			try {
@@ -243,7 +198,7 @@ export const contextShotChecks: E2ECheck[] = [
 				assert.match(await activeTabText(page), /last/);
 				await noHover(page);
 				await screenshot('terminal');
-				keepForReadme('terminal');
+				await keepPicture('terminal', 'media/screenshot-terminal.png');
 			} catch (err) {
 				await screenshot('failed-terminal-before-cleanup');
 				throw err;

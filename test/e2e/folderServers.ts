@@ -17,6 +17,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { SecondWindowCheck } from './types.js';
 import { clickUntil, expand, poll, reloadWindow, runFromPalette, serverRowOf, treeItem } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
+import { keepPicture } from './keepPicture.js';
 
 const cli = path.join(repoRoot, 'dist', 'cli.js');
 
@@ -133,7 +134,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 		},
 	},
 	{
-		name: 'a trusted folder\'s servers wait for the user: the view asks first, Allow starts the command, Don\'t Allow keeps the URL off, and the answers are remembered',
+		name: 'a trusted folder\'s servers wait for the user: the view asks first, Allow starts the command, Don\'t Allow keeps the URL off, and the answers are remembered (docs picture)',
 		async run({ openWindow, screenshot }) {
 			const b = await bait();
 			try {
@@ -152,7 +153,7 @@ export const folderServerChecks: SecondWindowCheck[] = [
 					assert.equal(fs.existsSync(b.folderMarker), false, 'nothing ran before the answer');
 					assert.equal(b.requests.folder, 0, 'nothing was contacted before the answer');
 					await screenshot(page, 'folder-server-consent');
-					fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'folder-server-consent.png'), path.join(repoRoot, 'media', 'screenshot-folder-server-consent.png'));
+					await keepPicture('folder-server-consent', 'media/screenshot-folder-server-consent.png');
 					// A click landing while the dialog animates in is dropped: click until it closes.
 					await clickUntil(prompt.getByRole('button', { name: 'Allow', exact: true }), async () => !(await prompt.isVisible()), 'the Folder docs prompt answered');
 

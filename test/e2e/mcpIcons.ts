@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { WindowCheckContext } from './types.js';
 import { closeQuickInput, poll, quickInput } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
+import { keepPicture } from './keepPicture.js';
 
 
 /** The data: URI the server sends for a family (the committed PNG, see scripts/build/makeIcons.ts). */
@@ -93,6 +94,6 @@ export async function mcpIconsCheck({ page, screenshot }: WindowCheckContext): P
 	seen(await showAndCheck(page, input, 'p', shown => ['problems', 'git', 'editor'].every(f => shown.some(r => familyOf(r.detail) === f))));
 	assert.deepEqual([...families].filter(Boolean).sort(), ['editor', 'files', 'git', 'problems']);
 	await screenshot('mcp-icons');
-	fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'mcp-icons.png'), path.join(repoRoot, 'media', 'screenshot-mcp-icons.png'));
+	await keepPicture('mcp-icons', 'media/screenshot-mcp-icons.png');
 	await closeQuickInput(page);
 }

@@ -1,18 +1,16 @@
 // Browser checks of the picker view: open it from the activity bar, expand the tree, check
 // resources, attach them to the clipboard and read what landed there; the QuickPick finds a
-// file by name. Saves test-results/screenshots/picker.png and copies it to
+// file by name. Saves test-results/screenshots/picker.png and keeps it as
 // media/screenshot-picker.png for the README.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.js';
-import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
+import { keepPicture } from './keepPicture.js';
 import type { E2ECheck } from './types.js';
 
 
 export const pickerChecks: E2ECheck[] = [
 	{
-		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard',
+		name: 'the picker view lists this workspace, checks two files and attaches them to the clipboard (README picture)',
 		async run({ page, screenshot }) {
 			// Files is expanded by default; folders sort before files.
 			await openPicker(page);
@@ -26,7 +24,7 @@ export const pickerChecks: E2ECheck[] = [
 			await page.mouse.move(700, 300);
 			await poll(async () => !(await page.locator('.monaco-hover, .workbench-hover').first().isVisible().catch(() => false)), 'hovers to close');
 			await screenshot('picker');
-			fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker.png'), path.join(repoRoot, 'media', 'screenshot-picker.png'));
+			await keepPicture('picker', 'media/screenshot-picker.png');
 
 			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
 			assert.match(text, /^## file:\/\/\/.*\/README\.md\n\n```markdown\n/m, text.slice(0, 300));

@@ -6,29 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startHeadlessHost } from '../../scripts/lib/headlessHost.js';
-import { clipboardAfter, closeQuickInput, collapseAll, dragUntil, expand, openPicker, poll, quickInput, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.js';
+import { clipboardAfter, closeQuickInput, collapseAll, dragUntil, expand, openPalettePick, openPicker, poll, quickInput, quickRow, runFromPalette, selectionBadge, tick, treeItem, withFilter } from './workbench.js';
 import { repoRoot } from '../../scripts/bootstrap/repoRoot.mjs';
-import type { Locator, Page } from 'playwright-core';
+import { keepPicture } from './keepPicture.js';
 import type { E2ECheck, WindowCheckContext } from './types.js';
 
-
-async function openPalettePick(page: Page, title: string, placeholderPattern?: RegExp): Promise<Locator> {
-	await closeQuickInput(page);
-	await page.keyboard.press('F1');
-	const input = quickInput(page).locator('input');
-	await input.waitFor({ state: 'visible', timeout: 10_000 });
-	await input.fill(`>${title}`);
-	await quickInput(page).locator('.monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-	await page.keyboard.press('Enter');
-	if (placeholderPattern) {
-		await poll(async () => placeholderPattern.test(await input.getAttribute('placeholder') ?? ''), `the quick input of "${title}"`);
-	}
-	return input;
-}
-
-function quickRow(page: Page, text: string): Locator {
-	return quickInput(page).locator('.monaco-list-row', { hasText: text }).first();
-}
 
 export const pickerFlowChecks: E2ECheck[] = [
 	{
@@ -238,5 +220,6 @@ export async function chatCheck({ page, screenshot }: WindowCheckContext): Promi
 		async () => (await pills.allInnerTexts()).some(n => n.includes('README.md')), 'README.md attached by drag and drop');
 	await page.mouse.move(700, 300);
 	await screenshot('picker-chat');
-	fs.copyFileSync(path.join(repoRoot, 'test-results', 'screenshots', 'picker-chat.png'), path.join(repoRoot, 'media', 'screenshot-chat.png'));
+	await keepPicture('picker-chat', 'media/screenshot-chat.png');
+	await keepPicture('picker-chat', 'media/walkthrough/browse.png');
 }

@@ -65,7 +65,7 @@ async function editorShows(page: Page, version: string, what: string): Promise<n
 }
 
 /** The discovery lock file's content (one per window; rewritten on every start). */
-function readLock(mcpHome: { dir: string }): (LockFile & { startedAt?: string }) | undefined {
+export function readLock(mcpHome: { dir: string }): (LockFile & { startedAt?: string }) | undefined {
 	const dir = path.join(mcpHome.dir, 'servers');
 	const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => /^\d+\.json$/.test(f)) : [];
 	return files.length === 1 ? JSON.parse(fs.readFileSync(path.join(dir, files[0]), 'utf8')) as LockFile & { startedAt?: string } : undefined;

@@ -224,3 +224,67 @@ export async function openPicker(page: Page): Promise<void> {
 	await expand(page, /^This workspace/);
 	await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 30_000 });
 }
+
+/**
+ * Runs a palette command that opens a quick input of its own, and leaves that open; with
+ * `placeholderPattern`, waits for its placeholder. Resolves with the input box.
+ */
+export async function openPalettePick(page: Page, title: string, placeholderPattern?: RegExp): Promise<Locator> {
+	await closeQuickInput(page);
+	await page.keyboard.press('F1');
+	const input = quickInput(page).locator('input');
+	await input.waitFor({ state: 'visible', timeout: 10_000 });
+	await input.fill(`>${title}`);
+	await quickInput(page).locator('.monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
+	await page.keyboard.press('Enter');
+	if (placeholderPattern) {
+		await poll(async () => placeholderPattern.test(await input.getAttribute('placeholder') ?? ''), `the quick input of "${title}"`);
+	}
+	return input;
+}
+
+/** A row of the open quick input, by its text. */
+export function quickRow(page: Page, text: string): Locator {
+	return quickInput(page).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+/** Opens a workspace file by path with Quick Open (the palette without its `>`). */
+export async function quickOpen(page: Page, relPath: string): Promise<void> {
+	await closeQuickInput(page);
+	await page.keyboard.press('F1');
+	const input = quickInput(page).locator('input');
+	await input.waitFor({ state: 'visible', timeout: 10_000 });
+	await input.fill(relPath);
+	const name = relPath.split('/').pop() ?? relPath;
+	await quickInput(page).locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: 15_000 });
+	await page.keyboard.press('Enter');
+	await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+	await poll(async () => (await activeTabText(page)).includes(name), `the ${name} tab active`);
+}
+
+/** The text of the active group's active tab. */
+export async function activeTabText(page: Page): Promise<string> {
+	const tabs = await page.locator('.part.editor .editor-group-container.active .tabs-container .tab').evaluateAll(els =>
+		els.map(el => ({ active: el.classList.contains('active'), text: el.textContent ?? '' })));
+	return tabs.find(t => t.active)?.text ?? '';
+}
+
+/** The text of the active editor's visible lines. */
+export async function activeEditorText(page: Page): Promise<string> {
+	const text = await page.locator('.part.editor .editor-group-container.active .editor-instance .view-lines').first().innerText();
+	return text.replace(/\u00a0/g, ' ');
+}
+
+/** Moves the pointer off the tree and waits for hovers to go, so none is in the picture. */
+export async function noHover(page: Page): Promise<void> {
+	await page.mouse.move(700, 880);
+	await poll(async () => !(await page.locator('.monaco-hover, .workbench-hover').first().isVisible().catch(() => false)), 'hovers to close');
+}
+
+/** Hides the bottom panel if an earlier check left it open (the Output of Show Log), for room. */
+export async function hidePanel(page: Page): Promise<void> {
+	if (await page.locator('.part.panel').isVisible()) {
+		await runFromPalette(page, 'View: Toggle Panel Visibility');
+		await page.locator('.part.panel').waitFor({ state: 'hidden', timeout: 10_000 });
+	}
+}

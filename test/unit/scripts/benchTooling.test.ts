@@ -135,12 +135,12 @@ describe('scripts: npm run bench with sections and flags it does not have', func
 	it('lists every section with its flags', async () => {
 		const result = await bench(['--help']);
 		assert.equal(result.code, 0, result.stderr);
-		for (const name of ['reads', 'notify', 'alone', 'scale', 'picker', 'profile']) assert.match(result.stdout, new RegExp(`^ {2}[* ] ${name} `, 'm'));
+		for (const name of ['reads', 'notify', 'alone', 'scale', 'package', 'picker', 'profile']) assert.match(result.stdout, new RegExp(`^ {2}[* ] ${name} `, 'm'));
 		assert.match(result.stdout, /--sizes N,N/);
 	});
 
 	for (const [args, message] of [
-		[['--section', 'reads,serach'], 'bench: there is no section serach; the sections are reads, notify, alone, scale, picker, search, symbols, profile\n'],
+		[['--section', 'reads,serach'], 'bench: there is no section serach; the sections are reads, notify, alone, scale, package, picker, search, symbols, profile\n'],
 		[['--section', 'reads', '--sizes', '1000'], 'bench: --sizes is not a flag of reads (npm run bench -- --help)\n'],
 		[['--quick', 'reads'], 'bench: unexpected argument reads (flags are --name value)\n'],
 	] as const) {
