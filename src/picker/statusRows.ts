@@ -57,3 +57,8 @@ export function loadingRows(server: ServerEntry, node: GroupNode | FolderNode): 
 		? [row(server.id, `${node.key}|loading`, 'loading', `Loading… ${load.loaded.toLocaleString('en-US')} so far`)]
 		: [];
 }
+
+/** Under "Text matches" while it has no line: still searching, or none found. */
+export function textStateRows(server: ServerEntry, searching: boolean): StatusNode[] {
+	return [row(server.id, `${server.id}|textMatches|status`, searching ? 'loading' : 'empty', searching ? 'Searching…' : 'No text matches')];
+}

@@ -38,7 +38,7 @@ export interface TextMatchesState {
 	readonly query: string | undefined;
 	/** A server has yet to answer `query` (or its pause has yet to end). */
 	readonly searching: boolean;
-	/** Servers asked for `query`: none when no server offers the text search. */
+	/** Servers offering the text search now: with none, there is nothing to say about text matches. */
 	readonly servers: number;
 	/** Matches of every server that answered, in server order, then the server's order. */
 	readonly matches: readonly TextMatch[];
@@ -110,7 +110,7 @@ export class TextMatches extends Disposable {
 			this.set(IDLE);
 			return;
 		}
-		this.set({ ...IDLE, query: next, searching: true });
+		this.set({ ...IDLE, query: next, searching: true, servers: this.offering() });
 		this.timer = setTimeout(() => {
 			this.timer = undefined;
 			this.controller = new AbortController();
@@ -183,9 +183,13 @@ export class TextMatches extends Disposable {
 		this.set({
 			query: this.wanted,
 			searching: this.timer !== undefined || this.pending > 0,
-			servers: this.asked.size,
+			servers: this.offering(),
 			matches, matchCount: matches.length, fileCount, complete: reasons.length === 0, reasons,
 		});
+	}
+
+	private offering(): number {
+		return this.service.servers().filter(s => TextMatches.offersTextSearch(s)).length;
 	}
 
 	private cancel(): void {
@@ -250,7 +254,7 @@ export function parseTextAnswer(body: unknown, server: Pick<ServerEntry, 'id' | 
 
 /** "Searching…", "N matches in M files" (and why it is partial), or nothing without a query. */
 export function textMatchesMessage(state: TextMatchesState): string | undefined {
-	if (state.query === undefined || (!state.searching && state.servers === 0)) {
+	if (state.query === undefined || state.servers === 0) {
 		return undefined;
 	}
 	if (state.searching && state.matches.length === 0) {

@@ -8,6 +8,8 @@ import { nullLogger } from '../../../src/common/logger';
 import { SEARCH_TEXT_TEMPLATE } from '../../../src/common/wellKnownUris';
 import { fileUri } from '../../../src/core/uriGuard';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerService';
+import { PickerViewModel } from '../../../src/picker/pickerViewModel';
+import { ViewNode } from '../../../src/picker/pickerNodes';
 import { ReadContent } from '../../../src/picker/contextBundle';
 import { selectedLine, TextMatches, textMatchesMessage, TextMatchesState } from '../../../src/picker/textMatches';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
@@ -181,6 +183,38 @@ describe('picker: text matches through a real client and the headless host', fun
 		assert.deepEqual(foreign.map(m => [m.label, m.detail, m.uri]), [['a.md:3', 'one zebra two', 'file:///x/a.md?lines=3']]);
 		assert.equal(matches.state.complete, false);
 		assert.match(textMatchesMessage(matches.state)!, /^\d+ matches? in \d+ files? \(partial: Foreign: Stopped at max=1 \\\$\(error\) \[x\]\(y\)\)$/);
+	});
+
+	it('the filtered tree shows a server\'s matched lines under "Text matches", and the view\'s message counts them', async () => {
+		const model = new PickerViewModel(service, { textDebounceMs: 0 });
+		try {
+			model.setVisible(true);
+			const serverNode = model.children().find(n => n.kind === 'server' && n.serverId === WORKSPACE_SERVER_ID)!;
+			const rows = (node?: ViewNode) => model.children(node).map(n => n.kind === 'resource' ? n.label : n.kind === 'line' ? n.match.label : n.kind === 'status' ? n.message : n.kind);
+			model.setFilter('zebraCrossing');
+			assert.equal(model.textMessage, 'Searching…');
+			const group = () => model.children(serverNode).find(n => n.kind === 'textMatches')!;
+			assert.deepEqual(rows(serverNode), ['No matches', 'textMatches'], 'no name holds it; the group is there while searching');
+			assert.deepEqual(rows(group()), ['Searching…']);
+			await until(model.onDidChange, () => model.textMessage === '2 matches in 2 files', 'the text matches counted');
+			assert.deepEqual(rows(group()).sort(), ['docs/notes.md:1', 'src/alpha.ts:1']);
+			const line = model.children(group()).find(n => n.kind === 'line' && n.match.path === 'src/alpha.ts');
+			assert.ok(line?.kind === 'line' && line.match.uri.endsWith('/src/alpha.ts?lines=1'));
+			assert.equal(model.children(group())[0], model.children(group())[0], 'a line keeps its node across refreshes');
+			// A name match and text matches together; then a query too short for contents; then none.
+			model.setFilter('alpha');
+			await until(model.onDidChange, () => model.textMessage !== undefined && !model.textMessage.startsWith('Searching'), 'the answer for "alpha"');
+			assert.deepEqual(rows(serverNode), ['alpha.ts', 'textMatches']);
+			assert.deepEqual(rows(group()), ['No text matches']);
+			assert.equal(model.textMessage, '0 matches in 0 files');
+			model.setFilter('a');
+			assert.equal(model.children(serverNode).some(n => n.kind === 'textMatches'), false);
+			assert.equal(model.textMessage, undefined);
+			model.setFilter(undefined);
+			assert.equal(model.textMessage, undefined);
+		} finally {
+			model.dispose();
+		}
 	});
 
 	it('says the answer is partial when the server stopped at max', async () => {
