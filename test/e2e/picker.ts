@@ -3,7 +3,7 @@
 // file by name, and a line by its text. Saves test-results/screenshots/picker.png and keeps it
 // as media/screenshot-picker.png for the README, and search.png as the walkthrough's picture.
 import * as assert from 'node:assert/strict';
-import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.js';
+import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction, withFilter } from './workbench.js';
 import { keepPicture } from './keepPicture.js';
 import type { E2ECheck } from './types.js';
 
@@ -133,6 +133,27 @@ export const pickerChecks: E2ECheck[] = [
 			}
 			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 15_000 });
 			await runFromPalette(page, 'View: Close All Editors');
+		},
+	},
+	{
+		name: 'the view\'s filter finds a line by its text under "Text matches", and ticking it selects just that line',
+		async run({ page, screenshot }) {
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
+			await withFilter(page, 'Nested', async () => {
+				const line = treeItem(page, /^docs\/guide\/intro\.md:3/);
+				await line.waitFor({ state: 'visible', timeout: 20_000 });
+				assert.match(await line.innerText(), /Nested two folders deep\./, 'the row shows the line\'s text');
+				await treeItem(page, /^Text matches/).waitFor({ state: 'visible', timeout: 10_000 });
+				await poll(async () => (await page.locator('.part.sidebar').innerText()).includes('Text matches: 1 match in 1 file'), 'the count in the view\'s message');
+				await page.mouse.move(700, 600);
+				await screenshot('picker-filter-text');
+				await tick(line, 'the matched line');
+			});
+			await poll(async () => await selectionBadge(page) === '1', 'the badge "1"');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
+			assert.match(text, /^## file:\/\/\/.*\/docs\/guide\/intro\.md\?lines=3$/m, text.slice(0, 400));
+			assert.ok(text.includes('Nested two folders deep.') && !text.includes('# Intro'), `just the line: ${text.slice(0, 400)}`);
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
 		},
 	},
 ];

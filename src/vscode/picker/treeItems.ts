@@ -42,6 +42,8 @@ function textMatchesItem(node: TextMatchesGroupNode, lines: number): vscode.Tree
 	item.tooltip = 'Lines of the files that hold the filter\'s text (the server\'s search://text). Check a line to select just that line.';
 	item.iconPath = new vscode.ThemeIcon('search');
 	item.contextValue = 'text-matches';
+	// Else the tooltip would be the row's accessible name.
+	item.accessibilityInformation = { label: `Text matches${item.description ? `, ${item.description}` : ''}` };
 	return item;
 }
 
@@ -58,7 +60,9 @@ function lineItem(service: PickerService, node: TextLineNode): vscode.TreeItem {
 	item.tooltip = `${match.label}\n${match.detail}`;
 	item.iconPath = new vscode.ThemeIcon('search');
 	item.contextValue = 'text-line';
-	item.checkboxState = service.selection.has(node.serverId, match.uri) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+	const selected = service.selection.has(node.serverId, match.uri);
+	item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+	item.accessibilityInformation = { label: `${match.label}, ${match.detail}${selected ? ', selected' : ''}` };
 	if (node.serverId === WORKSPACE_SERVER_ID && match.fileUri.startsWith('file:')) {
 		const line = new vscode.Range(match.line - 1, 0, match.line - 1, 0);
 		item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.parse(match.fileUri), { selection: line, preview: true }] };
