@@ -110,6 +110,8 @@ describe('picker: text matches through a real client and the headless host', fun
 
 	it('aborts the request of a query typed past, never shows its answer, and keeps the connection', async () => {
 		const reads = recordReads(workspace);
+		const states: string[] = [];
+		workspace.connection.onDidChangeState(state => states.push(state.kind));
 		follow();
 		const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
 		matches.setQuery('zebraCrossing');
@@ -120,8 +122,10 @@ describe('picker: text matches through a real client and the headless host', fun
 		await Promise.all(reads.settled);
 		assert.equal(reads.signals[0]?.aborted, true, 'the superseded request was aborted');
 		assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
+		assert.equal(textMatchesMessage(matches.state), '1 match in 1 file', 'the aborted request counts for nothing, not even as a partial answer');
 		assert.ok(seen.every(s => s.query !== 'zebraCrossing' || s.matches.length === 0), 'the superseded answer never showed');
-		assert.equal(workspace.connection.state.kind, 'connected', 'an abort is no connection failure');
+		assert.ok(seen.every(s => s.complete && (s.searching || s.matches.length > 0)), 'no state counted the aborted request, as partial or as answered');
+		assert.deepEqual(states, [], 'an abort is no connection failure: no reconnect');
 		matches.setQuery('return');
 		await answered('return');
 		assert.deepEqual(matches.state.matches.map(m => m.label), ['src/alpha.ts:2']);
