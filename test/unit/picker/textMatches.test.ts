@@ -131,6 +131,41 @@ describe('picker: text matches through a real client and the headless host', fun
 		assert.deepEqual(matches.state.matches.map(m => m.label), ['src/alpha.ts:2']);
 	});
 
+	it('works the same in the 2025 era: the lines, and an abort that drops no session', async () => {
+		// The host as a 2025-only client sees it: server/discover is not found, so the client falls back to initialize.
+		const legacyOnly: typeof fetch = async (input, init) => {
+			const body = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string; id?: unknown } : undefined;
+			if (body?.method === 'server/discover') {
+				return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } }), { status: 404, headers: { 'content-type': 'application/json' } });
+			}
+			return fetch(input, init);
+		};
+		const legacy = new PickerService({ log: nullLogger, workspace: { resolve: async () => ({ kind: 'http', url: hosts[0].url, headers: { Authorization: `Bearer ${hosts[0].token}` }, fetch: legacyOnly }) } });
+		try {
+			service.dispose();
+			service = legacy;
+			workspace = service.server(WORKSPACE_SERVER_ID)!;
+			await service.loadAll();
+			assert.equal(workspace.connection.era, 'legacy');
+			const states: string[] = [];
+			workspace.connection.onDidChangeState(state => states.push(state.kind));
+			const reads = recordReads(workspace);
+			follow();
+			const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
+			matches.setQuery('zebraCrossing');
+			await started;
+			matches.setQuery('prose');
+			await answered('prose');
+			await Promise.all(reads.settled);
+			assert.equal(reads.signals[0]?.aborted, true);
+			assert.equal(textMatchesMessage(matches.state), '1 match in 1 file');
+			assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
+			assert.deepEqual(states, [], 'the session stays');
+		} finally {
+			legacy.dispose();
+		}
+	});
+
 	it('shows the lines of every server that offers the template, in server order; a foreign server without it is never asked', async () => {
 		const other = createFixture();
 		try {
