@@ -190,8 +190,9 @@ export class PickerViewModel extends Disposable {
 		if (this.query) {
 			const { matches, total } = this.filterMatchesOf(server);
 			const more = this.pages.moreRow(server.id, filterListKey(server.id), 'matches', total, matches.length);
-			const last = total === 0 ? [noMatchesRow(server)] : more ? [more] : [];
-			return [...matches, ...last, ...listNoticeRows(server), ...this.textGroupRows(server)];
+			const text = this.textGroupRows(server);
+			const last = total === 0 ? [noMatchesRow(server, text.length > 0)] : more ? [more] : [];
+			return [...matches, ...last, ...listNoticeRows(server), ...text];
 		}
 		const suggested = server.suggestions.items().length > 0
 			? [this.node(`${server.id}|suggested`, () => true, (key): SuggestedGroupNode => ({ kind: 'suggested', serverId: server.id, key }))]

@@ -121,7 +121,7 @@ describe('picker', () => {
 			assert.deepEqual(labels(), ['greet.ts']);
 			assert.ok(!shown().some(n => n.kind === 'more'));
 			view.setFilter('no-such-name-anywhere');
-			assert.deepEqual(shown().map(n => n.kind === 'status' ? n.message : n.kind), ['No matches', 'textMatches']);
+			assert.deepEqual(shown().map(n => n.kind === 'status' ? n.message : n.kind), ['No name matches', 'textMatches']);
 		} finally {
 			view.setFilter(undefined);
 		}

@@ -233,7 +233,7 @@ describe('picker: text matches through a real client and the headless host', fun
 			model.setFilter('zebraCrossing');
 			assert.equal(model.textMessage, 'Searching…');
 			const group = () => model.children(serverNode).find(n => n.kind === 'textMatches')!;
-			assert.deepEqual(rows(serverNode), ['No matches', 'textMatches'], 'no name holds it; the group is there while searching');
+			assert.deepEqual(rows(serverNode), ['No name matches', 'textMatches'], 'no name holds it; the group is there while searching');
 			assert.deepEqual(rows(group()), ['Searching…']);
 			await until(model.onDidChange, () => model.textMessage === '2 matches in 2 files', 'the text matches counted');
 			assert.deepEqual(rows(group()).sort(), ['docs/notes.md:1', 'src/alpha.ts:1']);
