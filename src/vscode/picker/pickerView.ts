@@ -127,7 +127,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		}
 		clearTimeout(this.refreshTimer);
 		this.refreshDue = due;
-		this.refreshTimer = setTimeout(() => this.refreshNow(), due - Date.now());
+		this.refreshTimer = setTimeout(() => this.refreshNow(), Math.max(0, due - Date.now()));
 	}
 
 	private updateBadge(): void {
