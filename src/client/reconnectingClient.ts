@@ -128,13 +128,17 @@ export class ReconnectingClient extends Disposable {
 		return waitForConnection({ onDidChangeState: this.onDidChangeState, current: () => this.client, closed: () => this.isDisposed }, waitMs, signal);
 	}
 
-	/** Runs a call on the connected client; a transport failure (not an error answer) starts a reconnect. */
-	async request<T>(call: (client: Client) => Promise<T>, client?: Client): Promise<T> {
+	/**
+	 * Runs a call on the connected client; a transport failure (not an error answer) starts a
+	 * reconnect. A call given `signal` that fails once it is aborted was cancelled by its caller
+	 * (the SDK reports that as a timeout): the connection is fine.
+	 */
+	async request<T>(call: (client: Client) => Promise<T>, client?: Client, signal?: AbortSignal): Promise<T> {
 		const target = client ?? await this.ensureClient();
 		try {
 			return await call(target);
 		} catch (err) {
-			if (isTransportFailure(err) && this.client === target) {
+			if (isTransportFailure(err) && this.client === target && !signal?.aborted) {
 				this.fail(err, target);
 			}
 			throw err;

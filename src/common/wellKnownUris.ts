@@ -6,3 +6,9 @@
 
 /** The server's "what matters now" resource (this extension's own; other servers rarely have it). */
 export const RELEVANT_URI = 'context://relevant';
+
+/**
+ * The server's text search template: the picker offers text matches only from servers that list
+ * exactly this one, since the query parameters it sends are this template's.
+ */
+export const SEARCH_TEXT_TEMPLATE = 'search://text{?q,regex,case,word,glob,max}';

@@ -82,6 +82,14 @@ export function safeMimeType(mimeType: string | undefined): string | undefined {
 }
 
 /**
+ * For plain-text rows (QuickPick labels and details, tree labels): one line, cut at `maxChars`,
+ * with `$(…)` escaped. Those rows render no Markdown or HTML, only icon syntax.
+ */
+export function plainLine(text: string, maxChars = MAX_SHOWN_CHARS): string {
+	return escapeIconSyntax(oneLine(text, maxChars));
+}
+
+/**
  * For labels VS Code draws with `$(name)` icon syntax (QuickPick labels, descriptions, details):
  * a server's `$(…)` shows as text rather than as a spinner or a check mark it did not earn.
  */

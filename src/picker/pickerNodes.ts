@@ -1,5 +1,6 @@
 import { FolderServer } from './folderServers';
 import { ListedResource, ListedTemplate } from './listedItems';
+import type { TextMatch } from './textMatches';
 
 export type GroupKind = 'files' | 'problems' | 'git' | 'editor' | 'other' | 'templates';
 /** The groups that hold listed resources (templates come from their own list). */
@@ -105,5 +106,20 @@ export interface SuggestedGroupNode {
 	readonly key: string;
 }
 
-/** Every row of the view: the picker's nodes, the held folder servers and the Suggested groups. */
-export type ViewNode = PickerNode | HeldServerNode | SuggestedGroupNode;
+/** "Text matches": under a filtered server that offers search://text, the lines holding the filter. */
+export interface TextMatchesGroupNode {
+	readonly kind: 'textMatches';
+	readonly serverId: string;
+	readonly key: string;
+}
+
+/** One matched line: its checkbox selects the line's own URI (`file:///…?lines=N`). */
+export interface TextLineNode {
+	readonly kind: 'line';
+	readonly serverId: string;
+	readonly key: string;
+	readonly match: TextMatch;
+}
+
+/** Every row of the view: the picker's nodes, the held folder servers, the Suggested and Text matches groups. */
+export type ViewNode = PickerNode | HeldServerNode | SuggestedGroupNode | TextMatchesGroupNode | TextLineNode;

@@ -89,6 +89,11 @@ export class PickerService extends Disposable {
 		} });
 	}
 
+	/** Where the picker's parts log (the text matches log a server's failed search). */
+	get log(): Logger {
+		return this.options.log;
+	}
+
 	servers(): ServerEntry[] {
 		return [...this.entries.values()];
 	}

@@ -1,9 +1,10 @@
 import { Emitter } from '../common/event';
 import { Disposable } from '../common/lifecycle';
-import { FolderNode, GroupKind, GroupNode, HeldServerNode, MoreNode, PickerNode, ResourceNode, ServerNode, SuggestedGroupNode, ViewNode } from './pickerNodes';
+import { FolderNode, GroupKind, GroupNode, HeldServerNode, MoreNode, PickerNode, ResourceNode, ServerNode, SuggestedGroupNode, TextLineNode, TextMatchesGroupNode, ViewNode } from './pickerNodes';
 import { PickerService, ServerEntry } from './pickerService';
 import { RowPages } from './rowPages';
-import { listNoticeRows, loadingRows, noMatchesRow, serverStateRow, templatesNoticeRows } from './statusRows';
+import { listNoticeRows, loadingRows, noMatchesRow, serverStateRow, templatesNoticeRows, textStateRows } from './statusRows';
+import { TextMatch, TextMatches, textMatchesMessage } from './textMatches';
 
 /**
  * Children shown per folder or group before a "Load more…" row: a 5,000-file folder renders 500
@@ -27,6 +28,8 @@ export type RowsChange = 'data' | 'filter' | 'paging';
 export interface PickerViewModelOptions {
 	/** Rows per page of a folder's or group's children (tests lower it). */
 	readonly childPage?: number;
+	/** Quiet time before the filter searches file contents (tests shorten it). */
+	readonly textDebounceMs?: number;
 }
 
 /**
@@ -49,12 +52,24 @@ export class PickerViewModel extends Disposable {
 	 * not after the workbench's round trip. Cleared whenever the service changes.
 	 */
 	private readonly filterMatches = new Map<string, { matches: ResourceNode[]; total: number }>();
-	/** The nodes this model makes (servers, groups, Suggested, held), by key. */
+	/** The nodes this model makes (servers, groups, Suggested, held, text matches), by key. */
 	private readonly nodes = new Map<string, ViewNode>();
+	/** The filter's text matches: the lines of files holding the query, from servers offering search://text. */
+	private readonly text: TextMatches;
+	/** A line's node while its answer is shown (weak: the nodes of earlier answers go with them). */
+	private readonly lineNodes = new WeakMap<TextMatch, TextLineNode>();
+	private settingFilter = false;
 
 	constructor(private readonly service: PickerService, options: PickerViewModelOptions = {}) {
 		super();
 		this.pages = new RowPages({ children: options.childPage ?? CHILD_PAGE, matches: FILTER_PAGE });
+		// As many lines per server as a page of name matches: each row costs a redraw.
+		this.text = this._register(new TextMatches(service, { log: service.log, max: FILTER_PAGE, debounceMs: options.textDebounceMs }));
+		this._register(this.text.onDidChange(() => {
+			if (!this.settingFilter) {
+				this.changeEmitter.fire('filter');
+			}
+		}));
 		this._register(service.onDidChange(() => {
 			this.filterMatches.clear();
 			this.changeEmitter.fire('data');
@@ -66,6 +81,11 @@ export class PickerViewModel extends Disposable {
 		return this.query;
 	}
 
+	/** "Searching…" or "N matches in M files" for the filter's text matches; undefined when there are none to search. */
+	get textMessage(): string | undefined {
+		return this.query ? textMatchesMessage(this.text.state) : undefined;
+	}
+
 	/** Filters every server's rows to the resources matching `query` (empty: no filter). */
 	setFilter(query: string | undefined): void {
 		const q = query?.trim() || undefined;
@@ -73,6 +93,13 @@ export class PickerViewModel extends Disposable {
 			return;
 		}
 		this.query = q;
+		// One change per keystroke: the filter's own, which redraws the text matches too.
+		this.settingFilter = true;
+		try {
+			this.text.setQuery(q);
+		} finally {
+			this.settingFilter = false;
+		}
 		this.filterMatches.clear();
 		this.pages.reset('matches');
 		if (q) {
@@ -136,6 +163,8 @@ export class PickerViewModel extends Disposable {
 				return this.serverRows(server);
 			case 'suggested':
 				return server.suggestions.items().map(s => s.node);
+			case 'textMatches':
+				return this.textRows(server);
 			case 'group':
 			case 'folder':
 				return this.listRows(server, node);
@@ -161,8 +190,9 @@ export class PickerViewModel extends Disposable {
 		if (this.query) {
 			const { matches, total } = this.filterMatchesOf(server);
 			const more = this.pages.moreRow(server.id, filterListKey(server.id), 'matches', total, matches.length);
-			const last = total === 0 ? [noMatchesRow(server)] : more ? [more] : [];
-			return [...matches, ...last, ...listNoticeRows(server)];
+			const text = this.textGroupRows(server);
+			const last = total === 0 ? [noMatchesRow(server, text.length > 0)] : more ? [more] : [];
+			return [...matches, ...last, ...listNoticeRows(server), ...text];
 		}
 		const suggested = server.suggestions.items().length > 0
 			? [this.node(`${server.id}|suggested`, () => true, (key): SuggestedGroupNode => ({ kind: 'suggested', serverId: server.id, key }))]
@@ -181,6 +211,35 @@ export class PickerViewModel extends Disposable {
 		const rows = all.length > limit ? all.slice(0, limit) : all;
 		const more = this.pages.moreRow(server.id, node.key, 'children', all.length, rows.length);
 		return [...rows, ...(more ? [more] : []), ...loadingRows(server, node)];
+	}
+
+	/** The "Text matches" group of a filtered server, when the server offers the search and the query is long enough. */
+	private textGroupRows(server: ServerEntry): TextMatchesGroupNode[] {
+		if (this.text.state.query === undefined || !TextMatches.offersTextSearch(server)) {
+			return [];
+		}
+		return [this.node(`${server.id}|textMatches`, () => true, (key): TextMatchesGroupNode => ({ kind: 'textMatches', serverId: server.id, key }))];
+	}
+
+	/** The server's matched lines, or a row saying it is searching or found none. */
+	private textRows(server: ServerEntry): ViewNode[] {
+		const state = this.text.state;
+		const lines = state.matches.filter(m => m.serverId === server.id).map(m => this.lineNode(m));
+		return lines.length > 0 ? lines : textStateRows(server, state.searching);
+	}
+
+	/** The matched lines of a server now (for the group's count). */
+	textMatchesOf(serverId: string): readonly TextMatch[] {
+		return this.text.state.matches.filter(m => m.serverId === serverId);
+	}
+
+	private lineNode(match: TextMatch): TextLineNode {
+		let node = this.lineNodes.get(match);
+		if (!node) {
+			node = { kind: 'line', serverId: match.serverId, key: match.key, match };
+			this.lineNodes.set(match, node);
+		}
+		return node;
 	}
 
 	private filterMatchesOf(server: ServerEntry): { matches: ResourceNode[]; total: number } {

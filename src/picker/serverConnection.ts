@@ -130,9 +130,12 @@ export class ServerConnection extends Disposable {
 		return { templates: [...byTemplate.values()], ...(guard.notice ? { notice: guard.notice } : {}) };
 	}
 
-	/** The contents of `uri`; rejects with ReadTooLarge past MAX_READ_BYTES. */
-	async read(uri: string): Promise<ReadContent[]> {
-		const result = await this.request(c => c.readResource({ uri }));
+	/**
+	 * The contents of `uri`; rejects with ReadTooLarge past MAX_READ_BYTES. Aborting `signal`
+	 * cancels the request (a search the user typed past need not finish).
+	 */
+	async read(uri: string, signal?: AbortSignal): Promise<ReadContent[]> {
+		const result = await this.request(c => c.readResource({ uri }, signal ? { signal } : undefined), signal);
 		let bytes = 0;
 		for (const content of result.contents) {
 			const text = (content as { text?: unknown }).text;
@@ -173,9 +176,9 @@ export class ServerConnection extends Disposable {
 		return this.client.watchedUris;
 	}
 
-	private async request<T>(call: (client: Client) => Promise<T>): Promise<T> {
+	private async request<T>(call: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
 		try {
-			return await this.client.request(call);
+			return await this.client.request(call, undefined, signal);
 		} catch (err) {
 			throw isRemoteError(err) ? new ServerErrorAnswer(err.code, err.message, err.data) : err;
 		}

@@ -44,10 +44,14 @@ export function templatesNoticeRows(server: ServerEntry, group: GroupNode): Stat
 	return notice ? [row(server.id, `${group.key}|notice`, 'notice', notice)] : [];
 }
 
-/** Under a filtered server with no match: still looking, or none. */
-export function noMatchesRow(server: ServerEntry): StatusNode {
+/**
+ * Under a filtered server with no match: still looking, or none. `byName`: a Text matches group
+ * follows, so the row says it is the names that do not match.
+ */
+export function noMatchesRow(server: ServerEntry, byName = false): StatusNode {
 	const loading = server.resources.state.kind === 'loading';
-	return row(server.id, `${server.id}|status`, 'empty', loading ? 'No matches yet (still loading)…' : 'No matches');
+	const none = byName ? 'No name matches' : 'No matches';
+	return row(server.id, `${server.id}|status`, 'empty', loading ? `${none} yet (still loading)…` : none);
 }
 
 /** At the end of a group or the files root while pages are still coming in. */
@@ -56,4 +60,9 @@ export function loadingRows(server: ServerEntry, node: GroupNode | FolderNode): 
 	return load.kind === 'loading' && (node.kind === 'group' || node.path === '')
 		? [row(server.id, `${node.key}|loading`, 'loading', `Loading… ${load.loaded.toLocaleString('en-US')} so far`)]
 		: [];
+}
+
+/** Under "Text matches" while it has no line: still searching, or none found. */
+export function textStateRows(server: ServerEntry, searching: boolean): StatusNode[] {
+	return [row(server.id, `${server.id}|textMatches|status`, searching ? 'loading' : 'empty', searching ? 'Searching…' : 'No text matches')];
 }

@@ -1,12 +1,11 @@
 // Browser checks of the picker view: open it from the activity bar, expand the tree, check
 // resources, attach them to the clipboard and read what landed there; the QuickPick finds a
-// file by name. Saves test-results/screenshots/picker.png and keeps it as
-// media/screenshot-picker.png for the README.
+// file by name, and a line by its text. Saves test-results/screenshots/picker.png and keeps it
+// as media/screenshot-picker.png for the README, and search.png as the walkthrough's picture.
 import * as assert from 'node:assert/strict';
-import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction } from './workbench.js';
+import { clipboardAfter, closeQuickInput, openPicker, poll, quickInput, quickInputLabels, runFromPalette, selectionBadge, tick, treeItem, viewTitleAction, withFilter } from './workbench.js';
 import { keepPicture } from './keepPicture.js';
 import type { E2ECheck } from './types.js';
-
 
 export const pickerChecks: E2ECheck[] = [
 	{
@@ -58,6 +57,43 @@ export const pickerChecks: E2ECheck[] = [
 		},
 	},
 	{
+		name: '"Pick Resources..." finds a line by its text (a Text match), and checking it selects just that line (walkthrough picture)',
+		async run({ page, screenshot }) {
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
+			// The view in the sidebar, for the walkthrough's picture.
+			await openPicker(page);
+			await closeQuickInput(page);
+			await page.keyboard.press('F1');
+			const input = quickInput(page).locator('input');
+			await input.waitFor({ state: 'visible', timeout: 10_000 });
+			await input.fill('>MCP Resources: Pick Resources...');
+			await quickInput(page).locator('.monaco-list-row', { hasText: 'Pick Resources...' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			await page.keyboard.press('Enter');
+			await poll(async () => /Search [\d,]+ resources/.test(await input.getAttribute('placeholder') ?? ''), 'the Pick Resources QuickPick');
+			// In docs/guide/intro.md's third line, and in no file's name.
+			await input.pressSequentially('Nested');
+			const row = quickInput(page).locator('.monaco-list-row', { hasText: 'docs/guide/intro.md:3' }).first();
+			await row.waitFor({ state: 'visible', timeout: 20_000 });
+			assert.match(await row.innerText(), /Nested two folders deep\./, 'the row shows the line under its path:line');
+			assert.match(await row.innerText(), /Text match/, 'the row says it matched by text');
+			await poll(async () => /Text matches: 1 match in 1 file$/.test(await quickInput(page).locator('.quick-input-title').innerText()), 'the title saying "Text matches: 1 match in 1 file"');
+			await page.mouse.move(700, 600);
+			await screenshot('search');
+			await keepPicture('search', 'media/walkthrough/search.png');
+			await row.locator('.quick-input-list-checkbox, input[type="checkbox"], [role="checkbox"]').first().click();
+			await poll(async () => await row.getAttribute('aria-checked') === 'true', 'the line checked');
+			// Enter on the focused row would uncheck it: accept from the input box.
+			await input.focus();
+			await page.keyboard.press('Enter');
+			await quickInput(page).waitFor({ state: 'hidden', timeout: 10_000 });
+			await poll(async () => await selectionBadge(page) === '1', 'the badge "1" after accepting');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
+			assert.match(text, /^## file:\/\/\/.*\/docs\/guide\/intro\.md\?lines=3$/m, text.slice(0, 400));
+			assert.ok(text.includes('Nested two folders deep.') && !text.includes('# Intro'), `just the line: ${text.slice(0, 400)}`);
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
+		},
+	},
+	{
 		name: '"Filter Resources..." in the view title narrows the tree as you type, pages the matches, and Clear Filter restores it',
 		async run({ page, screenshot }) {
 			await openPicker(page);
@@ -97,6 +133,27 @@ export const pickerChecks: E2ECheck[] = [
 			}
 			await treeItem(page, /^README\.md/).waitFor({ state: 'visible', timeout: 15_000 });
 			await runFromPalette(page, 'View: Close All Editors');
+		},
+	},
+	{
+		name: 'the view\'s filter finds a line by its text under "Text matches", and ticking it selects just that line',
+		async run({ page, screenshot }) {
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
+			await withFilter(page, 'Nested', async () => {
+				const line = treeItem(page, /^docs\/guide\/intro\.md:3/);
+				await line.waitFor({ state: 'visible', timeout: 20_000 });
+				assert.match(await line.innerText(), /Nested two folders deep\./, 'the row shows the line\'s text');
+				await treeItem(page, /^Text matches/).waitFor({ state: 'visible', timeout: 10_000 });
+				await poll(async () => (await page.locator('.part.sidebar').innerText()).includes('Text matches: 1 match in 1 file'), 'the count in the view\'s message');
+				await page.mouse.move(700, 600);
+				await screenshot('picker-filter-text');
+				await tick(line, 'the matched line');
+			});
+			await poll(async () => await selectionBadge(page) === '1', 'the badge "1"');
+			const text = await clipboardAfter(page, () => runFromPalette(page, 'MCP Resources: Attach Selected to Clipboard'));
+			assert.match(text, /^## file:\/\/\/.*\/docs\/guide\/intro\.md\?lines=3$/m, text.slice(0, 400));
+			assert.ok(text.includes('Nested two folders deep.') && !text.includes('# Intro'), `just the line: ${text.slice(0, 400)}`);
+			await runFromPalette(page, 'MCP Resources: Clear Selection');
 		},
 	},
 ];

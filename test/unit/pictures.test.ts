@@ -4,13 +4,8 @@ import * as path from 'node:path';
 
 const root = path.join(__dirname, '../../..');
 
-/**
- * Pictures a page shows that no check makes yet, each with the reason. The walkthrough's search
- * picture is made by the check of the search walkthrough step, which lands on its own.
- */
-const NOT_YET_MADE_BY_A_CHECK = new Map([
-	['media/walkthrough/search.png', 'made by the search walkthrough step\'s own check, which lands apart from this one'],
-]);
+/** Pictures a page shows that no check makes yet, each with the reason (none now). */
+const NOT_YET_MADE_BY_A_CHECK = new Map<string, string>([]);
 
 /** The local pictures a Markdown file shows, as paths from the repository's root. */
 function picturesIn(markdownFile: string): string[] {

@@ -121,13 +121,39 @@ describe('picker', () => {
 			assert.deepEqual(labels(), ['greet.ts']);
 			assert.ok(!shown().some(n => n.kind === 'more'));
 			view.setFilter('no-such-name-anywhere');
-			assert.deepEqual(shown().map(n => n.kind === 'status' ? n.message : n.kind), ['No matches']);
+			assert.deepEqual(shown().map(n => n.kind === 'status' ? n.message : n.kind), ['No name matches', 'textMatches']);
 		} finally {
 			view.setFilter(undefined);
 		}
 		// Suggested (what matters now) heads the groups when the server ranks something.
 		assert.ok(shown().some(n => n.kind === 'group'), 'the groups are back once the filter is cleared');
 		assert.ok(shown().every(n => n.kind === 'group' || n.kind === 'suggested'), 'the groups again once the filter is cleared');
+	});
+
+	it('the filter searches file contents too: matched lines under "Text matches", counted in the view\'s message', async () => {
+		const { service, view } = await pickerApi();
+		await loadedWorkspace(service);
+		const serverNode = view.getChildren().find(n => n.serverId === WORKSPACE)!;
+		const group = () => view.getChildren(serverNode).find(n => n.kind === 'textMatches');
+		try {
+			// In docs/guide/intro.md's third line, and in no file's name.
+			view.setFilter('Nested');
+			await waitFor(() => /^Filter: "Nested" · Text matches: 1 match in 1 file$/.test(String(view.view.message)), `the count in the view's message (${String(view.view.message)})`, 15_000);
+			const [line] = view.getChildren(group());
+			assert.ok(line?.kind === 'line', 'a matched line under Text matches');
+			const item = view.getTreeItem(line);
+			assert.equal(item.label, 'docs/guide/intro.md:3');
+			assert.equal(item.description, 'Nested two folders deep.');
+			assert.equal(item.checkboxState, vscode.TreeItemCheckboxState.Unchecked);
+			// A click opens the workspace file at the line.
+			assert.equal(item.command?.command, 'vscode.open');
+			assert.equal(String(item.command?.arguments?.[0]), vscodeUri('docs/guide/intro.md').toString());
+			assert.equal((item.command?.arguments?.[1] as { selection: vscode.Range }).selection.start.line, 2);
+			assert.equal(view.getTreeItem(group()!).label, 'Text matches');
+		} finally {
+			view.setFilter(undefined);
+		}
+		assert.equal(group(), undefined, 'no Text matches once the filter is cleared');
 	});
 
 	it('Attach Selected to the clipboard reads each resource through the client into a bundle', async () => {

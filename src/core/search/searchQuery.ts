@@ -1,7 +1,9 @@
 import { Buffer } from 'node:buffer';
+import { SEARCH_TEXT_TEMPLATE } from '../../common/wellKnownUris';
 import { InvalidParams, ResourceNotFound } from '../errors';
 
-export const SEARCH_TEXT_TEMPLATE = 'search://text{?q,regex,case,word,glob,max}';
+// Defined below core and mcp: the picker, a client, offers text matches by this template.
+export { SEARCH_TEXT_TEMPLATE };
 export const SEARCH_FILES_TEMPLATE = 'search://files{?q,max}';
 
 /** Longest `q`, in UTF-8 bytes: a query is something a person or a model types, not a file. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ResourceNode, ViewNode } from '../../picker/pickerNodes';
 import { PickerService } from '../../picker/pickerService';
 import { PickerViewModel, RowsChange } from '../../picker/pickerViewModel';
+import { selectedLine } from '../../picker/textMatches';
 import { formatTokens } from '../../picker/tokenEstimate';
 import { DRAG_MIME_TYPES, fillDragData } from './resourceDrag';
 import { resourceTooltip } from './resourceItem';
@@ -126,7 +127,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		}
 		clearTimeout(this.refreshTimer);
 		this.refreshDue = due;
-		this.refreshTimer = setTimeout(() => this.refreshNow(), due - Date.now());
+		this.refreshTimer = setTimeout(() => this.refreshNow(), Math.max(0, due - Date.now()));
 	}
 
 	private updateBadge(): void {
@@ -136,7 +137,8 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		this.view.badge = count > 0 ? { value: count, tooltip: `${count} selected, ${counted ? '' : '~'}${tokens.toLocaleString('en-US')} tokens` } : undefined;
 		this.view.description = count > 0 ? `${count} selected · ${formatTokens(tokens, counted)}` : undefined;
 		const note = this.workspaceNote && this.model.children().length > 0 ? this.workspaceNote : undefined;
-		const filter = this.model.filter ? `Filter: "${this.model.filter}"` : undefined;
+		const text = this.model.textMessage;
+		const filter = this.model.filter ? `Filter: "${this.model.filter}"${text ? ` · Text matches: ${text}` : ''}` : undefined;
 		const message = note && filter ? `${note} ${filter}` : note ?? filter;
 		// Setting the message counts as a tree change for the workbench's coalescing: only on change.
 		if (this.view.message !== message) {
@@ -150,7 +152,7 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 	}
 
 	getTreeItem(node: ViewNode): vscode.TreeItem {
-		return treeItem(this.service, node, this.model.filter !== undefined);
+		return treeItem(this.service, node, this.model.filter !== undefined, node.kind === 'textMatches' ? this.model.textMatchesOf(node.serverId).length : 0);
 	}
 
 	/**
@@ -172,13 +174,15 @@ export class PickerView implements vscode.TreeDataProvider<ViewNode>, vscode.Tre
 		const add: { serverId: string; resource: ResourceNode['resource'] }[] = [];
 		const remove: { serverId: string; uri: string }[] = [];
 		for (const [node, state] of e.items) {
-			if (node.kind !== 'resource') {
+			// A matched line selects the line's own URI, as a file row selects the file.
+			const chosen = node.kind === 'resource' ? { serverId: node.serverId, resource: node.resource } : node.kind === 'line' ? selectedLine(node.match) : undefined;
+			if (!chosen) {
 				continue;
 			}
 			if (state === vscode.TreeItemCheckboxState.Checked) {
-				add.push({ serverId: node.serverId, resource: node.resource });
+				add.push(chosen);
 			} else {
-				remove.push({ serverId: node.serverId, uri: node.resource.uri });
+				remove.push({ serverId: chosen.serverId, uri: chosen.resource.uri });
 			}
 		}
 		this.service.selection.update(add, remove);

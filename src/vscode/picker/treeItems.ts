@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { describeServer, printable } from '../../picker/folderServers';
 import { escapeMarkdownRendered, markdownCodeSpan } from '../../picker/markdownText';
-import { FolderNode, GROUP_LABELS, GroupKind, GroupNode, HeldServerNode, MoreNode, ServerNode, StatusNode, TemplateNode, ViewNode } from '../../picker/pickerNodes';
+import { FolderNode, GROUP_LABELS, GroupKind, GroupNode, HeldServerNode, MoreNode, ServerNode, StatusNode, TemplateNode, TextLineNode, TextMatchesGroupNode, ViewNode } from '../../picker/pickerNodes';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../picker/pickerService';
+import { selectedLine } from '../../picker/textMatches';
 import { REVIEW_FOLDER_SERVERS_COMMAND } from './folderServerGate';
 import { iconUris, untrustedMarkdown } from './serverContentParts';
 import { PICKER_COMMANDS } from './pickerCommandIds';
@@ -13,8 +14,11 @@ const GROUP_ICONS: Record<GroupKind, string> = {
 	files: 'files', problems: 'warning', git: 'source-control', editor: 'window', other: 'symbol-misc', templates: 'symbol-parameter',
 };
 
-/** The TreeItem of a row; `filtering`: the tree shows filter matches (their folder joins the description). */
-export function treeItem(service: PickerService, node: ViewNode, filtering: boolean): vscode.TreeItem {
+/**
+ * The TreeItem of a row; `filtering`: the tree shows filter matches (their folder joins the
+ * description); `lines`: the matched lines of a server, for its Text matches group's count.
+ */
+export function treeItem(service: PickerService, node: ViewNode, filtering: boolean, lines = 0): vscode.TreeItem {
 	const server = service.server(node.serverId);
 	switch (node.kind) {
 		case 'held': return heldItem(node);
@@ -26,7 +30,46 @@ export function treeItem(service: PickerService, node: ViewNode, filtering: bool
 		case 'template': return templateItem(node);
 		case 'more': return moreItem(node);
 		case 'status': return statusItem(node);
+		case 'textMatches': return textMatchesItem(node, lines);
+		case 'line': return lineItem(service, node);
 	}
+}
+
+function textMatchesItem(node: TextMatchesGroupNode, lines: number): vscode.TreeItem {
+	const item = new vscode.TreeItem('Text matches', vscode.TreeItemCollapsibleState.Expanded);
+	item.id = node.key;
+	item.description = lines > 0 ? `${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}` : '';
+	item.tooltip = 'Lines of the files that hold the filter\'s text (the server\'s search://text). Check a line to select just that line.';
+	item.iconPath = new vscode.ThemeIcon('search');
+	item.contextValue = 'text-matches';
+	// Else the tooltip would be the row's accessible name.
+	item.accessibilityInformation = { label: `Text matches${item.description ? `, ${item.description}` : ''}` };
+	return item;
+}
+
+/**
+ * A matched line: `path:line` and the line's text, plain (TextMatches made them one line with
+ * `$(…)` escaped; tree labels render no Markdown). Its checkbox selects the line's own URI;
+ * a click opens a workspace file at the line, anything else as its read-only document.
+ */
+function lineItem(service: PickerService, node: TextLineNode): vscode.TreeItem {
+	const { match } = node;
+	const item = new vscode.TreeItem(match.label, vscode.TreeItemCollapsibleState.None);
+	item.id = node.key;
+	item.description = match.detail;
+	item.tooltip = `${match.label}\n${match.detail}`;
+	item.iconPath = new vscode.ThemeIcon('search');
+	item.contextValue = 'text-line';
+	const selected = service.selection.has(node.serverId, match.uri);
+	item.checkboxState = selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+	item.accessibilityInformation = { label: `${match.label}, ${match.detail}${selected ? ', selected' : ''}` };
+	if (node.serverId === WORKSPACE_SERVER_ID && match.fileUri.startsWith('file:')) {
+		const line = new vscode.Range(match.line - 1, 0, match.line - 1, 0);
+		item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.parse(match.fileUri), { selection: line, preview: true }] };
+	} else {
+		item.command = { command: PICKER_COMMANDS.openResource, title: 'Open Resource', arguments: [{ serverId: node.serverId, uri: selectedLine(match).resource.uri }] };
+	}
+	return item;
 }
 
 function suggestedItem(node: ViewNode, server: ServerEntry | undefined): vscode.TreeItem {

@@ -1,0 +1,265 @@
+// The picker's text matches in plain Node: the query read as search://text through the picker's
+// real MCP client from the real headless host (dist/cli.js), and from foreign SDK servers.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { nullLogger } from '../../../src/common/logger';
+import { SEARCH_TEXT_TEMPLATE } from '../../../src/common/wellKnownUris';
+import { fileUri } from '../../../src/core/uriGuard';
+import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerService';
+import { PickerViewModel } from '../../../src/picker/pickerViewModel';
+import { ViewNode } from '../../../src/picker/pickerNodes';
+import { ReadContent } from '../../../src/picker/contextBundle';
+import { selectedLine, TextMatches, textMatchesMessage, TextMatchesState } from '../../../src/picker/textMatches';
+import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
+import { CLI, Host, startHost } from '../../helpers/headlessHost';
+import { until } from '../../helpers/until';
+import { HostileServer, startHostileServer } from './hostileServer';
+
+describe('picker: text matches through a real client and the headless host', function () {
+	this.timeout(30_000);
+	let fx: Fixture;
+	let home: string;
+	let hosts: Host[];
+	let hostile: HostileServer | undefined;
+	let service: PickerService;
+	let workspace: ServerEntry;
+	let matches: TextMatches;
+	let seen: TextMatchesState[];
+
+	before(() => assert.ok(existsSync(CLI), 'run npm run build first'));
+	beforeEach(async () => {
+		fx = createFixture();
+		fx.write('src/alpha.ts', 'export function zebraCrossing() {\n\treturn 1;\n}\n');
+		fx.write('docs/notes.md', 'A zebraCrossing in prose.\n');
+		fx.write('notes/$(check)mark.md', '  zebra: $(zap) **bold** [link](https://example.com) <img src=x onerror=alert(1)>\u202e  \n');
+		fx.write('many.txt', Array.from({ length: 5 }, (_, i) => `quokka ${i}`).join('\n'));
+		home = mkdtempSync(path.join(os.tmpdir(), 'mwr-textmatches-home-'));
+		hosts = [await startHost(fx.root, home)];
+		hostile = undefined;
+		service = new PickerService({ log: nullLogger, workspace: { resolve: async () => ({ kind: 'http', url: hosts[0].url, headers: { Authorization: `Bearer ${hosts[0].token}` } }) } });
+		workspace = service.server(WORKSPACE_SERVER_ID)!;
+		await service.loadAll();
+		seen = [];
+	});
+	afterEach(async () => {
+		matches?.dispose();
+		service.dispose();
+		await hostile?.close();
+		await Promise.all(hosts.map(h => h.stop()));
+		fx.dispose();
+		rmSync(home, { recursive: true, force: true });
+	});
+
+	function follow(options: { debounceMs?: number; max?: number } = {}): TextMatches {
+		matches = new TextMatches(service, { log: nullLogger, debounceMs: 0, ...options });
+		matches.onDidChange(() => seen.push(matches.state));
+		return matches;
+	}
+	const answered = (query: string) => until(matches.onDidChange, () => matches.state.query === query && !matches.state.searching, `the answer for "${query}"`, 15_000);
+
+	/** Counts search reads per server and keeps each one's signal. */
+	function recordReads(server: ServerEntry): { uris: string[]; signals: (AbortSignal | undefined)[]; settled: Promise<unknown>[] } {
+		const record = { uris: [] as string[], signals: [] as (AbortSignal | undefined)[], settled: [] as Promise<unknown>[] };
+		const read = server.connection.read.bind(server.connection);
+		server.connection.read = (uri: string, signal?: AbortSignal): Promise<ReadContent[]> => {
+			const pending = read(uri, signal);
+			if (uri.startsWith('search://')) {
+				record.uris.push(uri);
+				record.signals.push(signal);
+				record.settled.push(pending.catch(() => undefined));
+			}
+			return pending;
+		};
+		return record;
+	}
+
+	it('lists each matched line as path:line with its trimmed text, and the row selects just that line', async () => {
+		follow().setQuery('zebraCrossing');
+		await answered('zebraCrossing');
+		const state = matches.state;
+		assert.deepEqual(state.matches.map(m => m.label).sort(), ['docs/notes.md:1', 'src/alpha.ts:1']);
+		const alpha = state.matches.find(m => m.path === 'src/alpha.ts')!;
+		assert.equal(alpha.detail, 'export function zebraCrossing() {');
+		assert.equal(alpha.uri, `${fileUri(fx.file('src/alpha.ts'))}?lines=1`);
+		assert.equal(alpha.serverId, WORKSPACE_SERVER_ID);
+		assert.equal(textMatchesMessage(state), '2 matches in 2 files');
+		assert.ok(seen.some(s => s.searching && textMatchesMessage(s) === 'Searching…'), 'it said it was searching first');
+
+		service.selection.update([selectedLine(alpha)]);
+		assert.deepEqual(service.selection.list().map(i => [i.resource.uri, i.resource.name]), [[alpha.uri, 'src/alpha.ts:1']]);
+		const [entry] = await service.readForBundle([{ serverId: WORKSPACE_SERVER_ID, uri: alpha.uri }]);
+		assert.equal(entry.error, undefined);
+		assert.match(String(entry.contents?.[0].text), /^export function zebraCrossing\(\) \{\n?$/, 'the selection reads the line, not the file');
+	});
+
+	it('asks once per typing pause, for the last query', async () => {
+		const reads = recordReads(workspace);
+		follow({ debounceMs: 200 });
+		for (const typed of ['ze', 'zeb', 'zebr', 'zebraCrossing']) {
+			matches.setQuery(typed);
+		}
+		await answered('zebraCrossing');
+		assert.deepEqual(reads.uris, ['search://text?q=zebraCrossing&max=100']);
+		assert.ok(seen.every(s => s.query === 'zebraCrossing' || s.matches.length === 0), 'no answer for an earlier query was shown');
+		matches.setQuery('z');
+		assert.equal(matches.state.query, undefined, 'one character searches names only');
+		assert.equal(textMatchesMessage(matches.state), undefined);
+	});
+
+	it('aborts the request of a query typed past, never shows its answer, and keeps the connection', async () => {
+		const reads = recordReads(workspace);
+		const states: string[] = [];
+		workspace.connection.onDidChangeState(state => states.push(state.kind));
+		follow();
+		const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
+		matches.setQuery('zebraCrossing');
+		await started;
+		// The next key, while the first request is on its way.
+		matches.setQuery('prose');
+		await answered('prose');
+		await Promise.all(reads.settled);
+		assert.equal(reads.signals[0]?.aborted, true, 'the superseded request was aborted');
+		assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
+		assert.equal(textMatchesMessage(matches.state), '1 match in 1 file', 'the aborted request counts for nothing, not even as a partial answer');
+		assert.ok(seen.every(s => s.query !== 'zebraCrossing' || s.matches.length === 0), 'the superseded answer never showed');
+		assert.ok(seen.every(s => s.complete && (s.searching || s.matches.length > 0)), 'no state counted the aborted request, as partial or as answered');
+		assert.deepEqual(states, [], 'an abort is no connection failure: no reconnect');
+		matches.setQuery('return');
+		await answered('return');
+		assert.deepEqual(matches.state.matches.map(m => m.label), ['src/alpha.ts:2']);
+	});
+
+	it('works the same in the 2025 era: the lines, and an abort that drops no session', async () => {
+		// The host as a 2025-only client sees it: server/discover is not found, so the client falls back to initialize.
+		const legacyOnly: typeof fetch = async (input, init) => {
+			const body = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string; id?: unknown } : undefined;
+			if (body?.method === 'server/discover') {
+				return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } }), { status: 404, headers: { 'content-type': 'application/json' } });
+			}
+			return fetch(input, init);
+		};
+		const legacy = new PickerService({ log: nullLogger, workspace: { resolve: async () => ({ kind: 'http', url: hosts[0].url, headers: { Authorization: `Bearer ${hosts[0].token}` }, fetch: legacyOnly }) } });
+		try {
+			service.dispose();
+			service = legacy;
+			workspace = service.server(WORKSPACE_SERVER_ID)!;
+			await service.loadAll();
+			assert.equal(workspace.connection.era, 'legacy');
+			const states: string[] = [];
+			workspace.connection.onDidChangeState(state => states.push(state.kind));
+			const reads = recordReads(workspace);
+			follow();
+			const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
+			matches.setQuery('zebraCrossing');
+			await started;
+			matches.setQuery('prose');
+			await answered('prose');
+			await Promise.all(reads.settled);
+			assert.equal(reads.signals[0]?.aborted, true);
+			assert.equal(textMatchesMessage(matches.state), '1 match in 1 file');
+			assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
+			assert.deepEqual(states, [], 'the session stays');
+		} finally {
+			legacy.dispose();
+		}
+	});
+
+	it('shows the lines of every server that offers the template, in server order; a foreign server without it is never asked', async () => {
+		const other = createFixture();
+		try {
+			other.write('lib/zebra.txt', 'zebraCrossing elsewhere\n');
+			hosts.push(await startHost(other.root, home));
+			hostile = await startHostileServer({ list: () => ({ resources: [{ uri: 'test://zebraCrossing', name: 'zebraCrossing' }] }) });
+			service.setConfiguredServers([
+				{ kind: 'http', name: 'Foreign', url: hostile.url, headers: {} },
+				{ kind: 'http', name: 'Other', url: hosts[1].url, headers: { Authorization: `Bearer ${hosts[1].token}` } },
+			]);
+			await service.loadAll();
+			follow().setQuery('zebraCrossing');
+			await answered('zebraCrossing');
+			const state = matches.state;
+			assert.deepEqual(state.matches.map(m => m.serverId), [WORKSPACE_SERVER_ID, WORKSPACE_SERVER_ID, 'config:Other']);
+			assert.equal(state.matches[2].label, 'lib/zebra.txt:1');
+			assert.equal(state.servers, 2);
+			assert.equal(hostile.calls.get('resources/read'), undefined, 'no search sent to the server without the template');
+			assert.equal(textMatchesMessage(state), '3 matches in 3 files');
+		} finally {
+			other.dispose();
+		}
+	});
+
+	it('shows a file\'s markdown, HTML and icon syntax as plain text, in its line and its path', async () => {
+		follow().setQuery('zebra:');
+		await answered('zebra:');
+		const [hit] = matches.state.matches;
+		assert.equal(hit.label, 'notes/\\$(check)mark.md:1');
+		assert.equal(hit.detail, 'zebra: \\$(zap) **bold** [link](https://example.com) <img src=x onerror=alert(1)>');
+	});
+
+	it('keeps the well-formed lines of a foreign server\'s answer, one line each, and says why it is partial', async () => {
+		hostile = await startHostileServer({
+			templates: () => ({ resourceTemplates: [{ uriTemplate: SEARCH_TEXT_TEMPLATE, name: 'search' }] }),
+			read: uri => ({
+				contents: [{
+					uri, mimeType: 'application/json', text: JSON.stringify({
+						files: [
+							{ uri: 'file:///x/a.md', path: 'a.md', matches: [{ line: 3, column: 1, text: 'one\nzebra\u2028two', uri: 'file:///x/a.md?lines=3' }, { line: 'x', text: 'bad', uri: 'u' }, { line: 0, text: 'bad', uri: 'u' }] },
+							{ uri: 'file:///x/b.md', matches: [{ line: 1, text: 'no path', uri: 'file:///x/b.md?lines=1' }] },
+							'junk',
+						],
+						complete: false, reason: 'Stopped at max=1 $(error) [x](y)',
+					}),
+				}],
+			}),
+		});
+		service.setConfiguredServers([{ kind: 'http', name: 'Foreign', url: hostile.url, headers: {} }]);
+		await service.loadAll();
+		follow().setQuery('zebra');
+		await answered('zebra');
+		const foreign = matches.state.matches.filter(m => m.serverId === 'config:Foreign');
+		assert.deepEqual(foreign.map(m => [m.label, m.detail, m.uri]), [['a.md:3', 'one zebra two', 'file:///x/a.md?lines=3']]);
+		assert.equal(matches.state.complete, false);
+		assert.match(textMatchesMessage(matches.state)!, /^\d+ matches? in \d+ files? \(partial: Foreign: Stopped at max=1 \\\$\(error\) \[x\]\(y\)\)$/);
+	});
+
+	it('the filtered tree shows a server\'s matched lines under "Text matches", and the view\'s message counts them', async () => {
+		const model = new PickerViewModel(service, { textDebounceMs: 0 });
+		try {
+			model.setVisible(true);
+			const serverNode = model.children().find(n => n.kind === 'server' && n.serverId === WORKSPACE_SERVER_ID)!;
+			const rows = (node?: ViewNode) => model.children(node).map(n => n.kind === 'resource' ? n.label : n.kind === 'line' ? n.match.label : n.kind === 'status' ? n.message : n.kind);
+			model.setFilter('zebraCrossing');
+			assert.equal(model.textMessage, 'Searching…');
+			const group = () => model.children(serverNode).find(n => n.kind === 'textMatches')!;
+			assert.deepEqual(rows(serverNode), ['No name matches', 'textMatches'], 'no name holds it; the group is there while searching');
+			assert.deepEqual(rows(group()), ['Searching…']);
+			await until(model.onDidChange, () => model.textMessage === '2 matches in 2 files', 'the text matches counted');
+			assert.deepEqual(rows(group()).sort(), ['docs/notes.md:1', 'src/alpha.ts:1']);
+			const line = model.children(group()).find(n => n.kind === 'line' && n.match.path === 'src/alpha.ts');
+			assert.ok(line?.kind === 'line' && line.match.uri.endsWith('/src/alpha.ts?lines=1'));
+			assert.equal(model.children(group())[0], model.children(group())[0], 'a line keeps its node across refreshes');
+			// A name match and text matches together; then a query too short for contents; then none.
+			model.setFilter('alpha');
+			await until(model.onDidChange, () => model.textMessage !== undefined && !model.textMessage.startsWith('Searching'), 'the answer for "alpha"');
+			assert.deepEqual(rows(serverNode), ['alpha.ts', 'textMatches']);
+			assert.deepEqual(rows(group()), ['No text matches']);
+			assert.equal(model.textMessage, '0 matches in 0 files');
+			model.setFilter('a');
+			assert.equal(model.children(serverNode).some(n => n.kind === 'textMatches'), false);
+			assert.equal(model.textMessage, undefined);
+			model.setFilter(undefined);
+			assert.equal(model.textMessage, undefined);
+		} finally {
+			model.dispose();
+		}
+	});
+
+	it('says the answer is partial when the server stopped at max', async () => {
+		follow({ max: 2 }).setQuery('quokka');
+		await answered('quokka');
+		assert.equal(matches.state.matchCount, 2);
+		assert.match(textMatchesMessage(matches.state)!, /^2 matches in 1 file \(partial: This workspace: Stopped at max=2 matching lines/);
+	});
+});
