@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DisposableStore } from './common/lifecycle';
+import { DisposableStore, nothingToDispose } from './common/lifecycle';
 import { FilesProvider } from './core/files/filesProvider';
 import { ProviderRegistry } from './core/registry';
+import { SearchProvider } from './core/search/searchProvider';
 import { UniquelyNamedFolders } from './core/uniquelyNamedFolders';
 import { ConnectionInfo } from './mcp/http/httpHost';
 import { ServerRunner } from './mcp/serverRunner';
@@ -64,7 +65,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	}));
 	const mcpDefinitions = store.add(registerMcpDefinitionProvider(runner, log, context.extension.id));
 	const controller = store.add(new ServerController(runner, files, mcpDefinitions));
-	store.add(new ServerStatusBar(runner));
+	const search = registry.providers.find((p): p is SearchProvider => p instanceof SearchProvider);
+	store.add(new ServerStatusBar(runner, search?.buildProgress.onDidChange ?? (() => nothingToDispose)));
 	store.add(registerCommands(runner, controller, log));
 	store.add(registerConnectClient(runner, context.extensionPath));
 	const picker = store.add(new Picker(context, runner, log)).api;

@@ -4,6 +4,7 @@ import { formatBytes, ResourceNotFound } from '../errors';
 import { JSON_MIME } from '../mime';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUriToPath } from '../uriGuard';
+import { IndexBuildProgress } from './indexBuildProgress';
 import { LiveSearches } from './liveSearches';
 import { filesAnswer, textAnswer } from './searchAnswers';
 import { SearchFeed, SearchFeedPorts } from './searchFeed';
@@ -44,6 +45,8 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 	readonly onDidChange = this.changeEmitter.event;
 	private readonly feed: SearchFeed;
 	private readonly live: LiveSearches;
+	/** How far the index is while it reads files (the editor's status bar shows it). */
+	readonly buildProgress: IndexBuildProgress;
 
 	constructor(private readonly ports: SearchProviderPorts, private readonly options: SearchOptions = defaultSearchOptions) {
 		super();
@@ -51,6 +54,7 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 		this.feed = this._register(new SearchFeed(ports));
 		this.live = this._register(new LiveSearches(options.liveIntervalMs, uri => this.answer(uri), updated => this.changeEmitter.fire({ updated, listChanged: false })));
 		this._register(this.feed.onDidUpdate(() => this.live.trigger()));
+		this.buildProgress = this._register(new IndexBuildProgress(ports.backend, this.feed.onDidUpdate));
 		if (ports.backend.onDidIndex) {
 			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms`)));
 		}
