@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
 import { fileUri } from '../../../src/core/uriGuard';
+import { FakeDocuments } from '../../fakes/fakeDocuments';
 import { EraClient, readOutcome } from '../../helpers/eraClients';
 import { startToolWorkspace } from '../../helpers/toolWorkspace';
 
@@ -48,8 +49,11 @@ const trees: fc.Arbitrary<Tree> = fc.record({
 	shown: fc.array(fc.nat({ max: 11 }), { maxLength: 4 }),
 });
 
-/** Writes the tree: each file holds a marker of its own, so any text of it in an answer is found. */
-function writeTree(base: string, tree: Tree): { root: string; paths: string[]; markers: Map<string, string> } {
+/**
+ * Writes the tree: each file holds a marker of its own, so any text of it in an answer is found,
+ * and a declaration, so the symbol search has something to find in each TypeScript file.
+ */
+function writeTree(base: string, tree: Tree, documents: FakeDocuments): { root: string; paths: string[]; markers: Map<string, string> } {
 	const root = path.join(base, 'ws');
 	const outside = path.join(base, 'outside');
 	mkdirSync(outside, { recursive: true });
@@ -59,7 +63,9 @@ function writeTree(base: string, tree: Tree): { root: string; paths: string[]; m
 	tree.files.forEach((f, i) => {
 		const abs = path.join(root, f.rel);
 		mkdirSync(path.dirname(abs), { recursive: true });
-		writeFileSync(abs, `MARK-${i} needle\nsecond line\n`);
+		writeFileSync(abs, `MARK-${i} needle\nsecond line\nfunction needle${i}() {}\n`);
+		// Open in the editor with unsaved text: a refused file's must not reach a search either.
+		documents.edit(abs, `MARK-${i} needle unsaved\nsecond line\nfunction needle${i}() {}\n`);
 		markers.set(abs, `MARK-${i}`);
 		paths.push(abs);
 	});
@@ -95,13 +101,16 @@ function urisIn(result: ToolResult): string[] {
 describe('invariant: no tool returns what a read refuses, on random trees (secrets in any case, ignored files, outward links)', function () {
 	this.timeout(300_000);
 
-	it('list_resources, read_resource, relevant_files and the search tools give only what resources/read serves', async () => {
+	it('list_resources, read_resource, relevant_files, the search tools and find_symbols give only what resources/read serves', async () => {
 		let refusedSeen = 0;
 		let servedSeen = 0;
+		let found = 0;
+		let unsaved = 0;
 		await fc.assert(fc.asyncProperty(trees, async tree => {
 			const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mwr-tool-tree-')));
-			const { root, paths, markers } = writeTree(base, tree);
-			const ws = await startToolWorkspace(root);
+			const documents = new FakeDocuments();
+			const { root, paths, markers } = writeTree(base, tree, documents);
+			const ws = await startToolWorkspace(root, { real: true, documents });
 			try {
 				const judge = ws.clients[0];
 				const reads = new Map<string, boolean>();
@@ -144,8 +153,16 @@ describe('invariant: no tool returns what a read refuses, on random trees (secre
 					}
 					results.push(await call(c, 'relevant_files'));
 					results.push(await call(c, 'search_text', { q: 'needle', max: 100 }));
-					results.push(await call(c, 'search_text', { q: 'MARK' }));
+					const marks = await call(c, 'search_text', { q: 'MARK' });
+					results.push(marks);
+					unsaved += JSON.stringify(marks.structuredContent).includes('needle unsaved') ? 1 : 0;
+					results.push(await call(c, 'search_text', { q: 'mark-\\d+ NEEDLE$', regex: true, max: 5000 }));
+					results.push(await call(c, 'search_text', { q: 'needle', word: true, case: true, glob: '**' }));
 					results.push(await call(c, 'search_files', { q: 'e' }));
+					results.push(await call(c, 'search_files', { q: 'env', max: 1000 }));
+					const symbols = await call(c, 'find_symbols', { q: 'needle', max: 1000 });
+					results.push(symbols);
+					found += urisIn(symbols).length;
 					for (const result of results.filter(r => !r.isError)) {
 						for (const uri of urisIn(result)) {
 							assert.ok(await served(uri), `${c.label}: a tool gave ${uri}, which resources/read refuses`);
@@ -162,5 +179,7 @@ describe('invariant: no tool returns what a read refuses, on random trees (secre
 			}
 		}), { seed: SEED, numRuns: RUNS });
 		assert.ok(refusedSeen > 0 && servedSeen > 0, `the trees held both refused (${refusedSeen}) and served (${servedSeen}) files`);
+		assert.ok(found > 0, 'find_symbols found declarations in served files');
+		assert.ok(unsaved > 0, 'search_text found the unsaved text of served files');
 	});
 });
