@@ -1,7 +1,10 @@
 // Bundles the extension and the headless CLI into dist/: main.js (the server, the extension with
 // vscode external, the CLI's commands), cli.js, and two files loaded apart (tokenizer, walk worker).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,26 +94,52 @@ const builds = [
 ];
 
 /**
- * The WASM files the grammars need at run time, copied to dist/grammars/ (src/node/grammars/grammarCatalog.ts
- * names them): the runtime and one grammar per language served, and no other of the packages' grammars.
+ * The WASM files the grammars need at run time, in dist/grammars/ (src/node/grammars/grammarCatalog.ts
+ * names them): the runtime as it is, and one grammar per language served, brotli-compressed
+ * (`<name>.wasm.br`: a grammar is mostly tables that compress to a twentieth, and the installed
+ * extension would otherwise be mostly grammars; src/node/grammars/treeSitterParser.ts inflates one
+ * off the event loop when a file of its language is first parsed). No other of the packages' grammars.
  * VS Code's own set has no C grammar; C's comes from the grammar's own package.
  */
+const RUNTIME_FILE = 'web-tree-sitter/web-tree-sitter.wasm';
 const GRAMMAR_FILES = [
-	'web-tree-sitter/web-tree-sitter.wasm',
 	...['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'cpp', 'c-sharp', 'ruby', 'php']
 		.map(name => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`),
 	'tree-sitter-c/tree-sitter-c.wasm',
 ];
-function copyGrammars() {
+const brotliCompress = promisify(zlib.brotliCompress);
+async function writeGrammars() {
 	const require = createRequire(import.meta.url);
 	const target = new URL('./dist/grammars/', import.meta.url).pathname;
 	mkdirSync(target, { recursive: true });
-	for (const file of GRAMMAR_FILES) {
-		copyFileSync(require.resolve(file), path.join(target, path.basename(file)));
+	copyFileSync(require.resolve(RUNTIME_FILE), path.join(target, path.basename(RUNTIME_FILE)));
+	// Which grammar each compressed file was made from, by content (npm gives every installed
+	// file the same old time, so times cannot tell): quality 9 takes about two seconds for all of
+	// them, so only a grammar that changed is compressed again. Not shipped (.vscodeignore).
+	const stampFile = path.join(target, 'compressed-from.json');
+	const stamps = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+	const wanted = new Set([path.basename(RUNTIME_FILE), path.basename(stampFile)]);
+	await Promise.all(GRAMMAR_FILES.map(async file => {
+		const bytes = readFileSync(require.resolve(file));
+		const name = `${path.basename(file)}.br`;
+		const hash = createHash('sha256').update(bytes).digest('hex');
+		wanted.add(name);
+		if (stamps[name] === hash && existsSync(path.join(target, name))) {
+			return;
+		}
+		writeFileSync(path.join(target, name), await brotliCompress(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+		stamps[name] = hash;
+	}));
+	writeFileSync(stampFile, JSON.stringify(stamps, null, '\t'));
+	// What an older build left (uncompressed grammars) would otherwise ship beside these.
+	for (const name of readdirSync(target)) {
+		if (!wanted.has(name)) {
+			rmSync(path.join(target, name));
+		}
 	}
 }
 
-copyGrammars();
+const grammars = writeGrammars();
 if (watch) {
 	for (const options of builds) {
 		const ctx = await esbuild.context(options);
@@ -119,3 +148,4 @@ if (watch) {
 } else {
 	await Promise.all(builds.map(options => esbuild.build(options)));
 }
+await grammars;

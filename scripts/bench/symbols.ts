@@ -64,7 +64,7 @@ function filesUnder(dir: string, ext: string): string[] {
 
 /** dist/ (the CLI and the grammars) and out/ (the parser and the tokenizer as CommonJS). */
 function ensureBuilt(): void {
-	if (!existsSync(path.join(repoRoot, 'dist', 'grammars', 'tree-sitter-typescript.wasm'))) {
+	if (!existsSync(path.join(repoRoot, 'dist', 'grammars', 'tree-sitter-typescript.wasm.br'))) {
 		execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
 	}
 	if (!existsSync(path.join(repoRoot, 'out', 'src', 'node', 'grammars', 'treeSitterParser.js'))) {

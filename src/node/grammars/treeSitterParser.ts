@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import type { Language, Parser, Query } from 'web-tree-sitter';
 import { Declaration, DeclarationSource, GrammarLanguage } from '../../core/symbols/ports';
 import { GRAMMARS, grammarFor, GrammarSpec, RUNTIME_WASM } from './grammarCatalog';
@@ -59,7 +62,7 @@ export class TreeSitterParser implements DeclarationSource {
 
 	private async load(spec: GrammarSpec): Promise<LoadedGrammar> {
 		const runtime = await this.start();
-		const language: Language = await runtime.Language.load(path.join(this.grammarDir, spec.wasm));
+		const language: Language = await runtime.Language.load(await readGrammar(path.join(this.grammarDir, spec.wasm)));
 		const parser = new runtime.Parser();
 		parser.setLanguage(language);
 		const declarations = new runtime.Query(language, spec.query);
@@ -77,4 +80,15 @@ export class TreeSitterParser implements DeclarationSource {
 		})();
 		return this.runtime;
 	}
+}
+
+const brotliDecompress = promisify(zlib.brotliDecompress);
+
+/**
+ * A grammar as shipped, `<name>.wasm.br` (esbuild.mjs compresses them: mostly tables, they take a
+ * twentieth of the room), inflated on the thread pool, never on the event loop.
+ */
+async function readGrammar(wasmPath: string): Promise<Uint8Array> {
+	const inflated = await brotliDecompress(await readFile(`${wasmPath}.br`));
+	return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
 }
