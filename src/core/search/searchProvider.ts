@@ -52,7 +52,7 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 		this.live = this._register(new LiveSearches(options.liveIntervalMs, uri => this.answer(uri), updated => this.changeEmitter.fire({ updated, listChanged: false })));
 		this._register(this.feed.onDidUpdate(() => this.live.trigger()));
 		if (ports.backend.onDidIndex) {
-			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms`)));
+			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms${r.reused ? ` (${r.reused} from the cache)` : ''}`)));
 		}
 		// In the background once the files index is built, never starting it (a search does).
 		void ports.files.whenBuilt?.().then(() => this.isDisposed ? undefined : this.feed.ready());
