@@ -51,7 +51,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-headless-'));
 	const cli = options.cli ?? path.join(repoRoot, 'dist', 'cli.js');
 	const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [...options.nodeArgs ?? [], cli, 'serve', '--root', options.root, '--http', ...options.args ?? []], {
-		cwd: options.cwd, env: { ...options.env ?? process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+		cwd: options.cwd, env: { XDG_CACHE_HOME: path.join(home, 'cache'), ...options.env ?? process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const untrack = killPidAtExit(child.pid);
 	let stderr = '';
