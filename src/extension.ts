@@ -13,6 +13,7 @@ import { registerCommands } from './vscode/commands';
 import { registerConnectClient } from './vscode/connectClient';
 import { registerMcpDefinitionProvider, WorkspaceServerDefinitionProvider } from './vscode/mcpDefinitionProvider';
 import { OutputLogger } from './vscode/outputLogger';
+import { searchCacheLocation } from './vscode/searchCacheLocation';
 import { Picker, PickerApi } from './vscode/picker/registerPicker';
 import { ServerController } from './vscode/serverController';
 import { ServerStatusBar } from './vscode/statusBar';
@@ -54,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
 		walker: new ThreadWalker(log),
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, grammarDir: path.join(context.extensionPath, 'dist', 'grammars'), log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, grammarDir: path.join(context.extensionPath, 'dist', 'grammars'), searchCacheDir: searchCacheLocation(context), log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

@@ -19,7 +19,10 @@ export interface HeadlessHostOptions {
 	nodeArgs?: readonly string[];
 	/** Arguments after `--http` (e.g. `--log-level warn`). */
 	args?: readonly string[];
-	/** The environment (default: this process's); MCP_WORKSPACE_RESOURCES_HOME is set to `home`. */
+	/**
+	 * The environment (default: this process's); MCP_WORKSPACE_RESOURCES_HOME is set to `home`, and
+	 * XDG_CACHE_HOME (the search index's cache) into it unless `env` names one.
+	 */
 	env?: NodeJS.ProcessEnv;
 	/** The lock-file home (default: a new temp folder, removed by stop()). */
 	home?: string;
@@ -51,7 +54,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-headless-'));
 	const cli = options.cli ?? path.join(repoRoot, 'dist', 'cli.js');
 	const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [...options.nodeArgs ?? [], cli, 'serve', '--root', options.root, '--http', ...options.args ?? []], {
-		cwd: options.cwd, env: { ...options.env ?? process.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+		cwd: options.cwd, env: { ...options.env ?? process.env, XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? path.join(home, 'cache'), MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const untrack = killPidAtExit(child.pid);
 	let stderr = '';

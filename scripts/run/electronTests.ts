@@ -41,6 +41,8 @@ async function main() {
 			extensionTestsPath: testsIndex,
 			extensionTestsEnv: {
 				MCP_WORKSPACE_RESOURCES_HOME: mcpHome.dir,
+				// Headless hosts the tests start keep their search index here, not in the user's cache.
+				XDG_CACHE_HOME: path.join(profile, 'cache'),
 				MCP_VSCODE_TEST_RESULTS: resultsFile,
 				...(process.env.MCP_VSCODE_TEST_GREP ? { MCP_VSCODE_TEST_GREP: process.env.MCP_VSCODE_TEST_GREP } : {}),
 			},

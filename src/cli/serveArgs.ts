@@ -1,7 +1,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LogLevel } from '../common/logger';
 import { DEFAULT_MAX_FILE_SIZE } from '../core/ports';
+import { defaultSearchCacheDir } from '../node/searchCacheDir';
 import { UsageError } from './usage';
 
 /** `serve`'s options, checked. */
@@ -16,6 +18,8 @@ export interface ServeArgs {
 	logLevel: LogLevel;
 	/** Offer the read-only tools (`--no-tools` turns them off). */
 	tools: boolean;
+	/** Where the search index is kept between runs (`--cache-dir`; undefined with `--no-cache`). */
+	searchCacheDir: string | undefined;
 }
 
 function parseInteger(value: string, name: string, min: number, max: number): number {
@@ -47,6 +51,8 @@ export function parseServeArgs(args: string[]): ServeArgs {
 				'max-file-size': { type: 'string' },
 				'log-level': { type: 'string' },
 				'no-tools': { type: 'boolean' },
+				'cache-dir': { type: 'string' },
+				'no-cache': { type: 'boolean' },
 			},
 		});
 	} catch (err) {
@@ -80,6 +86,12 @@ export function parseServeArgs(args: string[]): ServeArgs {
 	if (v.port !== undefined && !v.http) {
 		throw new UsageError('--port needs --http');
 	}
+	if (v['cache-dir'] !== undefined && v['no-cache']) {
+		throw new UsageError('choose at most one of --cache-dir and --no-cache');
+	}
+	if (v['cache-dir'] === '') {
+		throw new UsageError('--cache-dir needs a directory');
+	}
 	const logLevel = parseLogLevel(v['log-level']);
 	return {
 		roots,
@@ -91,6 +103,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
 		maxFileSize: v['max-file-size'] === undefined ? DEFAULT_MAX_FILE_SIZE : parseInteger(v['max-file-size'], '--max-file-size', 1, Number.MAX_SAFE_INTEGER),
 		logLevel,
 		tools: !v['no-tools'],
+		searchCacheDir: v['no-cache'] ? undefined : v['cache-dir'] !== undefined ? path.resolve(v['cache-dir']) : defaultSearchCacheDir(roots),
 	};
 }
 

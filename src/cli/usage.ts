@@ -19,6 +19,9 @@ Serves the files under each DIR as MCP resources, without an editor.
   --max-file-size BYTES largest file resources/read returns (default ${DEFAULT_MAX_FILE_SIZE})
   --no-tools            offer no tools (tools/list empty): only resources reach clients
   --log-level LEVEL     debug | info | warn | error (default info; logs go to stderr)
+  --cache-dir DIR       keep the search index in DIR between runs (default: under $XDG_CACHE_HOME
+                        or ~/.cache, mcp-workspace-resources/search/<hash of the roots>)
+  --no-cache            keep no search index between runs (nothing is written)
   -h, --help            show this help
   -v, --version         print the version
 

@@ -41,6 +41,8 @@ export interface HeadlessOptions {
 	/** Where the search index lives (defaults to a worker thread), and its time budget and live pace. */
 	readonly searchBackend?: SearchBackend;
 	readonly searchOptions?: SearchOptions;
+	/** Where the search index is kept between runs (src/node/searchCacheFile.ts); none without it. */
+	readonly searchCacheDir?: string;
 }
 
 /**
@@ -97,7 +99,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	// Text and path search from an index of the served files' text, built after the file index.
 	const search = new SearchProvider({
 		files, folders, reader, settings, documents: noOpenDocuments, log: options.log, ranking: relevance,
-		backend: options.searchBackend ?? new ThreadSearchBackend(reader, options.log),
+		backend: options.searchBackend ?? new ThreadSearchBackend(reader, options.log, { cacheDir: () => options.searchCacheDir }),
 	}, options.searchOptions ?? defaultSearchOptions);
 	const registry = new ProviderRegistry([relevance, search, git, symbols, relations, outline, ranges, files], options.trackerOptions);
 	files.start();

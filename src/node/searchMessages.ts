@@ -3,7 +3,8 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 
 /** What the search's worker thread (searchWorker.ts) is sent by ThreadSearchBackend. */
 export type SearchRequest =
-	| { kind: 'reset'; setup: IndexSetup; files: FileBatch }
+	/** `cacheDir`: where the index's cache is kept (none read or written without it). */
+	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }
@@ -15,4 +16,6 @@ export type SearchReply =
 	| { kind: 'invalid'; id: number; message: string }
 	| { kind: 'failed'; id: number; message: string }
 	/** Not an answer: every file of the last list is indexed. */
-	| { kind: 'indexed'; id?: undefined; report: IndexReport };
+	| { kind: 'indexed'; id?: undefined; report: IndexReport }
+	/** Not an answer: a line for the host's log. */
+	| { kind: 'log'; id?: undefined; level: 'info' | 'warn'; message: string };

@@ -5,7 +5,11 @@ import { parentPort } from 'node:worker_threads';
 import { InvalidParams } from '../core/errors';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
 import { NodeFileSystem } from './nodeFileSystem';
+import { SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
+
+/** Least time between writes of the cache after changes: a burst of saves writes it once. */
+const SAVE_DELAY_MS = 3 * 60 * 1000;
 
 if (parentPort) {
 	const port = parentPort;
@@ -14,7 +18,31 @@ if (parentPort) {
 	// beside the event loop, never on it.
 	const backend = new LocalSearchBackend(new NodeFileSystem());
 	const reply = (message: SearchReply) => port.postMessage(message);
-	backend.onDidIndex(report => reply({ kind: 'indexed', report }));
+	// The cache: read at the first list of this process, written once every file of a list is
+	// indexed, and after later changes at most once per SAVE_DELAY_MS, once the index is idle.
+	let cache: SearchCacheFile | undefined;
+	let firstReset = true;
+	let saveTimer: NodeJS.Timeout | undefined;
+	const save = () => {
+		if (saveTimer) {
+			clearTimeout(saveTimer);
+			saveTimer = undefined;
+		}
+		cache?.save(backend.index.currentSetup(), backend.index.snapshot());
+	};
+	const saveLater = () => {
+		if (cache && !saveTimer) {
+			saveTimer = setTimeout(() => void backend.index.whenIdle().then(() => {
+				saveTimer = undefined;
+				save();
+			}), SAVE_DELAY_MS);
+			saveTimer.unref();
+		}
+	};
+	backend.onDidIndex(report => {
+		reply({ kind: 'indexed', report });
+		save();
+	});
 	const answer = (id: number, work: Promise<unknown>) => work.then(
 		result => reply({ kind: 'answer', id, result }),
 		(err: unknown) => reply(err instanceof InvalidParams
@@ -24,10 +52,19 @@ if (parentPort) {
 	port.on('message', (message: SearchRequest) => {
 		switch (message.kind) {
 			case 'reset':
+				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
+				if (firstReset) {
+					firstReset = false;
+					const cached = cache?.load(message.setup);
+					if (cached) {
+						backend.index.seed(cached);
+					}
+				}
 				backend.reset(message.setup, message.files);
 				break;
 			case 'update':
 				backend.update(message.changed, message.removed, message.dirty);
+				saveLater();
 				break;
 			case 'text':
 				void answer(message.id, backend.text(message.query, message.ranked, message.budgetMs));

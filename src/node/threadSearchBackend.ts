@@ -35,10 +35,20 @@ export class ThreadSearchBackend implements SearchBackend {
 	private readonly indexedEmitter = new Emitter<IndexReport>();
 	readonly onDidIndex = this.indexedEmitter.event;
 
-	constructor(private readonly reader: FileSystemReader, private readonly log: Logger, private readonly script = WORKER_SCRIPT) {}
+	private readonly script: string;
+	private readonly cacheDir: () => string | undefined;
+
+	/**
+	 * `cacheDir`: where the worker keeps the index between processes, asked at each new list
+	 * (undefined: no cache is read or written, as in Restricted Mode or with `--no-cache`).
+	 */
+	constructor(private readonly reader: FileSystemReader, private readonly log: Logger, options: { script?: string; cacheDir?: () => string | undefined } = {}) {
+		this.script = options.script ?? WORKER_SCRIPT;
+		this.cacheDir = options.cacheDir ?? (() => undefined);
+	}
 
 	reset(setup: IndexSetup, files: FileBatch): void {
-		this.post({ kind: 'reset', setup, files }, () => this.local!.reset(setup, files));
+		this.post({ kind: 'reset', setup, files, cacheDir: this.cacheDir() }, () => this.local!.reset(setup, files));
 	}
 
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
@@ -117,6 +127,10 @@ export class ThreadSearchBackend implements SearchBackend {
 	private onReply(reply: SearchReply): void {
 		if (reply.kind === 'indexed') {
 			this.indexedEmitter.fire(reply.report);
+			return;
+		}
+		if (reply.kind === 'log') {
+			this.log[reply.level](reply.message);
 			return;
 		}
 		const pending = this.pending.get(reply.id);

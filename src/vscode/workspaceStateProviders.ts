@@ -48,6 +48,8 @@ export function createWorkspaceStateProviders(ports: {
 	documents: OpenDocuments;
 	/** Where the grammars' WASM files are (dist/grammars). */
 	grammarDir: string;
+	/** Where the search index is kept between sessions, asked at each new list (undefined: none, as in Restricted Mode). */
+	searchCacheDir?: () => string | undefined;
 	log: Logger;
 }): ResourceProvider[] {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
@@ -77,7 +79,7 @@ export function createWorkspaceStateProviders(ports: {
 	// index and its queries run in a worker thread, off the event loop every extension shares.
 	const search = new SearchProvider({
 		files: ports.files, folders: ports.folders, reader: ports.reader, settings: ports.settings, documents: ports.documents,
-		log: ports.log, ranking: relevance, backend: new ThreadSearchBackend(ports.reader, ports.log),
+		log: ports.log, ranking: relevance, backend: new ThreadSearchBackend(ports.reader, ports.log, { cacheDir: ports.searchCacheDir }),
 	});
 	return [relevance, search, editor, terminals, git, diagnostics, symbols, relations, outline, ranges];
 }

@@ -9,9 +9,9 @@ import { createFixture, Fixture } from './fixtureWorkspace';
 /** The built CLI, as users run it. */
 export const CLI = path.join(__dirname, '../../../dist/cli.js');
 
-/** The environment the CLI runs in: this one, with lock files in `home` (not the user's). */
+/** The environment the CLI runs in: this one, with lock files and the search's cache in `home` (not the user's). */
 export function cliEnv(home: string): Record<string, string> {
-	return { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>;
+	return { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home, XDG_CACHE_HOME: path.join(home, 'cache') } as Record<string, string>;
 }
 
 /** How an SDK stdio client transport starts the CLI (`serve --stdio`, `bridge`), its stderr piped for the test to read. */

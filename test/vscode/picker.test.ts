@@ -305,7 +305,7 @@ describe('picker', () => {
 		const service = await picker();
 		const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
 		const config = vscode.workspace.getConfiguration('mcpResources');
-		await config.update('servers', [{ name: 'Headless docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Global);
+		await config.update('servers', [{ name: 'Headless docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio', '--no-cache'] }], vscode.ConfigurationTarget.Global);
 		try {
 			const other = await waitFor(() => service.server('config:Headless docs'), 'the configured server');
 			await other.resources.load();
@@ -334,7 +334,7 @@ describe('picker', () => {
 		await waitFor(() => !view.view.visible, 'the picker view hidden');
 		const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
 		const config = vscode.workspace.getConfiguration('mcpResources');
-		await config.update('servers', [{ name: 'Folder docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio'] }], vscode.ConfigurationTarget.Workspace);
+		await config.update('servers', [{ name: 'Folder docs', command: process.execPath, args: [cli, 'serve', '--root', absPath('docs'), '--stdio', '--no-cache'] }], vscode.ConfigurationTarget.Workspace);
 		try {
 			const held = await waitFor(() => service.heldServers().find(h => h.config.name === 'Folder docs'), 'the folder\'s entry held');
 			assert.equal(held.consent, undefined);

@@ -27,9 +27,10 @@ export class LocalSearchBackend implements SearchBackend {
 		const started = performance.now();
 		const reset = ++this.resets;
 		this.index.reset(setup, files);
+		const reused = this.index.reused;
 		void this.index.whenIdle().then(() => {
 			if (reset === this.resets && !this.disposed) {
-				this.indexedEmitter.fire({ ...this.index.progress(), ms: performance.now() - started });
+				this.indexedEmitter.fire({ ...this.index.progress(), ms: performance.now() - started, reused });
 			}
 		});
 	}

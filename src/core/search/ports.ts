@@ -90,6 +90,8 @@ export interface SearchBackend extends IDisposable {
 
 export interface IndexReport extends IndexProgress {
 	readonly ms: number;
+	/** Files whose signature came from the cache an earlier process wrote (not read again). */
+	readonly reused?: number;
 }
 
 /** Strings joined in one step at most: joining a million at once holds the thread for its whole length. */

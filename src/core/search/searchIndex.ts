@@ -15,6 +15,18 @@ const SKIPPED = 2;
 /** Bytes a file's first NUL is looked for in, as git tells binaries (and `decodeText` does). */
 const BINARY_SNIFF = 8000;
 
+/**
+ * A file as a cache keeps it between processes (src/node/searchCacheCodec.ts): what tells it
+ * changed (size and time), and its state (1 indexed, 2 skipped) with its signature. No text.
+ */
+export interface CachedFile {
+	readonly display: string;
+	readonly size: number;
+	readonly mtimeMs: number;
+	readonly state: number;
+	readonly signature: Int32Array | undefined;
+}
+
 /** One file the index holds. Slots of removed files are used again. */
 interface Slot {
 	display: string;
@@ -49,15 +61,34 @@ export class SearchIndex {
 	private counts = { indexed: 0, textBytes: 0, indexBytes: 0 };
 	private readonly slices: EventLoopSlices;
 	private readonly idleWaiters: (() => void)[] = [];
+	/** Files a cache holds, offered to the next reset (then dropped). */
+	private seeded: Map<string, CachedFile> | undefined;
+	private reusedCount = 0;
 
 	constructor(private readonly reader: FileSystemReader, slices = new EventLoopSlices()) {
 		this.slices = slices;
 	}
 
+	/**
+	 * Files a cache kept from an earlier process, for the next reset: a listed file with the same
+	 * display path, size and time takes its state and signature instead of being read.
+	 */
+	seed(files: Map<string, CachedFile>): void {
+		this.seeded = files;
+	}
+
+	/** Files the last reset took from the seed (not read again). */
+	get reused(): number {
+		return this.reusedCount;
+	}
+
 	/** The files to hold from now on; those that stayed (same size and time) keep their signature. */
 	reset(setup: IndexSetup, files: FileBatch): void {
 		this.setup = setup;
-		const keep = new Map<string, Slot>();
+		const keep = new Map<string, Pick<Slot, 'size' | 'mtimeMs' | 'state' | 'signature'>>(this.seeded);
+		const seeded = this.seeded;
+		this.seeded = undefined;
+		this.reusedCount = 0;
 		for (const slot of this.slots) {
 			if (slot && slot.state !== PENDING) {
 				keep.set(slot.display, slot);
@@ -78,6 +109,9 @@ export class SearchIndex {
 				current.state = old.state;
 				current.signature = old.signature;
 				this.counted(current, 1);
+				if (seeded?.get(file.display) === old) {
+					this.reusedCount++;
+				}
 			}
 		}
 		for (const display of [...this.dirty.keys()]) {
@@ -200,6 +234,25 @@ export class SearchIndex {
 		}
 		// Decoded only when the bytes may match: most files a signature lets through do not.
 		return entry.state === SKIPPED || !mayMatch(bytes) ? undefined : bytes.toString('utf8');
+	}
+
+	/**
+	 * The files whose state is current on disk, for a cache: not the pending ones, and not those
+	 * with unsaved text, whose signature may be that text's (never kept beyond this process).
+	 */
+	snapshot(): CachedFile[] {
+		const files: CachedFile[] = [];
+		for (const slot of this.slots) {
+			if (slot && slot.state !== PENDING && !this.dirty.has(slot.display)) {
+				files.push({ display: slot.display, size: slot.size, mtimeMs: slot.mtimeMs, state: slot.state, signature: slot.signature });
+			}
+		}
+		return files;
+	}
+
+	/** The folders and the read cap the index is built for now. */
+	currentSetup(): IndexSetup {
+		return this.setup;
 	}
 
 	progress(): IndexProgress {

@@ -56,7 +56,7 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 		this._register(this.feed.onDidUpdate(() => this.live.trigger()));
 		this.buildProgress = this._register(new IndexBuildProgress(ports.backend, this.feed.onDidUpdate));
 		if (ports.backend.onDidIndex) {
-			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms`)));
+			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms${r.reused ? ` (${r.reused} from the cache)` : ''}`)));
 		}
 		// In the background once the files index is built, never starting it (a search does).
 		void ports.files.whenBuilt?.().then(() => this.isDisposed ? undefined : this.feed.ready());

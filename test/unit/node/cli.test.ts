@@ -44,7 +44,7 @@ describe('CLI (dist/cli.js)', function () {
 
 	for (const args of [[], ['nope'], ['serve'], ['serve', '--root', '/definitely/missing', '--stdio'], ['serve', '--root', '.'],
 		['serve', '--root', '.', '--stdio', '--http'], ['serve', '--root', '.', '--http', '--port', 'abc'], ['serve', '--root', '.', '--stdio', '--port', '1'],
-		['serve', '--root', '.', '--http', '--bogus']]) {
+		['serve', '--root', '.', '--http', '--bogus'], ['serve', '--root', '.', '--stdio', '--no-cache', '--cache-dir', 'x'], ['serve', '--root', '.', '--stdio', '--cache-dir=']]) {
 		it(`exits 2 with usage for: ${args.join(' ') || '(nothing)'}`, async () => {
 			const result = await run(args);
 			assert.equal(result.code, 2);

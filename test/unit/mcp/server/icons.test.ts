@@ -126,7 +126,7 @@ describe('icon constants', () => {
 		try {
 			repo.write('a.txt', 'a\n');
 			repo.commitAll('initial');
-			await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--root', repo.root, '--stdio'], stderr: 'ignore' }));
+			await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--root', repo.root, '--stdio', '--no-cache'], stderr: 'ignore' }));
 			assertOneIcon(client.getServerVersion()?.icons, 'server', 'serverInfo');
 			const { resources } = await client.listResources();
 			const status = resources.find(r => r.uri === 'git://headless/status');
