@@ -113,11 +113,14 @@ export async function vscodeToolsCheck({ page, mcpHome, screenshot }: WindowChec
 	if (before.length === 1 && before[0].label === 'Update Tools') {
 		await quickRow(page, 'Update Tools').click();
 	}
-	const rows = await poll(async () => {
-		const current = await treeRows(page);
-		const children = ourChildren(current);
-		return children && children.length > 0 && children.every(c => c.label !== 'Update Tools') ? current : undefined;
-	}, `${SERVER_LABEL} with its tools in Configure Tools`, 60_000);
+	// The tools arrive a few at a time: wait for the whole list, then compare what is shown (a
+	// list that never completes fails below with the difference).
+	let rows: Awaited<ReturnType<typeof treeRows>> = [];
+	await poll(async () => {
+		rows = await treeRows(page);
+		const labels = ourChildren(rows)?.map(r => r.label).sort();
+		return labels !== undefined && labels.join('\n') === ours.tools.join('\n') ? true : undefined;
+	}, `${SERVER_LABEL} with all its tools in Configure Tools`, 60_000).catch(() => undefined);
 	const server = rows.find(r => r.label === SERVER_LABEL);
 	assert.equal(server?.icon, ours.icon, 'the server row shows the icon the server sends');
 	assert.deepEqual(ourChildren(rows)?.map(r => r.label).sort(), ours.tools, 'the tools under the server are the ones tools/list answers');
