@@ -75,6 +75,23 @@ describe('picker: text matches through a real client and the headless host', fun
 		return record;
 	}
 
+	/**
+	 * Follows the workspace's reads, types "zebraCrossing", and types "prose" while its request is on
+	 * its way; resolves once every request settled, with what was read.
+	 */
+	async function supersede(): Promise<ReturnType<typeof recordReads>> {
+		const reads = recordReads(workspace);
+		follow();
+		const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
+		matches.setQuery('zebraCrossing');
+		await started;
+		// The next key, while the first request is on its way.
+		matches.setQuery('prose');
+		await answered('prose');
+		await Promise.all(reads.settled);
+		return reads;
+	}
+
 	it('lists each matched line as path:line with its trimmed text, and the row selects just that line', async () => {
 		follow().setQuery('zebraCrossing');
 		await answered('zebraCrossing');
@@ -109,17 +126,9 @@ describe('picker: text matches through a real client and the headless host', fun
 	});
 
 	it('aborts the request of a query typed past, never shows its answer, and keeps the connection', async () => {
-		const reads = recordReads(workspace);
 		const states: string[] = [];
 		workspace.connection.onDidChangeState(state => states.push(state.kind));
-		follow();
-		const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
-		matches.setQuery('zebraCrossing');
-		await started;
-		// The next key, while the first request is on its way.
-		matches.setQuery('prose');
-		await answered('prose');
-		await Promise.all(reads.settled);
+		const reads = await supersede();
 		assert.equal(reads.signals[0]?.aborted, true, 'the superseded request was aborted');
 		assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
 		assert.equal(textMatchesMessage(matches.state), '1 match in 1 file', 'the aborted request counts for nothing, not even as a partial answer');
@@ -149,14 +158,7 @@ describe('picker: text matches through a real client and the headless host', fun
 			assert.equal(workspace.connection.era, 'legacy');
 			const states: string[] = [];
 			workspace.connection.onDidChangeState(state => states.push(state.kind));
-			const reads = recordReads(workspace);
-			follow();
-			const started = until(matches.onDidChange, () => reads.uris.length === 1, 'the first query sent');
-			matches.setQuery('zebraCrossing');
-			await started;
-			matches.setQuery('prose');
-			await answered('prose');
-			await Promise.all(reads.settled);
+			const reads = await supersede();
 			assert.equal(reads.signals[0]?.aborted, true);
 			assert.equal(textMatchesMessage(matches.state), '1 match in 1 file');
 			assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
