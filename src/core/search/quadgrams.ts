@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { QuadgramSigner } from './quadgramSigner';
 
 /**
  * Signature bits per byte of text. Code holds far fewer distinct 4-grams than bytes, so each gets
@@ -30,11 +31,16 @@ for (let i = 0; i < 256; i++) {
 	FOLD[i] = i >= 0x41 && i <= 0x5a ? i | 0x20 : i;
 }
 
+/** This thread's signer: made at the first signature (compiling the module takes a moment). */
+let threadSigner: QuadgramSigner | undefined;
+const quadgramSigner = () => (threadSigner ??= new QuadgramSigner(FOLD));
+
 /**
  * What a file's text holds, as Bloom filters of its 4-grams (four bytes of UTF-8, ASCII letters
  * folded to lower case), sized to the text: a query's 4-grams that are not all in one of them
  * rule the file out without reading it. A file up to 65 KB has one; a larger one one per 64 KB
- * part (each overlapping the next by 1 KB). The first number is the words of each part.
+ * part (each overlapping the next by 1 KB). The first number is the words of each part. The
+ * bits are set by a WASM loop (quadgramSigner.wat) with the formula `mayHoldAll` probes.
  */
 export function quadgramSignature(bytes: Uint8Array): Int32Array {
 	const single = bytes.length <= BLOCK + OVERLAP;
@@ -43,19 +49,12 @@ export function quadgramSignature(bytes: Uint8Array): Int32Array {
 	const parts = single ? 1 : Math.ceil((bytes.length - OVERLAP) / BLOCK);
 	const signature = new Int32Array(1 + parts * partWords);
 	signature[0] = partWords;
-	const scale = partWords * 32 / 4294967296;
+	const signer = quadgramSigner();
 	for (let part = 0; part < parts; part++) {
 		const from = part * BLOCK;
 		const to = Math.min(bytes.length, from + BLOCK + OVERLAP);
-		if (to - from < GRAM) {
-			continue;
-		}
-		const base = 1 + part * partWords;
-		let key = (FOLD[bytes[from]] << 16) | (FOLD[bytes[from + 1]] << 8) | FOLD[bytes[from + 2]];
-		for (let i = from + 3; i < to; i++) {
-			key = (key << 8) | FOLD[bytes[i]];
-			const bit = ((Math.imul(key, 0x9e3779b1) >>> 0) * scale) | 0;
-			signature[base + (bit >>> 5)] |= 1 << (bit & 31);
+		if (to - from >= GRAM) {
+			signature.set(signer.sign(bytes.subarray(from, to), partWords), 1 + part * partWords);
 		}
 	}
 	return signature;
