@@ -91,6 +91,8 @@ const builds = [
 	{ ...common, entryPoints: ['src/node/walkWorker.ts'], outfile: 'dist/walkWorker.js' },
 	// The worker thread that holds the search index (src/node/threadSearchBackend.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/searchWorker.ts'], outfile: 'dist/searchWorker.js' },
+	// The thread that reads and signs files beside it (src/node/threadFileSigners.ts starts it from dist/).
+	{ ...common, entryPoints: ['src/node/signerWorker.ts'], outfile: 'dist/signerWorker.js' },
 ];
 
 /**

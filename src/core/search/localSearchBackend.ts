@@ -1,7 +1,7 @@
 import { Emitter } from '../../common/event';
 import { FileSystemReader } from '../ports';
 import { FuzzyPaths } from './fuzzyPaths';
-import { DirtyText, FileBatch, FilesAnswerData, IndexProgress, IndexReport, IndexSetup, SearchBackend, TextAnswerData } from './ports';
+import { DirtyText, FileBatch, FileSigners, FilesAnswerData, IndexProgress, IndexReport, IndexSetup, SearchBackend, TextAnswerData } from './ports';
 import { SearchIndex } from './searchIndex';
 import { FilesQuery, TextQuery } from './searchQuery';
 import { searchText } from './textSearch';
@@ -18,8 +18,9 @@ export class LocalSearchBackend implements SearchBackend {
 	private resets = 0;
 	private disposed = false;
 
-	constructor(reader: FileSystemReader) {
-		this.index = new SearchIndex(reader);
+	/** `signers`: other threads that read and sign files while the index is built (none: this thread alone). */
+	constructor(reader: FileSystemReader, private readonly signers?: FileSigners) {
+		this.index = new SearchIndex(reader, undefined, signers);
 		this.fuzzy = new FuzzyPaths(this.index);
 	}
 
@@ -55,5 +56,6 @@ export class LocalSearchBackend implements SearchBackend {
 		this.disposed = true;
 		this.indexedEmitter.dispose();
 		this.index.dispose();
+		this.signers?.dispose();
 	}
 }

@@ -94,6 +94,28 @@ export interface IndexReport extends IndexProgress {
 	readonly reused?: number;
 }
 
+/** A file another thread read and signed for the index. */
+export interface SignedFile {
+	/** Where the opened file really is (links resolved): taken only if that is a file the index holds. */
+	readonly realPath: string;
+	readonly size: number;
+	/** Undefined: nothing to search in it (binary, over the cap, not a file). */
+	readonly signature: Int32Array | undefined;
+}
+
+/**
+ * Threads beside the index's own that read and sign files (`src/node/threadFileSigners.ts`):
+ * reading a tree's text is system calls and hashing, which one thread does at a fraction of
+ * what the cores can. The index keeps deciding what it holds; these only read.
+ */
+export interface FileSigners {
+	/** Whether another batch would start soon (a batch waits behind at most one other). */
+	ready(): boolean;
+	/** The files' signatures, in order; undefined for one that could not be opened (gone). */
+	sign(paths: readonly string[], maxFileSize: number): Promise<(SignedFile | undefined)[]>;
+	dispose(): void;
+}
+
 /** Strings joined in one step at most: joining a million at once holds the thread for its whole length. */
 const JOIN_CHUNK = 4096;
 

@@ -1,9 +1,9 @@
-import { Buffer, isUtf8 } from 'node:buffer';
+import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
 import { EventLoopSlices } from '../files/eventLoopSlices';
 import { FileSystemReader } from '../ports';
-import { batchFiles, DirtyText, FileBatch, IndexProgress, IndexSetup } from './ports';
-import { quadgramSignature } from './quadgrams';
+import { batchFiles, DirtyText, FileBatch, FileSigners, IndexProgress, IndexSetup, SignedFile } from './ports';
+import { textSignature } from './textSignature';
 
 /** A file's text not looked at yet (new, or changed since). */
 const PENDING = 0;
@@ -12,8 +12,8 @@ const INDEXED = 1;
 /** Nothing to search in it: binary, over the size cap, or no longer readable as served. */
 const SKIPPED = 2;
 
-/** Bytes a file's first NUL is looked for in, as git tells binaries (and `decodeText` does). */
-const BINARY_SNIFF = 8000;
+/** Files handed to the other threads at a time: one message each way per batch, not per file. */
+const SIGN_BATCH = 256;
 
 /**
  * A file as a cache keeps it between processes (src/node/searchCacheCodec.ts): what tells it
@@ -64,8 +64,13 @@ export class SearchIndex {
 	/** Files a cache holds, offered to the next reset (then dropped). */
 	private seeded: Map<string, CachedFile> | undefined;
 	private reusedCount = 0;
+	/** Batches the other threads are reading and signing. */
+	private readonly signing = new Set<Promise<void>>();
+	/** Wakes the background work waiting on those batches: a change came to index meanwhile. */
+	private wakeDrain: (() => void) | undefined;
 
-	constructor(private readonly reader: FileSystemReader, slices = new EventLoopSlices()) {
+	/** `signers`: other threads to read and sign files beside this one, when there are cores for them. */
+	constructor(private readonly reader: FileSystemReader, slices = new EventLoopSlices(), private readonly signers?: FileSigners) {
 		this.slices = slices;
 	}
 
@@ -333,6 +338,7 @@ export class SearchIndex {
 
 	private enqueue(slot: number): void {
 		this.queue.push(slot);
+		this.wakeDrain?.();
 		this.pump();
 	}
 
@@ -353,18 +359,24 @@ export class SearchIndex {
 	}
 
 	private async drain(): Promise<void> {
-		while (this.queueHead < this.queue.length && !this.disposed) {
+		while ((this.queueHead < this.queue.length || this.signing.size > 0) && !this.disposed) {
+			if (this.queueHead >= this.queue.length) {
+				// The rest is being read elsewhere: wait for it, or for a change to index meanwhile.
+				await Promise.race([...this.signing, new Promise<void>(resolve => (this.wakeDrain = resolve))]);
+				this.wakeDrain = undefined;
+				continue;
+			}
 			const wait = this.slices.pause();
 			if (wait) {
 				await wait;
 			}
-			const slot = this.queue[this.queueHead++];
-			if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
-				this.queue = this.queue.slice(this.queueHead);
-				this.queueHead = 0;
+			if (this.signers?.ready()) {
+				this.handOff(this.signers);
+				continue;
 			}
-			const entry = this.slots[slot];
-			if (!entry || entry.state !== PENDING) {
+			const slot = this.nextQueued();
+			const entry = slot === undefined ? undefined : this.slots[slot];
+			if (slot === undefined || !entry || entry.state !== PENDING) {
 				continue;
 			}
 			const dirty = this.dirty.get(entry.display);
@@ -382,6 +394,74 @@ export class SearchIndex {
 				}
 			}
 		}
+	}
+
+	private nextQueued(): number | undefined {
+		if (this.queueHead >= this.queue.length) {
+			return undefined;
+		}
+		const slot = this.queue[this.queueHead++];
+		if (this.queueHead > 4096 && this.queueHead * 2 > this.queue.length) {
+			this.queue = this.queue.slice(this.queueHead);
+			this.queueHead = 0;
+		}
+		return slot;
+	}
+
+	/**
+	 * Gives the next pending files from disk to the other threads. What comes back is taken only
+	 * for a file that has not changed meanwhile, and only if it was opened where it is listed or
+	 * at another file held (the rule `read` applies before reading).
+	 */
+	private handOff(signers: FileSigners): void {
+		const batch: { slot: number; entry: Slot; generation: number; absPath: string }[] = [];
+		while (batch.length < SIGN_BATCH) {
+			const slot = this.nextQueued();
+			if (slot === undefined) {
+				break;
+			}
+			const entry = this.slots[slot];
+			if (!entry || entry.state !== PENDING) {
+				continue;
+			}
+			if (entry.size > this.setup.maxFileSize) {
+				this.skip(entry);
+			} else if (this.dirty.has(entry.display)) {
+				this.indexBytes(entry, Buffer.from(this.dirty.get(entry.display)!, 'utf8'));
+			} else {
+				batch.push({ slot, entry, generation: entry.generation, absPath: this.absPath(slot) });
+			}
+		}
+		if (batch.length === 0) {
+			return;
+		}
+		const current = (file: typeof batch[number]) => this.slots[file.slot] === file.entry && file.entry.generation === file.generation && file.entry.state === PENDING;
+		const work = signers.sign(batch.map(file => file.absPath), this.setup.maxFileSize).then(results => {
+			batch.forEach((file, i) => {
+				if (current(file)) {
+					this.takeSigned(file.entry, file.absPath, results[i]);
+				}
+			});
+		}, () => {
+			// The other thread failed (it says why in its own log): these files are read here.
+			for (const file of batch) {
+				if (current(file)) {
+					this.queue.push(file.slot);
+				}
+			}
+		}).finally(() => this.signing.delete(work));
+		this.signing.add(work);
+	}
+
+	private takeSigned(entry: Slot, absPath: string, signed: SignedFile | undefined): void {
+		if (!signed || signed.signature === undefined || (signed.realPath !== absPath && this.slotOf(signed.realPath) === undefined)) {
+			this.skip(entry);
+			return;
+		}
+		entry.size = signed.size;
+		entry.signature = signed.signature;
+		entry.state = INDEXED;
+		this.counted(entry, 1);
 	}
 
 	/** The file's bytes from disk, or undefined (gone, too large, or leading outside the held files). */
@@ -406,12 +486,13 @@ export class SearchIndex {
 	}
 
 	private indexBytes(entry: Slot, bytes: Buffer): void {
-		if (!isText(bytes) || bytes.length > this.setup.maxFileSize) {
+		const signature = textSignature(bytes, this.setup.maxFileSize);
+		if (signature === undefined) {
 			this.skip(entry);
 			return;
 		}
 		entry.size = bytes.length;
-		entry.signature = quadgramSignature(bytes);
+		entry.signature = signature;
 		entry.state = INDEXED;
 		this.counted(entry, 1);
 	}
@@ -460,9 +541,4 @@ export class SearchIndex {
 
 function withSep(dir: string): string {
 	return dir.endsWith(path.sep) ? dir : dir + path.sep;
-}
-
-/** Text as the files provider serves it: no NUL near the start, and valid UTF-8. */
-function isText(bytes: Buffer): boolean {
-	return !bytes.subarray(0, BINARY_SNIFF).includes(0) && isUtf8(bytes);
 }
