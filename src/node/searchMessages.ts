@@ -5,6 +5,7 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 export type SearchRequest =
 	/** `cacheDir`: where the index's cache is kept (none read or written without it). */
 	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
+	| { kind: 'prefetch'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

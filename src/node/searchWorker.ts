@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { InvalidParams } from '../core/errors';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
+import { IndexSetup } from '../core/search/ports';
 import { NodeFileSystem } from './nodeFileSystem';
 import { SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
@@ -26,7 +27,7 @@ if (parentPort) {
 	// The cache: read at the first list of this process, written once every file of a list is
 	// indexed, and after later changes at most once per SAVE_DELAY_MS, once the index is idle.
 	let cache: SearchCacheFile | undefined;
-	let firstReset = true;
+	let firstFiles = true;
 	let saveTimer: NodeJS.Timeout | undefined;
 	const save = () => {
 		if (saveTimer) {
@@ -54,17 +55,25 @@ if (parentPort) {
 			? { kind: 'invalid', id, message: err.message }
 			: { kind: 'failed', id, message: err instanceof Error ? err.message : String(err) }),
 	);
+	/** The cache named by a list's message, read into the index before this process's first files. */
+	const useCache = (message: { setup: IndexSetup; cacheDir?: string }) => {
+		cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
+		if (firstFiles) {
+			firstFiles = false;
+			const cached = cache?.load(message.setup);
+			if (cached) {
+				backend.index.seed(cached);
+			}
+		}
+	};
 	port.on('message', (message: SearchRequest) => {
 		switch (message.kind) {
+			case 'prefetch':
+				useCache(message);
+				backend.prefetch(message.setup, message.files);
+				break;
 			case 'reset':
-				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
-				if (firstReset) {
-					firstReset = false;
-					const cached = cache?.load(message.setup);
-					if (cached) {
-						backend.index.seed(cached);
-					}
-				}
+				useCache(message);
 				backend.reset(message.setup, message.files);
 				break;
 			case 'update':

@@ -133,7 +133,8 @@ export class WalkReplay {
 		this.dirMap = [...rootDirs];
 	}
 
-	async apply(batch: WalkBatch, pause: () => Promise<void> | undefined): Promise<void> {
+	/** Adds the batch; resolves with the store's slots of its files. */
+	async apply(batch: WalkBatch, pause: () => Promise<void> | undefined): Promise<number[]> {
 		const { store, filter, roots } = this.target;
 		const dirNames = batch.dirParents.length > 0 ? batch.dirNames.split(SEPARATOR) : [];
 		for (let i = 0; i < dirNames.length; i++) {
@@ -143,13 +144,15 @@ export class WalkReplay {
 			filter.adoptGitignore(roots.folders[folder], rel, text);
 		}
 		const names = batch.fileDirs.length > 0 ? batch.fileNames.split(SEPARATOR) : [];
+		const slots: number[] = [];
 		for (let i = 0; i < names.length; i++) {
 			const wait = (i & 0xff) === 0xff ? pause() : undefined;
 			if (wait) {
 				await wait;
 			}
-			store.add(this.dirMap[batch.fileDirs[i]], names[i], batch.sizes[i], batch.mtimes[i]);
+			slots.push(store.add(this.dirMap[batch.fileDirs[i]], names[i], batch.sizes[i], batch.mtimes[i]));
 		}
+		return slots;
 	}
 }
 
