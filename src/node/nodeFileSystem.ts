@@ -64,22 +64,7 @@ export class NodeFileSystem implements FileSystemReader {
 			if (!(typeof verdict === 'boolean' ? verdict : await verdict)) {
 				return { kind: 'refused' };
 			}
-			if (!stats.isFile()) {
-				return { kind: 'not-a-file' };
-			}
-			if (stats.size > maxBytes) {
-				return { kind: 'too-large', size: stats.size };
-			}
-			const buffer = Buffer.allocUnsafe(stats.size);
-			let offset = 0;
-			while (offset < stats.size) {
-				const n = readSync(fd, buffer, offset, stats.size - offset, offset);
-				if (n === 0) {
-					break; // truncated while reading
-				}
-				offset += n;
-			}
-			return { kind: 'ok', bytes: buffer.subarray(0, offset) };
+			return readOpened(fd, stats, maxBytes, size => Buffer.allocUnsafe(size));
 		} finally {
 			closeSync(fd);
 		}
@@ -96,6 +81,52 @@ export class NodeFileSystem implements FileSystemReader {
 		}
 		return infos;
 	}
+}
+
+/**
+ * Reads a file as `readFileUpTo` does, into a buffer the caller keeps between files (grown when
+ * too small), and says where the opened file really is instead of asking: for bulk reads whose
+ * bytes are used at once and dropped (the search index's signer thread). A buffer per file left
+ * the heap and malloc's arenas holding far more than the files in flight.
+ */
+export function readFileInto(filePath: string, maxBytes: number, scratch: { buffer: Buffer }): { result: ReadResult; realPath?: string } {
+	const fd = openSync(filePath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+	try {
+		const stats = fstatSync(fd);
+		const realPath = openedPath(fd, filePath, stats);
+		if (realPath === undefined) {
+			return { result: { kind: 'refused' } };
+		}
+		const result = readOpened(fd, stats, maxBytes, size => {
+			if (scratch.buffer.length < size) {
+				scratch.buffer = Buffer.allocUnsafeSlow(Math.max(size, scratch.buffer.length * 2));
+			}
+			return scratch.buffer;
+		});
+		return { result, realPath };
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** The bytes of an opened file (a regular one, of at most `maxBytes`) into the buffer `target` gives. */
+function readOpened(fd: number, stats: Stats, maxBytes: number, target: (size: number) => Buffer): ReadResult {
+	if (!stats.isFile()) {
+		return { kind: 'not-a-file' };
+	}
+	if (stats.size > maxBytes) {
+		return { kind: 'too-large', size: stats.size };
+	}
+	const buffer = target(stats.size);
+	let offset = 0;
+	while (offset < stats.size) {
+		const n = readSync(fd, buffer, offset, stats.size - offset, offset);
+		if (n === 0) {
+			break; // truncated while reading
+		}
+		offset += n;
+	}
+	return { kind: 'ok', bytes: buffer.subarray(0, offset) };
 }
 
 const DELETED = ' (deleted)';

@@ -5,19 +5,16 @@ import { Buffer } from 'node:buffer';
 import { parentPort } from 'node:worker_threads';
 import { SignedFile } from '../core/search/ports';
 import { textSignature } from '../core/search/textSignature';
-import { NodeFileSystem } from './nodeFileSystem';
+import { readFileInto } from './nodeFileSystem';
 import { SignReply, SignRequest } from './signerMessages';
 
 if (parentPort) {
 	const port = parentPort;
-	const files = new NodeFileSystem();
-	const signed = async (absPath: string, maxFileSize: number): Promise<SignedFile | undefined> => {
-		let realPath = absPath;
+	// One buffer for every file: the bytes are signed and dropped before the next read.
+	const scratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
+	const signed = (absPath: string, maxFileSize: number): SignedFile | undefined => {
 		try {
-			const result = await files.readFileUpTo(absPath, maxFileSize, real => {
-				realPath = real;
-				return true; // the index takes the file only if it holds what `realPath` names
-			});
+			const { result, realPath = absPath } = readFileInto(absPath, maxFileSize, scratch);
 			if (result.kind !== 'ok') {
 				return { realPath, size: 0, signature: undefined };
 			}
@@ -27,12 +24,10 @@ if (parentPort) {
 			return undefined; // gone since it was listed
 		}
 	};
-	port.on('message', (request: SignRequest) => void (async () => {
-		const results: (SignedFile | undefined)[] = [];
-		for (const absPath of request.paths) {
-			results.push(await signed(absPath, request.maxFileSize));
-		}
+	// A batch is read and signed in one go (no awaits), so batches never share the buffer.
+	port.on('message', (request: SignRequest) => {
+		const results = request.paths.map(absPath => signed(absPath, request.maxFileSize));
 		const reply: SignReply = { id: request.id, results };
 		port.postMessage(reply, results.flatMap(r => (r?.signature ? [r.signature.buffer as ArrayBuffer] : [])));
-	})());
+	});
 }

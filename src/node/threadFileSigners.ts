@@ -26,6 +26,11 @@ export class ThreadFileSigners implements FileSigners {
 
 	constructor(private readonly onFailure: (message: string) => void, private readonly script = WORKER_SCRIPT) {}
 
+	/** Whether its thread is running now (started by a batch, stopped by `rest`). */
+	get running(): boolean {
+		return this.worker !== undefined;
+	}
+
 	ready(): boolean {
 		return !this.failed && this.pending.size < BATCHES_PER_THREAD;
 	}
@@ -41,6 +46,19 @@ export class ThreadFileSigners implements FileSigners {
 			const request: SignRequest = { id, paths, maxFileSize };
 			worker.postMessage(request);
 		});
+	}
+
+	/**
+	 * Stops the thread while nothing is asked of it: its heap and buffers are a large share of the
+	 * memory of a built index, and it is needed again only for a bulk of changes (a new list, a
+	 * branch switch), when it starts anew.
+	 */
+	rest(): void {
+		if (this.worker && this.pending.size === 0) {
+			const worker = this.worker;
+			this.worker = undefined;
+			void worker.terminate();
+		}
 	}
 
 	dispose(): void {

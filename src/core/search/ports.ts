@@ -118,6 +118,8 @@ export interface FileSigners {
 	ready(): boolean;
 	/** The files' signatures, in order; undefined for one that could not be opened (gone). */
 	sign(paths: readonly string[], maxFileSize: number): Promise<(SignedFile | undefined)[]>;
+	/** Nothing is left to read: let go of what the threads hold until more comes. */
+	rest(): void;
 	dispose(): void;
 }
 

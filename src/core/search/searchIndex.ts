@@ -379,6 +379,7 @@ export class SearchIndex {
 				this.pump();
 				return;
 			}
+			this.signers?.rest();
 			this.idleWaiters.splice(0).forEach(resolve => resolve());
 		});
 	}

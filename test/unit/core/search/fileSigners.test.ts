@@ -27,6 +27,7 @@ class HeldSigners implements FileSigners {
 		}
 		return this.batches.shift()!;
 	}
+	rest(): void {}
 	dispose(): void {}
 }
 
@@ -79,6 +80,7 @@ describe('search index: files read and signed in another thread', () => {
 				asked.push(...paths);
 				return signers.sign(paths, max);
 			},
+			rest: () => signers.rest(),
 			dispose: () => signers.dispose(),
 		};
 		const helped = new SearchIndex(new NodeFileSystem(), undefined, counting);
@@ -129,7 +131,7 @@ describe('search index: files read and signed in another thread', () => {
 		fx.write('s/b.ts', 'const b = 2;\n');
 		let failed = false;
 		const signers = new HeldSigners();
-		const failing: FileSigners = { ready: () => !failed, sign: paths => signers.sign(paths), dispose: () => {} };
+		const failing: FileSigners = { ready: () => !failed, sign: paths => signers.sign(paths), rest: () => {}, dispose: () => {} };
 		const index = new SearchIndex(new NodeFileSystem(), undefined, failing);
 		index.reset(setup, listing(['a.ts', 'b.ts']));
 		const batch = await signers.nextBatch();
@@ -138,6 +140,37 @@ describe('search index: files read and signed in another thread', () => {
 		await index.whenIdle();
 		for (const rel of ['a.ts', 'b.ts']) {
 			assert.deepEqual(index.signatureOf(index.slotOfDisplay(rel)!), textSignature(Buffer.from(`const ${rel[0]} = ${rel === 'a.ts' ? 1 : 2};\n`), 64), rel);
+		}
+	});
+
+	it('the signer thread stops once the index is built, and a later change starts it again', async () => {
+		fx.write('s/a.ts', 'const a = 1;\n');
+		const signers = new ThreadFileSigners(message => assert.fail(message));
+		let batches = 0;
+		const counting: FileSigners = {
+			ready: () => signers.ready(),
+			sign: (paths, max) => {
+				batches++;
+				return signers.sign(paths, max);
+			},
+			rest: () => signers.rest(),
+			dispose: () => signers.dispose(),
+		};
+		const index = new SearchIndex(new NodeFileSystem(), undefined, counting);
+		try {
+			index.reset(setup, listing(['a.ts']));
+			await index.whenIdle();
+			assert.equal(batches, 1);
+			assert.equal(signers.running, false, 'stopped once every file is indexed');
+			fx.write('s/a.ts', 'const b = 2;\n');
+			index.update(listing(['a.ts']), [], []);
+			await index.whenIdle();
+			assert.equal(batches, 2, 'the change went to a thread again');
+			assert.deepEqual(index.signatureOf(index.slotOfDisplay('a.ts')!), textSignature(Buffer.from('const b = 2;\n'), 64));
+			assert.equal(signers.running, false);
+		} finally {
+			index.dispose();
+			signers.dispose();
 		}
 	});
 });
