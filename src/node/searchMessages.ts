@@ -3,8 +3,11 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 
 /** What the search's worker thread (searchWorker.ts) is sent by ThreadSearchBackend. */
 export type SearchRequest =
-	/** `cacheDir`: where the index's cache is kept (none read or written without it). */
-	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
+	/**
+	 * `cacheDir`: where the index's cache is kept (none read or written without it);
+	 * `saveDelayMs`: least time between its writes after changes (default 3 minutes).
+	 */
+	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string; saveDelayMs?: number }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

@@ -8,7 +8,7 @@ import { NodeFileSystem } from './nodeFileSystem';
 import { SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
 
-/** Least time between writes of the cache after changes: a burst of saves writes it once. */
+/** Least time between writes of the cache after changes unless the list says: a burst of saves writes it once. */
 const SAVE_DELAY_MS = 3 * 60 * 1000;
 
 if (parentPort) {
@@ -21,6 +21,7 @@ if (parentPort) {
 	// The cache: read at the first list of this process, written once every file of a list is
 	// indexed, and after later changes at most once per SAVE_DELAY_MS, once the index is idle.
 	let cache: SearchCacheFile | undefined;
+	let saveDelayMs = SAVE_DELAY_MS;
 	let firstReset = true;
 	let saveTimer: NodeJS.Timeout | undefined;
 	const save = () => {
@@ -35,7 +36,7 @@ if (parentPort) {
 			saveTimer = setTimeout(() => void backend.index.whenIdle().then(() => {
 				saveTimer = undefined;
 				save();
-			}), SAVE_DELAY_MS);
+			}), saveDelayMs);
 			saveTimer.unref();
 		}
 	};
@@ -53,6 +54,7 @@ if (parentPort) {
 		switch (message.kind) {
 			case 'reset':
 				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
+				saveDelayMs = message.saveDelayMs ?? SAVE_DELAY_MS;
 				if (firstReset) {
 					firstReset = false;
 					const cached = cache?.load(message.setup);
