@@ -21,4 +21,4 @@ export type SearchReply =
 	/** Not an answer: every file of the last list is indexed. */
 	| { kind: 'indexed'; id?: undefined; report: IndexReport }
 	/** Not an answer: a line for the host's log. */
-	| { kind: 'log'; id?: undefined; level: 'info' | 'warn'; message: string };
+	| { kind: 'log'; id?: undefined; level: 'debug' | 'info' | 'warn'; message: string };

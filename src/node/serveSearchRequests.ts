@@ -32,10 +32,16 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader)
 	};
 	const saveLater = () => {
 		if (cache && !saveTimer) {
-			saveTimer = setTimeout(() => void backend.index.whenIdle().then(() => {
-				saveTimer = undefined;
-				save();
-			}), saveDelayMs);
+			saveTimer = setTimeout(() => {
+				const { indexed, total } = backend.index.progress();
+				if (indexed < total) {
+					reply({ kind: 'log', level: 'debug', message: `search index: cache due, written once the index is idle (${total - indexed} left to read)` });
+				}
+				void backend.index.whenIdle().then(() => {
+					saveTimer = undefined;
+					save();
+				});
+			}, saveDelayMs);
 			saveTimer.unref();
 		}
 	};
