@@ -17,6 +17,7 @@ import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/st
 import type { Readable } from 'node:stream';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { startHeadlessHost, type HeadlessHost } from '../lib/headlessHost.js';
+import { privateServerCache, type PrivateServerCache } from '../lib/privateServerCache.js';
 import { isAlive, killPidAtExit } from '../lib/processes.js';
 import { StderrLines, now, withTimeout } from './measurement.js';
 import { walkFiles } from './workspace.js';
@@ -146,6 +147,8 @@ export class Contender {
 	connectionError: Error | null = null;
 	private session: Session | undefined;
 	private host: HeadlessHost | undefined;
+	/** The stdio server's search cache (startHeadlessHost keeps the HTTP server's). */
+	private cache: PrivateServerCache | undefined;
 	private untrack: () => void = () => undefined;
 	private readonly extraSessions = new Set<Session>();
 
@@ -155,9 +158,10 @@ export class Contender {
 		this.startedAt = now();
 		const onError = (err: Error) => { this.connectionError ??= err; };
 		if (this.transport === 'stdio') {
+			this.cache = privateServerCache();
 			this.session = await connect(this.era, {
 				kind: 'stdio', command: process.execPath, args: [...this.spec.nodeArgs ?? [], this.spec.cli, 'serve', '--root', this.spec.root, '--stdio'],
-				env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: this.spec.home } as Record<string, string>, stderr: this.stderr,
+				env: { ...process.env, ...this.cache.env, MCP_WORKSPACE_RESOURCES_HOME: this.spec.home } as Record<string, string>, stderr: this.stderr,
 				onPid: pid => { this.pid = pid; this.untrack = killPidAtExit(pid); },
 			}, onError);
 		} else {
@@ -250,6 +254,7 @@ export class Contender {
 		}
 		this.untrack();
 		if (this.host) return { exitedCleanly: (await this.host.stop(5000)).exitedCleanly };
+		this.cache?.remove();
 		return { exitedCleanly: this.pid === undefined || !isAlive(this.pid) };
 	}
 }

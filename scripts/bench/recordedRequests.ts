@@ -10,6 +10,7 @@ import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
+import { privateServerCache } from '../lib/privateServerCache.js';
 import { CLIENT_INFO, type Era } from './contenders.js';
 
 /** A JSON-RPC message as a client sent it. */
@@ -46,25 +47,30 @@ function split<T>(sent: readonly T[], methodOf: (item: T) => string | undefined)
  */
 export async function recordStdio(era: Era, cli: string, root: string, home: string, absPath: string): Promise<Recording<SentMessage>> {
 	const sent: SentMessage[] = [];
-	const params = { command: process.execPath, args: [cli, 'serve', '--root', root, '--stdio'], env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'ignore' as const };
+	const cache = privateServerCache();
+	const params = { command: process.execPath, args: [cli, 'serve', '--root', root, '--stdio'], env: { ...process.env, ...cache.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'ignore' as const };
 	const uri = pathToFileURL(absPath).href;
-	if (era === '2025') {
-		const transport = new V1StdioTransport(params);
-		recordSends(transport as unknown as SendingTransport, sent);
-		const client = new V1Client(CLIENT_INFO, { capabilities: {} });
-		await client.connect(transport);
-		await client.readResource({ uri });
-		await client.listResources();
-		await client.close();
-	} else {
-		const transport = new V2StdioTransport(params);
-		recordSends(transport as unknown as SendingTransport, sent);
-		const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-		await client.connect(transport);
-		await client.readResource({ uri }, { cacheMode: 'bypass' });
-		// One page, as contenders.ts asks (listResources() would walk every page).
-		await client.request({ method: 'resources/list', params: {} });
-		await client.close();
+	try {
+		if (era === '2025') {
+			const transport = new V1StdioTransport(params);
+			recordSends(transport as unknown as SendingTransport, sent);
+			const client = new V1Client(CLIENT_INFO, { capabilities: {} });
+			await client.connect(transport);
+			await client.readResource({ uri });
+			await client.listResources();
+			await client.close();
+		} else {
+			const transport = new V2StdioTransport(params);
+			recordSends(transport as unknown as SendingTransport, sent);
+			const client = new V2Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+			await client.connect(transport);
+			await client.readResource({ uri }, { cacheMode: 'bypass' });
+			// One page, as contenders.ts asks (listResources() would walk every page).
+			await client.request({ method: 'resources/list', params: {} });
+			await client.close();
+		}
+	} finally {
+		cache.remove();
 	}
 	return split(sent, m => m.method);
 }

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import * as http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { startHeadlessHost } from '../lib/headlessHost.js';
+import { privateServerCache } from '../lib/privateServerCache.js';
 import { killPidAtExit } from '../lib/processes.js';
 import { ERAS, TRANSPORTS, type Era } from './contenders.js';
 import { cpuMs, median, now, round, sleep, timesBetter, withTimeout } from './measurement.js';
@@ -58,8 +59,9 @@ function textOf(answer: unknown, uri: string): string {
 }
 
 async function stdioReplayer(cli: string, options: Options, recording: Recording<SentMessage>): Promise<Replayer> {
+	const cache = privateServerCache();
 	const child = spawn(process.execPath, [cli, 'serve', '--root', options.root, '--stdio'], {
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: options.home }, stdio: ['pipe', 'pipe', 'ignore'],
+		env: { ...process.env, ...cache.env, MCP_WORKSPACE_RESOURCES_HOME: options.home }, stdio: ['pipe', 'pipe', 'ignore'],
 	});
 	const untrack = killPidAtExit(child.pid);
 	const waiting = new Map<string | number, { resolve: (answer: unknown) => void; reject: (err: Error) => void }>();
@@ -79,6 +81,7 @@ async function stdioReplayer(cli: string, options: Options, recording: Recording
 	child.once('exit', code => {
 		for (const { reject } of waiting.values()) reject(new Error(`the server exited (${code})`));
 		waiting.clear();
+		cache.remove();
 	});
 	const send = (message: SentMessage): Promise<unknown> => new Promise((resolve, reject) => {
 		if (message.id !== undefined) waiting.set(message.id, { resolve, reject });

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 import { mapLimited } from '../lib/mapLimited.js';
+import { privateServerCache } from '../lib/privateServerCache.js';
 import { createRng, now, pick, randInt, round, summarize, type LatencySummary, type Rng } from './measurement.js';
 import { BENCH_WORKSPACES } from './workspace.js';
 import type { SectionContext, SectionReport } from './section.js';
@@ -188,9 +189,10 @@ async function measureSearch(options: SymbolsBenchOptions): Promise<SymbolsBench
 	const queries = lookups(names, options.queries);
 	const home = path.join(BENCH_WORKSPACES, 'symbols-home');
 	mkdirSync(home, { recursive: true });
+	const cache = privateServerCache();
 	const transport = new StdioClientTransport({
 		command: process.execPath, args: [path.join(repoRoot, 'dist', 'cli.js'), 'serve', '--root', root, '--stdio', '--log-level', 'warn'],
-		env: { ...process.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'inherit',
+		env: { ...process.env, ...cache.env, MCP_WORKSPACE_RESOURCES_HOME: home } as Record<string, string>, stderr: 'inherit',
 	});
 	const client = new Client({ name: 'symbols-bench', version: '1' });
 	await client.connect(transport);
@@ -213,6 +215,7 @@ async function measureSearch(options: SymbolsBenchOptions): Promise<SymbolsBench
 		ourAnswers.push(answer.symbols.map(s => s.name));
 	}
 	await client.close();
+	cache.remove();
 	if (options.skipCtags) {
 		return { files: options.files, indexMs: round(indexMs, 0)!, rssMiB: round(rss, 0), ours: summarize(ours), ctags: null, sameAnswers: 0 };
 	}

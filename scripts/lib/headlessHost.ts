@@ -1,6 +1,7 @@
 // The one way tests, benches and outside checks start the headless host (`cli.js serve --http`):
 // a private lock-file home unless one is given (so it never shows up in the user's
-// ~/.mcp-workspace-resources), the url and token read from its first stdout line, its stderr kept.
+// ~/.mcp-workspace-resources), a private search cache (privateServerCache.ts), the url and token
+// read from its first stdout line, its stderr kept.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,6 +9,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
+import { privateServerCache } from './privateServerCache.js';
 import { killPidAtExit } from './processes.js';
 
 export interface HeadlessHostOptions {
@@ -21,7 +23,8 @@ export interface HeadlessHostOptions {
 	args?: readonly string[];
 	/**
 	 * The environment (default: this process's); MCP_WORKSPACE_RESOURCES_HOME is set to `home`, and
-	 * XDG_CACHE_HOME (the search index's cache) into it unless `env` names one.
+	 * XDG_CACHE_HOME (the search index's cache) to a new folder of this host's, removed by stop(),
+	 * unless `env` names one.
 	 */
 	env?: NodeJS.ProcessEnv;
 	/** The lock-file home (default: a new temp folder, removed by stop()). */
@@ -53,8 +56,9 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	const ownHome = options.home === undefined;
 	const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwr-headless-'));
 	const cli = options.cli ?? path.join(repoRoot, 'dist', 'cli.js');
+	const cache = options.env?.XDG_CACHE_HOME === undefined ? privateServerCache() : undefined;
 	const child: ChildProcessByStdio<null, Readable, Readable> = spawn(process.execPath, [...options.nodeArgs ?? [], cli, 'serve', '--root', options.root, '--http', ...options.args ?? []], {
-		cwd: options.cwd, env: { ...options.env ?? process.env, XDG_CACHE_HOME: options.env?.XDG_CACHE_HOME ?? path.join(home, 'cache'), MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+		cwd: options.cwd, env: { ...options.env ?? process.env, ...cache?.env, MCP_WORKSPACE_RESOURCES_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const untrack = killPidAtExit(child.pid);
 	let stderr = '';
@@ -65,7 +69,10 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 		if (stderr.length > STDERR_LIMIT * 2) { stderr = stderr.slice(-STDERR_LIMIT); }
 	});
 	const exit = new Promise<HostExit>(resolve => child.once('exit', (code, signal) => resolve({ code, signal })));
-	const removeHome = () => { if (ownHome) { fs.rmSync(home, { recursive: true, force: true }); } };
+	const removeFolders = () => {
+		cache?.remove();
+		if (ownHome) { fs.rmSync(home, { recursive: true, force: true }); }
+	};
 
 	const timeoutMs = options.timeoutMs ?? 30_000;
 	let first: string;
@@ -86,7 +93,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	} catch (err) {
 		child.kill('SIGKILL');
 		untrack();
-		removeHome();
+		removeFolders();
 		throw err;
 	}
 	let info: { url?: unknown; token?: unknown };
@@ -98,7 +105,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 	if (typeof info.url !== 'string' || typeof info.token !== 'string') {
 		child.kill('SIGKILL');
 		untrack();
-		removeHome();
+		removeFolders();
 		throw new Error(`the headless host's first stdout line has no url and token: ${first.slice(0, 200)}`);
 	}
 
@@ -122,7 +129,7 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 			}
 			const result = { exitedCleanly, exit: await exit };
 			untrack();
-			removeHome();
+			removeFolders();
 			return result;
 		})(),
 	};

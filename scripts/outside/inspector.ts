@@ -12,6 +12,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mapLimited } from '../lib/mapLimited.js';
+import { privateServerCache } from '../lib/privateServerCache.js';
 import type { OutsideTools } from './context.js';
 
 /** What the Inspector printed for one call: the fields the checks look at. */
@@ -56,10 +57,12 @@ function eraProblem(era: string, out: InspectorOutput): string {
 export async function inspectorChecks(ctx: InspectorContext): Promise<void> {
 	const cli = path.join(ctx.root, 'dist', 'cli.js');
 	const readme = pathToFileURL(path.join(ctx.fixture, 'README.md')).href;
+	// The stdio servers' search cache: named, since which variables the Inspector passes on is its own business.
+	const cache = privateServerCache();
 	const targets: Record<string, InspectorTarget> = {
 		http: { before: [ctx.host.url, '--transport', 'http', '--header', `Authorization: Bearer ${ctx.host.token}`], after: [] },
 		stdio: {
-			before: ['--transport', 'stdio', '-e', `MCP_WORKSPACE_RESOURCES_HOME=${ctx.home}`],
+			before: ['--transport', 'stdio', '-e', `MCP_WORKSPACE_RESOURCES_HOME=${ctx.home}`, '-e', `XDG_CACHE_HOME=${cache.env.XDG_CACHE_HOME}`],
 			after: ['--', process.execPath, cli, 'serve', '--root', ctx.fixture, '--stdio', '--log-level', 'warn'],
 		},
 		bridge: {
@@ -85,7 +88,7 @@ export async function inspectorChecks(ctx: InspectorContext): Promise<void> {
 			}
 		}
 	}
-	const problems = await mapLimited(calls, PARALLEL, c => call(ctx, c));
+	const problems = await mapLimited(calls, PARALLEL, c => call(ctx, c)).finally(() => cache.remove());
 	calls.forEach((c, i) => ctx.record(`inspector ${c.label}`, c.method, !problems[i], problems[i]));
 }
 

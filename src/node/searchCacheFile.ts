@@ -10,7 +10,7 @@ export const SEARCH_CACHE_FILE = 'search-index.bin';
 export const MAX_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** A line for the host's log (the worker has none of its own). */
-export type CacheLog = (level: 'info' | 'warn', message: string) => void;
+export type CacheLog = (level: 'debug' | 'info' | 'warn', message: string) => void;
 
 /**
  * The search index's cache in one folder: read once when a process starts, written atomically
@@ -55,6 +55,7 @@ export class SearchCacheFile {
 			chmodSync(this.dir, 0o700); // made earlier by someone with another umask
 			writeFileSync(temp, encodeSearchCache(setup, files), { mode: 0o600 });
 			renameSync(temp, this.file);
+			this.log('debug', `search index: cache written (${files.length} files)`);
 			return true;
 		} catch (err) {
 			try {

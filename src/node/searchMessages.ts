@@ -3,8 +3,11 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 
 /** What the search's worker thread (searchWorker.ts) is sent by ThreadSearchBackend. */
 export type SearchRequest =
-	/** `cacheDir`: where the index's cache is kept (none read or written without it). */
-	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
+	/**
+	 * `cacheDir`: where the index's cache is kept (none read or written without it);
+	 * `saveDelayMs`: least time between its writes after changes (default 3 minutes).
+	 */
+	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string; saveDelayMs?: number }
 	| { kind: 'prefetch'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
@@ -19,4 +22,4 @@ export type SearchReply =
 	/** Not an answer: every file of the last list is indexed. */
 	| { kind: 'indexed'; id?: undefined; report: IndexReport }
 	/** Not an answer: a line for the host's log. */
-	| { kind: 'log'; id?: undefined; level: 'info' | 'warn'; message: string };
+	| { kind: 'log'; id?: undefined; level: 'debug' | 'info' | 'warn'; message: string };

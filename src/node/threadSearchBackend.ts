@@ -37,18 +37,22 @@ export class ThreadSearchBackend implements SearchBackend {
 
 	private readonly script: string;
 	private readonly cacheDir: () => string | undefined;
+	private readonly saveDelayMs: number | undefined;
 
 	/**
 	 * `cacheDir`: where the worker keeps the index between processes, asked at each new list
 	 * (undefined: no cache is read or written, as in Restricted Mode or with `--no-cache`).
+	 * `saveDelayMs`: least time between the cache's writes after changes (default 3 minutes;
+	 * tests shorten it).
 	 */
-	constructor(private readonly reader: FileSystemReader, private readonly log: Logger, options: { script?: string; cacheDir?: () => string | undefined } = {}) {
+	constructor(private readonly reader: FileSystemReader, private readonly log: Logger, options: { script?: string; cacheDir?: () => string | undefined; saveDelayMs?: number } = {}) {
 		this.script = options.script ?? WORKER_SCRIPT;
 		this.cacheDir = options.cacheDir ?? (() => undefined);
+		this.saveDelayMs = options.saveDelayMs;
 	}
 
 	reset(setup: IndexSetup, files: FileBatch): void {
-		this.post({ kind: 'reset', setup, files, cacheDir: this.cacheDir() }, () => this.local!.reset(setup, files));
+		this.post({ kind: 'reset', setup, files, cacheDir: this.cacheDir(), saveDelayMs: this.saveDelayMs }, () => this.local!.reset(setup, files));
 	}
 
 	prefetch(setup: IndexSetup, files: FileBatch): void {

@@ -58,10 +58,11 @@ describe('search index cache file', () => {
 
 	it('writes atomically in a 0700 folder as a 0600 file, and reads it back', () => {
 		const lines: string[] = [];
-		const cache = new SearchCacheFile(path.join(dir, 'nested', 'search'), (_, line) => lines.push(line));
+		const cache = new SearchCacheFile(path.join(dir, 'nested', 'search'), (level, line) => lines.push(`${level} ${line}`));
 		assert.equal(cache.load(setup), undefined, 'no cache yet: nothing, and nothing logged');
 		assert.deepEqual(lines, []);
 		assert.equal(cache.save(setup, files), true);
+		assert.deepEqual(lines, [`debug search index: cache written (${files.length} files)`]);
 		assert.equal(statSync(cache.dir).mode & 0o777, 0o700);
 		assert.equal(statSync(cache.file).mode & 0o777, 0o600);
 		assert.deepEqual([...cache.load(setup)!.values()], files);
@@ -69,7 +70,7 @@ describe('search index cache file', () => {
 
 	it('logs one line and gives nothing for a damaged cache; the next write replaces it', () => {
 		const lines: string[] = [];
-		const cache = new SearchCacheFile(dir, (level, line) => lines.push(`${level} ${line}`));
+		const cache = new SearchCacheFile(dir, (level, line) => level !== 'debug' && lines.push(`${level} ${line}`));
 		cache.save(setup, files);
 		writeFileSync(cache.file, readFileSync(cache.file).subarray(0, 40));
 		assert.equal(cache.load(setup), undefined);
