@@ -14,12 +14,12 @@ export interface LiveAnswer<T> {
 }
 
 /**
- * One resource of one server, read now and kept current while held: subscribed through the
- * connection (listen or subscribe, shared with any other holder of the URI), read again when
- * the server says it changed. Reads never overlap: an update while one is on its way asks for
- * one more after it, however many updates came, so the last answer heard is the newest. A server
- * that does not take the subscription is read once. Disposing it aborts its read and releases
- * the subscription.
+ * One resource of one server, read now and kept current while held: once first read, subscribed
+ * through the connection (listen or subscribe, shared with any other holder of the URI), and read
+ * again when the server says it changed. Reads never overlap: an update while one is on its way
+ * asks for one more after it, however many updates came, so the last answer heard is the newest.
+ * A server that does not take the subscription is read once. Disposing it aborts its read and
+ * releases the subscription.
  */
 export class LiveRead<T> extends Disposable {
 	private readonly answerEmitter = this._register(new Emitter<LiveAnswer<T>>());
@@ -29,6 +29,8 @@ export class LiveRead<T> extends Disposable {
 	private reading = false;
 	private again = false;
 	private reads = 0;
+	/** Subscribed (after the first answer). */
+	private held = false;
 
 	/** `read` reads `uri` once; a read that throws is logged and shows nothing (make a failure an answer to show it). */
 	constructor(
@@ -39,23 +41,32 @@ export class LiveRead<T> extends Disposable {
 	) {
 		super();
 		this._register({ dispose: () => this.controller.abort() });
-		this._register(connection.subscribe(uri));
-		this._register(connection.onDidUpdateResource(updated => {
-			if (updated === uri) {
-				this.refresh();
-			}
-		}));
-		// Updates sent while there was no connection were lost with it: read again once the new one holds the subscription.
-		this._register(connection.onDidConnect(() => this.whenHeld()));
-		this.whenHeld();
 		this.refresh();
 	}
 
 	/**
-	 * The first read goes out beside the subscription, so the answer comes no later than a
-	 * one-shot read's would. The server only notifies answers that differ from the one it had when
-	 * it took the subscription, so a change between the two would go unheard: once it holds the
-	 * subscription, one more read closes that gap (an unchanged answer shows nothing new).
+	 * Subscribes once the first read is answered: taken beside it, the subscription makes the
+	 * server answer the same URI twice at once and the first answer comes later (a search read
+	 * took several times as long, docs/performance.md); held back, a URI let go before its first
+	 * answer (a query typed past) is never subscribed at all.
+	 */
+	private hold(): void {
+		this._register(this.connection.subscribe(this.uri));
+		this._register(this.connection.onDidUpdateResource(updated => {
+			if (updated === this.uri) {
+				this.refresh();
+			}
+		}));
+		// Updates sent while there was no connection were lost with it: read again once the new one holds the subscription.
+		this._register(this.connection.onDidConnect(() => this.whenHeld()));
+		this.whenHeld();
+	}
+
+	/**
+	 * The server only notifies answers that differ from the one it had when it took the
+	 * subscription, so a change between the first read and the subscription would go unheard:
+	 * once the server holds it, one more read closes that gap (an unchanged answer shows nothing
+	 * new). A server that does not take it is read once.
 	 */
 	private whenHeld(): void {
 		void this.connection.whenSubscribed(this.uri).then(held => {
@@ -94,6 +105,10 @@ export class LiveRead<T> extends Disposable {
 			return;
 		}
 		this.reading = false;
+		if (!this.held) {
+			this.held = true;
+			this.hold();
+		}
 		if (answer) {
 			this.answerEmitter.fire(answer);
 		}
