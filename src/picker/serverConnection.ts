@@ -167,9 +167,12 @@ export class ServerConnection extends Disposable {
 		return this.client.watch(uri);
 	}
 
-	/** Resolves once the server answered the latest watch request for `uri` (or it failed). */
-	async whenSubscribed(uri: string): Promise<void> {
-		await this.client.whenWatched(uri);
+	/**
+	 * Resolves once the server answered the latest watch request for `uri` (or it failed): true
+	 * when it took the subscription (listen acknowledgement or subscribe result).
+	 */
+	async whenSubscribed(uri: string): Promise<boolean> {
+		return (await this.client.whenWatched(uri)).honoured;
 	}
 
 	get subscribedUris(): string[] {

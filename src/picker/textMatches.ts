@@ -3,6 +3,7 @@ import { Disposable } from '../common/lifecycle';
 import { Logger } from '../common/logger';
 import { SEARCH_TEXT_TEMPLATE } from '../common/wellKnownUris';
 import { ListedResource } from './listedItems';
+import { LiveAnswer, LiveRead } from './liveRead';
 import { plainLine } from './markdownText';
 import type { PickerService, ServerEntry } from './pickerService';
 
@@ -58,11 +59,19 @@ export interface TextMatchesOptions {
 
 const IDLE: TextMatchesState = { query: undefined, searching: false, servers: 0, matches: [], matchCount: 0, fileCount: 0, complete: true, reasons: [] };
 
+/** The `search://text` URI the picker reads for `query`. */
+export function textSearchUri(query: string, max = TEXT_SEARCH_MAX): string {
+	return `search://text?q=${encodeURIComponent(query)}&max=${max}`;
+}
+
 /**
  * The "Text matches" of the picker: the query, once typing pauses, read as `search://text` from
- * every server whose templates include it (a server without it contributes nothing). A new
- * query aborts the requests of the previous one, and an answer for a query that is no longer
- * the current one is dropped, so rows never show what an earlier query found.
+ * every server whose templates include it (a server without it contributes nothing), and kept
+ * live while it is the query: each server's search URI stays subscribed, and is read again when
+ * the server says its answer changed (LiveRead). An answer that brings the same lines changes
+ * nothing shown. A new query aborts the requests of the previous one and releases its
+ * subscriptions, and an answer for a query that is no longer the current one is dropped, so rows
+ * never show what an earlier query found.
  */
 export class TextMatches extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<void>());
@@ -71,9 +80,10 @@ export class TextMatches extends Disposable {
 	private current: TextMatchesState = IDLE;
 	private wanted: string | undefined;
 	private timer: ReturnType<typeof setTimeout> | undefined;
-	private controller: AbortController | undefined;
-	/** Servers asked for the current query, and the answers in so far (by server id). */
-	private readonly asked = new Set<string>();
+	/** The current query went out (its pause ended). */
+	private sent = false;
+	/** The current query's search on each server asked, and the answers in so far (by server id). */
+	private readonly asked = new Map<string, LiveRead<ServerAnswer>>();
 	private readonly answers = new Map<string, ServerAnswer>();
 	private pending = 0;
 	private readonly debounceMs: number;
@@ -86,7 +96,7 @@ export class TextMatches extends Disposable {
 		// A server whose templates come in after the query went out (its listing was still on its
 		// first page) is asked then.
 		this._register(service.onDidChange(() => {
-			if (this.controller && this.askNewServers()) {
+			if (this.sent && this.askNewServers()) {
 				this.publish();
 			}
 		}));
@@ -113,7 +123,7 @@ export class TextMatches extends Disposable {
 		this.set({ ...IDLE, query: next, searching: true, servers: this.offering() });
 		this.timer = setTimeout(() => {
 			this.timer = undefined;
-			this.controller = new AbortController();
+			this.sent = true;
 			this.askNewServers();
 			this.publish();
 		}, this.debounceMs);
@@ -127,8 +137,7 @@ export class TextMatches extends Disposable {
 	/** Asks the servers offering the template that were not asked for this query yet; true if any. */
 	private askNewServers(): boolean {
 		const query = this.wanted;
-		const controller = this.controller;
-		if (query === undefined || !controller) {
+		if (query === undefined || !this.sent) {
 			return false;
 		}
 		let any = false;
@@ -136,33 +145,43 @@ export class TextMatches extends Disposable {
 			if (this.asked.has(server.id) || !TextMatches.offersTextSearch(server)) {
 				continue;
 			}
-			this.asked.add(server.id);
+			const search = new LiveRead(server.connection, textSearchUri(query, this.max), signal => this.ask(server, query, signal), this.options.log);
+			this.asked.set(server.id, search);
 			this.pending++;
 			any = true;
-			void this.ask(server, query, controller).then(answer => {
-				if (controller !== this.controller) {
-					return; // superseded: this answer is for a query no longer shown
-				}
-				this.pending--;
-				this.answers.set(server.id, answer);
-				this.publish();
-			});
+			// Disposed with the query (cancel), and with it this listener: a superseded answer is never heard.
+			search.onDidAnswer(answer => this.answered(server, answer));
 		}
 		return any;
 	}
 
-	private async ask(server: ServerEntry, query: string, controller: AbortController): Promise<ServerAnswer> {
-		const uri = `search://text?q=${encodeURIComponent(query)}&max=${this.max}`;
+	private async ask(server: ServerEntry, query: string, signal: AbortSignal): Promise<ServerAnswer> {
 		try {
-			const contents = await server.connection.read(uri, controller.signal);
+			const contents = await server.connection.read(textSearchUri(query, this.max), signal);
 			const text = contents[0] && typeof contents[0].text === 'string' ? contents[0].text : '';
 			return parseTextAnswer(JSON.parse(text), server);
 		} catch (err) {
-			if (!controller.signal.aborted) {
+			if (!signal.aborted) {
 				this.options.log.debug(`picker: text search on ${server.label} failed: ${(err as Error).message}`);
 			}
-			return { matches: [], files: 0, complete: false, reason: `${server.label} could not search` };
+			return { matches: [], files: 0, complete: false, reason: `${server.label} could not search`, failed: true };
 		}
+	}
+
+	/**
+	 * A server's answer: its first is shown as it is; a later one (the files changed) only when
+	 * it differs, keeping the matches it shares with the answer shown so their rows stay put. A
+	 * later read that failed keeps what was shown (a reconnect reads again).
+	 */
+	private answered(server: ServerEntry, { answer, first }: LiveAnswer<ServerAnswer>): void {
+		const shown = this.answers.get(server.id);
+		if (first) {
+			this.pending--;
+		} else if (!shown || answer.failed || sameAnswer(shown, answer)) {
+			return;
+		}
+		this.answers.set(server.id, shown ? keepShared(shown, answer) : answer);
+		this.publish();
 	}
 
 	private publish(): void {
@@ -195,8 +214,10 @@ export class TextMatches extends Disposable {
 	private cancel(): void {
 		clearTimeout(this.timer);
 		this.timer = undefined;
-		this.controller?.abort();
-		this.controller = undefined;
+		this.sent = false;
+		for (const search of this.asked.values()) {
+			search.dispose();
+		}
 		this.asked.clear();
 		this.answers.clear();
 		this.pending = 0;
@@ -213,6 +234,28 @@ interface ServerAnswer {
 	readonly files: number;
 	readonly complete: boolean;
 	readonly reason?: string;
+	/** The read failed: the answer says so, and holds nothing. */
+	readonly failed?: true;
+}
+
+/** Whether two answers of a server show the same: the same lines, counts and reason. */
+function sameAnswer(a: ServerAnswer, b: ServerAnswer): boolean {
+	return a.files === b.files && a.complete === b.complete && a.reason === b.reason && a.failed === b.failed
+		&& a.matches.length === b.matches.length && a.matches.every((m, i) => sameMatch(m, b.matches[i]));
+}
+
+function sameMatch(a: TextMatch, b: TextMatch): boolean {
+	return a.key === b.key && a.label === b.label && a.detail === b.detail && a.fileUri === b.fileUri && a.path === b.path && a.line === b.line;
+}
+
+/** `next`, with the matches that `shown` already has (the same in every field) taken from `shown`: a row keyed by its match object stays. */
+function keepShared(shown: ServerAnswer, next: ServerAnswer): ServerAnswer {
+	const byKey = new Map(shown.matches.map(m => [m.key, m]));
+	const matches = next.matches.map(m => {
+		const old = byKey.get(m.key);
+		return old && sameMatch(old, m) ? old : m;
+	});
+	return { ...next, matches };
 }
 
 /**

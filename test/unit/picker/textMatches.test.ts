@@ -1,17 +1,18 @@
 // The picker's text matches in plain Node: the query read as search://text through the picker's
 // real MCP client from the real headless host (dist/cli.js), and from foreign SDK servers.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nullLogger } from '../../../src/common/logger';
 import { SEARCH_TEXT_TEMPLATE } from '../../../src/common/wellKnownUris';
 import { fileUri } from '../../../src/core/uriGuard';
 import { PickerService, ServerEntry, WORKSPACE_SERVER_ID } from '../../../src/picker/pickerService';
-import { PickerViewModel } from '../../../src/picker/pickerViewModel';
+import { FILTER_PAGE, PickerViewModel } from '../../../src/picker/pickerViewModel';
 import { ViewNode } from '../../../src/picker/pickerNodes';
 import { ReadContent } from '../../../src/picker/contextBundle';
-import { selectedLine, TextMatches, textMatchesMessage, TextMatchesState } from '../../../src/picker/textMatches';
+import { selectedLine, TextMatches, textMatchesMessage, TextMatchesState, textSearchUri } from '../../../src/picker/textMatches';
+import { Emitter } from '../../../src/common/event';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 import { CLI, Host, startHost } from '../../helpers/headlessHost';
 import { until } from '../../helpers/until';
@@ -59,20 +60,77 @@ describe('picker: text matches through a real client and the headless host', fun
 	}
 	const answered = (query: string) => until(matches.onDidChange, () => matches.state.query === query && !matches.state.searching, `the answer for "${query}"`, 15_000);
 
+	interface ReadRecord {
+		uris: string[];
+		signals: (AbortSignal | undefined)[];
+		settled: Promise<unknown>[];
+		/** Search reads answered (or failed) so far. */
+		done: number;
+		/** A search read was answered or failed. */
+		onDidSettle: Emitter<void>['event'];
+	}
+
 	/** Counts search reads per server and keeps each one's signal. */
-	function recordReads(server: ServerEntry): { uris: string[]; signals: (AbortSignal | undefined)[]; settled: Promise<unknown>[] } {
-		const record = { uris: [] as string[], signals: [] as (AbortSignal | undefined)[], settled: [] as Promise<unknown>[] };
+	function recordReads(server: ServerEntry): ReadRecord {
+		const settle = new Emitter<void>();
+		const record: ReadRecord = { uris: [], signals: [], settled: [], done: 0, onDidSettle: settle.event };
 		const read = server.connection.read.bind(server.connection);
 		server.connection.read = (uri: string, signal?: AbortSignal): Promise<ReadContent[]> => {
 			const pending = read(uri, signal);
 			if (uri.startsWith('search://')) {
 				record.uris.push(uri);
 				record.signals.push(signal);
-				record.settled.push(pending.catch(() => undefined));
+				record.settled.push(pending.catch(() => undefined).finally(() => {
+					record.done++;
+					settle.fire();
+				}));
 			}
 			return pending;
 		};
 		return record;
+	}
+
+	/** Waits until `n` search reads of `reads` were answered. */
+	const readsDone = (reads: ReadRecord, n: number) => until(reads.onDidSettle, () => reads.done >= n, `${n} search reads answered`, 15_000);
+
+	/** Makes the workspace server one that a 2025-only client reaches (the host answers both eras). */
+	async function speak2025(): Promise<void> {
+		// The host as a 2025-only client sees it: server/discover is not found, so the client falls back to initialize.
+		const legacyOnly: typeof fetch = async (input, init) => {
+			const body = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string; id?: unknown } : undefined;
+			if (body?.method === 'server/discover') {
+				return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } }), { status: 404, headers: { 'content-type': 'application/json' } });
+			}
+			return fetch(input, init);
+		};
+		service.dispose();
+		service = new PickerService({ log: nullLogger, workspace: { resolve: async () => ({ kind: 'http', url: hosts[0].url, headers: { Authorization: `Bearer ${hosts[0].token}` }, fetch: legacyOnly }) } });
+		workspace = service.server(WORKSPACE_SERVER_ID)!;
+		await service.loadAll();
+		assert.equal(workspace.connection.era, 'legacy');
+	}
+
+	/** Writes `rel` whole in one step (a rename), so the host never reads it half written. */
+	function replace(rel: string, content: string): void {
+		const staged = path.join(fx.base, `staged-${path.basename(rel)}`);
+		writeFileSync(staged, content);
+		renameSync(staged, fx.file(rel));
+	}
+
+	const labels = () => matches.state.matches.map(m => m.label).sort();
+	const searchesSubscribed = () => workspace.connection.subscribedUris.filter(u => u.startsWith('search://'));
+
+	/**
+	 * Follows the workspace's reads, types `query`, and waits until its rows show and the server
+	 * holds the search live: the first read, and the one read again once the subscription was taken.
+	 */
+	async function showLive(query: string, options: { max?: number } = {}): Promise<ReadRecord> {
+		const reads = recordReads(workspace);
+		follow(options).setQuery(query);
+		await answered(query);
+		assert.equal(await workspace.connection.whenSubscribed(textSearchUri(query, options.max)), true, 'the server took the subscription');
+		await readsDone(reads, 2);
+		return reads;
 	}
 
 	/**
@@ -141,32 +199,88 @@ describe('picker: text matches through a real client and the headless host', fun
 	});
 
 	it('works the same in the 2025 era: the lines, and an abort that drops no session', async () => {
-		// The host as a 2025-only client sees it: server/discover is not found, so the client falls back to initialize.
-		const legacyOnly: typeof fetch = async (input, init) => {
-			const body = typeof init?.body === 'string' ? JSON.parse(init.body) as { method?: string; id?: unknown } : undefined;
-			if (body?.method === 'server/discover') {
-				return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'Method not found' } }), { status: 404, headers: { 'content-type': 'application/json' } });
-			}
-			return fetch(input, init);
-		};
-		const legacy = new PickerService({ log: nullLogger, workspace: { resolve: async () => ({ kind: 'http', url: hosts[0].url, headers: { Authorization: `Bearer ${hosts[0].token}` }, fetch: legacyOnly }) } });
-		try {
-			service.dispose();
-			service = legacy;
-			workspace = service.server(WORKSPACE_SERVER_ID)!;
-			await service.loadAll();
-			assert.equal(workspace.connection.era, 'legacy');
-			const states: string[] = [];
-			workspace.connection.onDidChangeState(state => states.push(state.kind));
-			const reads = await supersede();
-			assert.equal(reads.signals[0]?.aborted, true);
-			assert.equal(textMatchesMessage(matches.state), '1 match in 1 file');
-			assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
-			assert.deepEqual(states, [], 'the session stays');
-		} finally {
-			legacy.dispose();
-		}
+		await speak2025();
+		const states: string[] = [];
+		workspace.connection.onDidChangeState(state => states.push(state.kind));
+		const reads = await supersede();
+		assert.equal(reads.signals[0]?.aborted, true);
+		assert.equal(textMatchesMessage(matches.state), '1 match in 1 file');
+		assert.deepEqual(matches.state.matches.map(m => m.label), ['docs/notes.md:1']);
+		assert.deepEqual(states, [], 'the session stays');
 	});
+
+	for (const era of ['2026-07-28', '2025'] as const) {
+		describe(`live, in the ${era} era`, () => {
+			beforeEach(async () => {
+				if (era === '2025') {
+					await speak2025();
+				} else {
+					assert.equal(workspace.connection.era, 'modern');
+				}
+			});
+
+			it('a line written after the rows show joins them, with its count, without typing', async () => {
+				await showLive('zebraCrossing');
+				assert.deepEqual(labels(), ['docs/notes.md:1', 'src/alpha.ts:1']);
+				const before = seen.length;
+				fx.write('src/beta.ts', 'const x = 1;\nconst zebraCrossing = 2;\n');
+				await until(matches.onDidChange, () => labels().includes('src/beta.ts:2'), 'the new line among the rows', 15_000);
+				assert.deepEqual(labels(), ['docs/notes.md:1', 'src/alpha.ts:1', 'src/beta.ts:2']);
+				assert.equal(textMatchesMessage(matches.state), '3 matches in 3 files');
+				assert.ok(seen.slice(before).every(s => !s.searching && s.query === 'zebraCrossing'), 'no "Searching…" between the rows and the new ones');
+				// And a line that stops matching leaves.
+				fx.write('docs/notes.md', 'A crossing in prose.\n');
+				await until(matches.onDidChange, () => !labels().includes('docs/notes.md:1'), 'the line gone from the rows', 15_000);
+				assert.equal(textMatchesMessage(matches.state), '2 matches in 2 files');
+			});
+
+			it('an update that brings the same lines fires no change, and the rows stay the same objects', async () => {
+				const reads = await showLive('zebraCrossing');
+				const rows = matches.state.matches;
+				const before = seen.length;
+				// The server's answer changes (the column and the untrimmed text), the lines shown do not.
+				replace('docs/notes.md', '    A zebraCrossing in prose.\n');
+				await readsDone(reads, 3);
+				assert.equal(seen.length, before, 'no change fired');
+				assert.equal(matches.state.matches, rows);
+				// A change that is shown still comes through, and keeps the rows it shares.
+				fx.write('src/beta.ts', 'zebraCrossing\n');
+				await until(matches.onDidChange, () => labels().includes('src/beta.ts:1'), 'the new line among the rows', 15_000);
+				assert.equal(seen.length, before + 1, 'one change for one new line');
+				for (const row of rows) {
+					assert.ok(matches.state.matches.includes(row), `${row.label} kept its object`);
+				}
+			});
+
+			it('a new query, an emptied one, or closing releases the old search\'s subscription', async () => {
+				await showLive('zebraCrossing');
+				assert.deepEqual(searchesSubscribed(), [textSearchUri('zebraCrossing')]);
+				for (const typed of ['prose', 'return', 'quokka']) {
+					matches.setQuery(typed);
+					assert.deepEqual(searchesSubscribed(), [], 'the old search went with its query');
+					await answered(typed);
+					assert.deepEqual(searchesSubscribed(), [textSearchUri(typed)], 'only the query shown is live');
+				}
+				matches.setQuery('');
+				assert.deepEqual(searchesSubscribed(), [], 'an emptied query holds nothing');
+				matches.setQuery('prose');
+				await answered('prose');
+				matches.dispose();
+				assert.deepEqual(searchesSubscribed(), [], 'closing the QuickPick holds nothing');
+				// The tree's filter: cleared, it holds nothing either.
+				const model = new PickerViewModel(service, { textDebounceMs: 0 });
+				try {
+					model.setFilter('zebraCrossing');
+					await until(model.onDidChange, () => model.textMessage === '2 matches in 2 files', 'the text matches counted');
+					assert.deepEqual(searchesSubscribed(), [textSearchUri('zebraCrossing', FILTER_PAGE)]);
+					model.setFilter(undefined);
+					assert.deepEqual(searchesSubscribed(), []);
+				} finally {
+					model.dispose();
+				}
+			});
+		});
+	}
 
 	it('shows the lines of every server that offers the template, in server order; a foreign server without it is never asked', async () => {
 		const other = createFixture();
@@ -220,6 +334,8 @@ describe('picker: text matches through a real client and the headless host', fun
 		await service.loadAll();
 		follow().setQuery('zebra');
 		await answered('zebra');
+		assert.equal(await service.server('config:Foreign')!.connection.whenSubscribed(textSearchUri('zebra')), false, 'the server takes no subscriptions');
+		assert.equal(hostile.calls.get('resources/read'), 1, 'so it is searched once');
 		const foreign = matches.state.matches.filter(m => m.serverId === 'config:Foreign');
 		assert.deepEqual(foreign.map(m => [m.label, m.detail, m.uri]), [['a.md:3', 'one zebra two', 'file:///x/a.md?lines=3']]);
 		assert.equal(matches.state.complete, false);
