@@ -27,34 +27,75 @@ export function encodedSize(setup: IndexSetup, files: readonly CachedFile[]): nu
 	return size;
 }
 
+/** Bytes encoded before they are handed on: a cache of a large tree is never whole in memory. */
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
  * The index's files as cache bytes: magic, format version, the setup (folders and read cap), the
  * count, then per file its display path, size, mtime, state and signature, and a CRC-32 of all
- * that last. Never any text: a signature is a Bloom filter of the text's 4-grams.
+ * that last. Never any text: a signature is a Bloom filter of the text's 4-grams. Handed to
+ * `write` a piece at a time, in one buffer it reuses: `write` must take each piece before it returns.
  */
-export function encodeSearchCache(setup: IndexSetup, files: readonly CachedFile[]): Buffer {
-	const out = Buffer.allocUnsafe(encodedSize(setup, files));
-	let at = MAGIC.copy(out, 0);
-	at = out.writeUInt32LE(CACHE_FORMAT_VERSION, at);
+export function writeSearchCache(setup: IndexSetup, files: readonly CachedFile[], write: (piece: Buffer) => void): void {
+	const out = Buffer.allocUnsafe(CHUNK_BYTES);
+	let at = 0;
+	let crc = 0;
+	const flush = () => {
+		if (at > 0) {
+			const piece = out.subarray(0, at);
+			crc = crc32(piece, crc);
+			write(piece);
+			at = 0;
+		}
+	};
+	/** Room for `bytes` more (a piece larger than the buffer goes on its own). */
+	const room = (bytes: number) => {
+		if (at + bytes > out.length) {
+			flush();
+		}
+	};
+	const put = (bytes: Buffer) => {
+		room(bytes.length);
+		if (bytes.length > out.length) {
+			crc = crc32(bytes, crc);
+			write(bytes);
+		} else {
+			at += bytes.copy(out, at);
+		}
+	};
+	put(MAGIC);
 	const header = Buffer.from(headerOf(setup));
+	room(12);
+	at = out.writeUInt32LE(CACHE_FORMAT_VERSION, at);
 	at = out.writeUInt32LE(header.length, at);
-	at += header.copy(out, at);
+	put(header);
+	room(4);
 	at = out.writeUInt32LE(files.length, at);
 	for (const file of files) {
 		const display = Buffer.from(file.display);
 		const signature = file.signature ? Buffer.from(file.signature.buffer, file.signature.byteOffset, file.signature.byteLength) : undefined;
+		room(FIXED);
 		at = out.writeDoubleLE(file.size, at);
 		at = out.writeDoubleLE(file.mtimeMs, at);
 		at = out.writeUInt8(file.state, at);
 		at = out.writeUInt32LE(signature?.length ?? 0, at);
 		at = out.writeUInt32LE(display.length, at);
-		at += display.copy(out, at);
+		put(display);
 		if (signature) {
-			at += signature.copy(out, at);
+			put(signature);
 		}
 	}
-	out.writeUInt32LE(crc32(out.subarray(0, at)), at);
-	return out;
+	flush();
+	const tail = Buffer.allocUnsafe(4);
+	tail.writeUInt32LE(crc >>> 0, 0);
+	write(tail);
+}
+
+/** The whole encoding in one buffer (`writeSearchCache`'s pieces joined). */
+export function encodeSearchCache(setup: IndexSetup, files: readonly CachedFile[]): Buffer {
+	const pieces: Buffer[] = [];
+	writeSearchCache(setup, files, piece => pieces.push(Buffer.from(piece)));
+	return Buffer.concat(pieces);
 }
 
 /**

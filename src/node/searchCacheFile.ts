@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { IndexSetup } from '../core/search/ports';
 import { CachedFile } from '../core/search/searchIndex';
-import { decodeSearchCache, encodedSize, encodeSearchCache } from './searchCacheCodec';
+import { decodeSearchCache, encodedSize, writeSearchCache } from './searchCacheCodec';
 
 /** The cache file's name in its folder. */
 export const SEARCH_CACHE_FILE = 'search-index.bin';
@@ -53,7 +53,18 @@ export class SearchCacheFile {
 		try {
 			mkdirSync(this.dir, { recursive: true, mode: 0o700 });
 			chmodSync(this.dir, 0o700); // made earlier by someone with another umask
-			writeFileSync(temp, encodeSearchCache(setup, files), { mode: 0o600 });
+			// Written a piece at a time: the encoding of a large tree whole was a second copy of
+			// every signature in memory while it lasted.
+			const fd = openSync(temp, 'w', 0o600);
+			try {
+				writeSearchCache(setup, files, piece => {
+					for (let done = 0; done < piece.length;) {
+						done += writeSync(fd, piece, done);
+					}
+				});
+			} finally {
+				closeSync(fd);
+			}
 			renameSync(temp, this.file);
 			this.log('debug', `search index: cache written (${files.length} files)`);
 			return true;

@@ -24,6 +24,20 @@ describe('search index cache codec', () => {
 		assert.deepEqual([...decoded.values()], files);
 	});
 
+	it('a cache larger than its write pieces (a signature larger than one too) reads back whole', () => {
+		const many: CachedFile[] = Array.from({ length: 3000 }, (_, i) => ({
+			display: `src/dir${i % 17}/file${i}.ts`, size: 1000 + i, mtimeMs: 1_700_000_000_000 + i, state: 1,
+			signature: Int32Array.from({ length: 100 + (i % 300) }, (_v, j) => Math.imul(i + 1, j + 7)),
+		}));
+		many.push({ display: 'big.min.js', size: 5_000_000, mtimeMs: 1, state: 1, signature: Int32Array.from({ length: 400_000 }, (_v, j) => j * 3) });
+		const bytes = encodeSearchCache(setup, many);
+		assert.ok(bytes.length > 2 * 1024 * 1024);
+		assert.equal(bytes.length, encodedSize(setup, many));
+		const decoded = decodeSearchCache(bytes, setup);
+		assert.ok(decoded instanceof Map, String(decoded));
+		assert.deepEqual([...decoded.values()], many);
+	});
+
 	it('refuses random bytes, another version, other roots, another read cap', () => {
 		assert.equal(decodeSearchCache(randomBytes(4096), setup), 'not a cache file');
 		assert.equal(decodeSearchCache(Buffer.alloc(0), setup), 'not a cache file');
