@@ -8,7 +8,6 @@ export type SearchRequest =
 	 * `saveDelayMs`: least time between its writes after changes (default 3 minutes).
 	 */
 	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string; saveDelayMs?: number }
-	| { kind: 'prefetch'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

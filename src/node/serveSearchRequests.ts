@@ -2,7 +2,7 @@ import { MessagePort } from 'node:worker_threads';
 import { InvalidParams } from '../core/errors';
 import { FileSystemReader } from '../core/ports';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
-import { FileSigners, IndexSetup } from '../core/search/ports';
+import { FileSigners } from '../core/search/ports';
 import { SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
 
@@ -22,7 +22,7 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 	// indexed, and after later changes at most once per SAVE_DELAY_MS, once the index is idle.
 	let cache: SearchCacheFile | undefined;
 	let saveDelayMs = SAVE_DELAY_MS;
-	let firstFiles = true;
+	let firstReset = true;
 	let saveTimer: NodeJS.Timeout | undefined;
 	const save = () => {
 		if (saveTimer) {
@@ -56,26 +56,18 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 			? { kind: 'invalid', id, message: err.message }
 			: { kind: 'failed', id, message: err instanceof Error ? err.message : String(err) }),
 	);
-	/** The cache named by a list's message, read into the index before this process's first files. */
-	const useCache = (message: { setup: IndexSetup; cacheDir?: string }) => {
-		cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
-		if (firstFiles) {
-			firstFiles = false;
-			const cached = cache?.load(message.setup);
-			if (cached) {
-				backend.index.seed(cached);
-			}
-		}
-	};
 	port.on('message', (message: SearchRequest) => {
 		switch (message.kind) {
-			case 'prefetch':
-				useCache(message);
-				backend.prefetch(message.setup, message.files);
-				break;
 			case 'reset':
-				useCache(message);
+				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
 				saveDelayMs = message.saveDelayMs ?? SAVE_DELAY_MS;
+				if (firstReset) {
+					firstReset = false;
+					const cached = cache?.load(message.setup);
+					if (cached) {
+						backend.index.seed(cached);
+					}
+				}
 				backend.reset(message.setup, message.files);
 				break;
 			case 'update':

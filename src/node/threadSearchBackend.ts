@@ -55,10 +55,6 @@ export class ThreadSearchBackend implements SearchBackend {
 		this.post({ kind: 'reset', setup, files, cacheDir: this.cacheDir(), saveDelayMs: this.saveDelayMs }, () => this.local!.reset(setup, files));
 	}
 
-	prefetch(setup: IndexSetup, files: FileBatch): void {
-		this.post({ kind: 'prefetch', setup, files, cacheDir: this.cacheDir() }, () => this.local!.prefetch(setup, files));
-	}
-
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
 		this.post({ kind: 'update', changed, removed, dirty }, () => this.local!.update(changed, removed, dirty));
 	}
@@ -91,7 +87,7 @@ export class ThreadSearchBackend implements SearchBackend {
 		}
 		const worker = this.local ? undefined : this.started();
 		if (worker) {
-			const batches = [message.kind === 'reset' || message.kind === 'prefetch' ? message.files : message.kind === 'update' ? message.changed : undefined].filter(b => b !== undefined);
+			const batches = [message.kind === 'reset' ? message.files : message.kind === 'update' ? message.changed : undefined].filter(b => b !== undefined);
 			worker.postMessage(message, batches.flatMap(b => [b.sizes.buffer, b.mtimes.buffer]) as ArrayBuffer[]);
 		} else if (this.local) {
 			locally();

@@ -5,7 +5,7 @@ import { FileInfo, FileSystemReader, WorkspaceFolder } from '../ports';
 import { DirectoryWalk, rootDirectories, walkFolders, WalkTarget } from './directoryWalk';
 import { EventLoopSlices } from './eventLoopSlices';
 import { FileFilter, NameCheck } from './fileFilter';
-import { FileStore, StoredFile, StoredFiles } from './fileStore';
+import { FileStore, StoredFiles } from './fileStore';
 import { completeFiles, storeDifference } from './indexQueries';
 import { ServedLinks } from './servedLinks';
 import { OffThreadWalker, WalkReplay } from './walkBatch';
@@ -21,9 +21,6 @@ export interface IndexDelta {
 	readonly updated: string[];
 	listChanged: boolean;
 }
-
-/** Files found by a walk in this thread told to `walked` at a time (a walker's batches are its own). */
-const WALKED_BATCH = 4096;
 
 /**
  * Every served file of the workspace, with what `resources/list` returns about it, in the
@@ -43,8 +40,6 @@ export class FileIndex implements WalkTarget {
 	/**
 	 * With a `walker`, the first walk is done by it (off this thread) when it can. `beforeRead` is
 	 * told each directory a walk in this thread is about to read (the watcher watches it first).
-	 * `walked` is told the files of each batch the walker hands over, as they come (it builds
-	 * them from the store only when it wants them).
 	 */
 	constructor(
 		readonly reader: FileSystemReader,
@@ -52,7 +47,6 @@ export class FileIndex implements WalkTarget {
 		readonly filter: FileFilter,
 		private readonly walker?: OffThreadWalker,
 		readonly beforeRead?: (absPath: string) => void,
-		private readonly walked?: (files: () => readonly StoredFile[]) => void,
 	) {
 		this.store = this.emptyStore();
 		this.links = new ServedLinks(reader, roots, filter);
@@ -102,35 +96,10 @@ export class FileIndex implements WalkTarget {
 	async build(): Promise<void> {
 		await this.filter.loadRepositoryRules(this.roots.folders);
 		if (!this.walker || !await this.walkElsewhere(this.walker)) {
-			await this.walkHere();
+			await walkFolders(this);
 		}
 		if (!this.cancelled) {
 			await this.store.sortAll(() => this.pause());
-		}
-	}
-
-	/** The walk in this thread, telling `walked` what it found every WALKED_BATCH files. */
-	private async walkHere(): Promise<void> {
-		const walked = this.walked;
-		if (!walked) {
-			await walkFolders(this);
-			return;
-		}
-		let found: number[] = [];
-		const tell = () => {
-			const store = this.store;
-			const slots = found;
-			found = [];
-			walked(() => slots.map(slot => store.storedFile(slot)));
-		};
-		await walkFolders(this, (dir, name, stat) => {
-			found.push(this.store.add(dir, name, stat.size, stat.mtimeMs));
-			if (found.length === WALKED_BATCH) {
-				tell();
-			}
-		});
-		if (found.length > 0) {
-			tell();
 		}
 	}
 
@@ -140,11 +109,7 @@ export class FileIndex implements WalkTarget {
 		try {
 			const done = await walker.walk(
 				{ folders: this.roots.folders, settings: this.filter.settings },
-				async batch => {
-					const slots = await replay.apply(batch, () => this.pause());
-					const store = this.store;
-					this.walked?.(() => slots.map(slot => store.storedFile(slot)));
-				},
+				batch => replay.apply(batch, () => this.pause()),
 				this.cancellation.signal,
 			);
 			this.links.adopt(done);

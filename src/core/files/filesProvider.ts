@@ -14,7 +14,7 @@ import { UrisByFile } from '../urisByFile';
 import { fileContents } from './fileContents';
 import { FileFilter } from './fileFilter';
 import { FileIndex, IndexDelta } from './fileIndex';
-import { StoredFile, StoredFiles } from './fileStore';
+import { StoredFiles } from './fileStore';
 import { eventsForHeadMove } from './headMoveEvents';
 import { ServedPaths } from './servedPaths';
 import { OffThreadWalker } from './walkBatch';
@@ -59,12 +59,6 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	private readonly rulesEmitter = this._register(new Emitter<void>());
 	/** A new index (new settings, folders or `.gitignore` files) decides from now on. */
 	readonly onDidChangeRules = this.rulesEmitter.event;
-	private readonly walkedEmitter = this._register(new Emitter<readonly StoredFile[]>());
-	/**
-	 * Files a walk in another thread found, batch by batch, before its index is built (and so
-	 * before they are listed): work that follows the list (the search index) may start on them.
-	 */
-	readonly onDidWalkFiles = this.walkedEmitter.event;
 
 	private index: FileIndex | undefined;
 	private building: Promise<void> | undefined;
@@ -223,11 +217,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 			// tree (VS Code's, or one that reads the tree itself while a worker walks). Events that
 			// come during the walk wait for it (`onFileEvents`) and are applied to the new index.
 			const perDirectory = !this.ports.walker && watcher.watchDirectory ? (dir: string) => watcher.watchDirectory!(dir) : undefined;
-			const next = new FileIndex(reader, roots, filter, this.ports.walker, perDirectory, files => {
-				if (this.walkedEmitter.listenerCount > 0) {
-					this.walkedEmitter.fire(files());
-				}
-			});
+			const next = new FileIndex(reader, roots, filter, this.ports.walker, perDirectory);
 			const ignored = (absPath: string, isDirectory: boolean | undefined) => this.watchIgnored(next, absPath, isDirectory);
 			watcher.watch(roots.folders, ignored, perDirectory ? [] : undefined);
 			this.buildingIndex = next;

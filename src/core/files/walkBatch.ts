@@ -133,8 +133,7 @@ export class WalkReplay {
 		this.dirMap = [...rootDirs];
 	}
 
-	/** Adds the batch; resolves with the store's slots of its files. */
-	async apply(batch: WalkBatch, pause: () => Promise<void> | undefined): Promise<number[]> {
+	async apply(batch: WalkBatch, pause: () => Promise<void> | undefined): Promise<void> {
 		const { store, filter, roots } = this.target;
 		const dirNames = batch.dirParents.length > 0 ? batch.dirNames.split(SEPARATOR) : [];
 		for (let i = 0; i < dirNames.length; i++) {
@@ -144,15 +143,13 @@ export class WalkReplay {
 			filter.adoptGitignore(roots.folders[folder], rel, text);
 		}
 		const names = batch.fileDirs.length > 0 ? batch.fileNames.split(SEPARATOR) : [];
-		const slots: number[] = [];
 		for (let i = 0; i < names.length; i++) {
 			const wait = (i & 0xff) === 0xff ? pause() : undefined;
 			if (wait) {
 				await wait;
 			}
-			slots.push(store.add(this.dirMap[batch.fileDirs[i]], names[i], batch.sizes[i], batch.mtimes[i]));
+			store.add(this.dirMap[batch.fileDirs[i]], names[i], batch.sizes[i], batch.mtimes[i]);
 		}
-		return slots;
 	}
 }
 

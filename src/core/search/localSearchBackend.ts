@@ -36,10 +36,6 @@ export class LocalSearchBackend implements SearchBackend {
 		});
 	}
 
-	prefetch(setup: IndexSetup, files: FileBatch): void {
-		this.index.prefetch(setup, files);
-	}
-
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
 		this.index.update(changed, removed, dirty);
 	}

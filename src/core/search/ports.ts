@@ -76,11 +76,6 @@ export interface IndexProgress {
 export interface SearchBackend extends IDisposable {
 	/** The whole set of files to index (after the files index was built or rebuilt). */
 	reset(setup: IndexSetup, files: FileBatch): void;
-	/**
-	 * Files the first walk found, before the first whole list: their text may be read and signed
-	 * meanwhile. They are searched only once `reset` lists them (with the same size and time).
-	 */
-	prefetch?(setup: IndexSetup, files: FileBatch): void;
 	/** Files written or made, files gone (absolute paths), and open documents' unsaved text. */
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void;
 	/** `ranked`: absolute paths of the relevance ranking, searched first in that order. */

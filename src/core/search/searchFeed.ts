@@ -3,7 +3,7 @@ import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { EventLoopSlices } from '../files/eventLoopSlices';
 import { FileSettings, FileSystemReader, OpenDocuments, SettingsSource, WorkspaceFoldersSource } from '../ports';
-import { StoredFile, StoredFiles } from '../files/fileStore';
+import { StoredFiles } from '../files/fileStore';
 import { ResourceChange } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
 import { DirtyText, FileBatchBuilder, SearchBackend, SearchRoot } from './ports';
@@ -23,8 +23,6 @@ export interface ListedFiles {
 	whenBuilt?(): Promise<void>;
 	/** The listed files with their paths (no entries are built for them). */
 	listedFiles(): StoredFiles;
-	/** Files the first walk found, batch by batch, before they are listed (absent: none told). */
-	readonly onDidWalkFiles?: Event<readonly StoredFile[]>;
 	/** The rule, by name, as loaded now: every answer is checked against it once more. */
 	isServedNow(absPath: string): boolean;
 	readonly onDidChange: Event<ResourceChange>;
@@ -60,10 +58,6 @@ export class SearchFeed extends Disposable {
 	private syncAgain = false;
 	private first: Promise<void> | undefined;
 	private readonly slices: EventLoopSlices;
-	/** Once the first whole list is on its way, nothing found earlier is sent ahead of it. */
-	private listStarted = false;
-	private prefetching: Promise<void> = Promise.resolve();
-	private roots: Promise<SearchRoot[]> | undefined;
 
 	constructor(private readonly ports: SearchFeedPorts) {
 		super();
@@ -71,9 +65,6 @@ export class SearchFeed extends Disposable {
 		this.slices = ports.slices ?? new EventLoopSlices(SLICE_MS);
 		this._register(ports.files.onDidChangeRules(() => this.resync()));
 		this._register(ports.files.onDidChange(change => this.changed(change.updated)));
-		if (ports.files.onDidWalkFiles && ports.backend.prefetch) {
-			this._register(ports.files.onDidWalkFiles(files => this.prefetch(files)));
-		}
 		if (ports.backend.onDidRestart) {
 			this._register(ports.backend.onDidRestart(() => void (this.first && this.resync())));
 		}
@@ -109,10 +100,12 @@ export class SearchFeed extends Disposable {
 	 * those changes themselves reach the backend as updates once the list is sent.
 	 */
 	private async sync(): Promise<void> {
-		const { files, settings, documents, backend } = this.ports;
-		this.listStarted = true;
-		this.roots = undefined; // the folders may have changed since the last list
-		const roots = await this.searchRoots();
+		const { files, folders, reader, settings, documents, backend } = this.ports;
+		const roots: SearchRoot[] = await Promise.all(folders.folders().map(async f => ({
+			path: f.path,
+			name: f.name,
+			realPath: await reader.realpath(f.path).catch(() => f.path),
+		})));
 		let listed = files.listedFiles();
 		const batch = new FileBatchBuilder(listed.length);
 		for (let i = 0; i < listed.length; i++) {
@@ -139,35 +132,6 @@ export class SearchFeed extends Disposable {
 			backend.update(new FileBatchBuilder(0).build(), [], dirty);
 		}
 		this.updatedEmitter.fire();
-	}
-
-	private searchRoots(): Promise<SearchRoot[]> {
-		const { folders, reader } = this.ports;
-		this.roots ??= Promise.all(folders.folders().map(async f => ({
-			path: f.path,
-			name: f.name,
-			realPath: await reader.realpath(f.path).catch(() => f.path),
-		})));
-		return this.roots;
-	}
-
-	/**
-	 * Hands the backend what the first walk found so far, so that reading the text overlaps the
-	 * walk. Only before the first list: after it, the list and its changes say what is held.
-	 */
-	private prefetch(found: readonly StoredFile[]): void {
-		if (this.listStarted || found.length === 0) {
-			return;
-		}
-		const batch = new FileBatchBuilder(found.length);
-		found.forEach(file => batch.add(file));
-		const files = batch.build();
-		this.prefetching = this.prefetching.then(async () => {
-			const roots = await this.searchRoots();
-			if (!this.listStarted && !this.isDisposed) {
-				this.ports.backend.prefetch?.({ roots, maxFileSize: this.ports.settings.get().maxFileSize }, files);
-			}
-		}).catch(err => this.ports.log.error('search index: could not take the files found so far', err));
 	}
 
 	private changed(uris: readonly string[]): void {

@@ -68,8 +68,6 @@ export class SearchIndex {
 	private readonly signing = new Set<Promise<void>>();
 	/** Wakes the background work waiting on those batches: a change came to index meanwhile. */
 	private wakeDrain: (() => void) | undefined;
-	/** Slots added by `prefetch` since the last reset. */
-	private readonly prefetched = new Set<number>();
 
 	/** `signers`: other threads to read and sign files beside this one, when there are cores for them. */
 	constructor(private readonly reader: FileSystemReader, slices = new EventLoopSlices(), private readonly signers?: FileSigners) {
@@ -89,25 +87,6 @@ export class SearchIndex {
 		return this.reusedCount;
 	}
 
-	/**
-	 * Files found before the first list: read and signed in the background from now on. Nothing
-	 * answers from them until a reset lists them; one the cache already holds is left to it.
-	 */
-	prefetch(setup: IndexSetup, files: FileBatch): void {
-		this.setup = setup;
-		for (const file of batchFiles(files)) {
-			const cached = this.seeded?.get(file.display);
-			if (this.byDisplay.has(file.display) || (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs)) {
-				continue;
-			}
-			const slot = this.add(file.path, file.display, file.size, file.mtimeMs);
-			this.prefetched.add(slot);
-			this.queue.push(slot);
-		}
-		this.wakeDrain?.();
-		this.pump();
-	}
-
 	/** The files to hold from now on; those that stayed (same size and time) keep their signature. */
 	reset(setup: IndexSetup, files: FileBatch): void {
 		this.setup = setup;
@@ -115,15 +94,11 @@ export class SearchIndex {
 		const seeded = this.seeded;
 		this.seeded = undefined;
 		this.reusedCount = 0;
-		for (let i = 0; i < this.slots.length; i++) {
-			const slot = this.slots[i];
-			// Prefetched files found to be nothing to search are looked at again: a link read before
-			// the file it leads to was held, with nothing to search, may be searchable once it is.
-			if (slot && slot.state !== PENDING && !(slot.state === SKIPPED && this.prefetched.has(i))) {
+		for (const slot of this.slots) {
+			if (slot && slot.state !== PENDING) {
 				keep.set(slot.display, slot);
 			}
 		}
-		this.prefetched.clear();
 		this.slots.length = 0;
 		this.free.length = 0;
 		this.byDisplay.clear();
