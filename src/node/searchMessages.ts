@@ -4,7 +4,8 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 /** What the search's worker thread (searchWorker.ts) is sent by ThreadSearchBackend. */
 export type SearchRequest =
 	/** `cacheDir`: where the index's cache is kept (none read or written without it). */
-	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string }
+	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; more?: boolean; cacheDir?: string }
+	| { kind: 'extend'; files: FileBatch; more?: boolean }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

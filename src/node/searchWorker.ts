@@ -60,7 +60,10 @@ if (parentPort) {
 						backend.index.seed(cached);
 					}
 				}
-				backend.reset(message.setup, message.files);
+				backend.reset(message.setup, message.files, message.more);
+				break;
+			case 'extend':
+				backend.extendReset(message.files, message.more);
 				break;
 			case 'update':
 				backend.update(message.changed, message.removed, message.dirty);

@@ -44,6 +44,8 @@ export class SearchIndex {
 	private counts = { indexed: 0, textBytes: 0, indexBytes: 0 };
 	private readonly slices: EventLoopSlices;
 	private readonly idleWaiters: (() => void)[] = [];
+	/** A list being received in parts (`reset` with `more`), not searched until it is whole. */
+	private next: { readonly setup: IndexSetup; readonly files: IndexedFiles } | undefined;
 	/** Files a cache holds, offered to the next reset (then dropped). */
 	private seeded: Map<string, CachedFile> | undefined;
 	private reusedCount = 0;
@@ -65,13 +67,29 @@ export class SearchIndex {
 		return this.reusedCount;
 	}
 
-	/** The files to hold from now on; those that stayed (same size and time) keep their signature. */
-	reset(setup: IndexSetup, files: FileBatch): void {
-		const next = new IndexedFiles();
-		for (const file of batchFiles(files)) {
-			next.add(file.display, folderOf(setup, file.path), file.size, file.mtimeMs, ++this.stamp);
+	/**
+	 * The files to hold from now on, in one batch or in parts (`more`: `extendReset` brings the
+	 * rest); those that stayed (same size and time) keep their signature. The list before is
+	 * searched until the last part.
+	 */
+	reset(setup: IndexSetup, files: FileBatch, more = false): void {
+		this.next = { setup, files: new IndexedFiles() };
+		this.extendReset(files, more);
+	}
+
+	/** The next part of the list a `reset` with `more` began (none begun: nothing to do). */
+	extendReset(files: FileBatch, more = false): void {
+		const next = this.next;
+		if (!next) {
+			return;
 		}
-		this.takeList(setup, next);
+		for (const file of batchFiles(files)) {
+			next.files.add(file.display, folderOf(next.setup, file.path), file.size, file.mtimeMs, ++this.stamp);
+		}
+		if (!more) {
+			this.next = undefined;
+			this.takeList(next.setup, next.files);
+		}
 	}
 
 	/** The new list replaces the old one in one step, taking over what is still current of it. */
