@@ -48,7 +48,7 @@ export class NodeFileSystem implements FileSystemReader {
 		// showed up as the top item of a read-heavy profile.
 		return realpathSync.native(filePath);
 	}
-	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
+	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>, into?: Uint8Array): Promise<ReadResult> {
 		// Synchronous on purpose: files are capped (1 MB by default) and in the page cache
 		// almost always, where four awaited calls (open, fstat, read, close) cost more than
 		// the read itself. O_NONBLOCK keeps a FIFO that replaced the file from hanging us.
@@ -70,7 +70,7 @@ export class NodeFileSystem implements FileSystemReader {
 			if (stats.size > maxBytes) {
 				return { kind: 'too-large', size: stats.size };
 			}
-			const buffer = Buffer.allocUnsafe(stats.size);
+			const buffer = into && into.byteLength >= stats.size ? into : Buffer.allocUnsafe(stats.size);
 			let offset = 0;
 			while (offset < stats.size) {
 				const n = readSync(fd, buffer, offset, stats.size - offset, offset);

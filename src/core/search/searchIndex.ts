@@ -7,6 +7,9 @@ import { INDEXED, IndexedFiles, PENDING, SKIPPED } from './indexedFiles';
 import { quadgramSignature } from './quadgrams';
 import { SignatureStore } from './signatureStore';
 
+/** The smallest buffer the background reads go into. */
+const MIN_READ_BUFFER = 64 * 1024;
+
 /** Bytes a file's first NUL is looked for in, as git tells binaries (and `decodeText` does). */
 const BINARY_SNIFF = 8000;
 
@@ -49,6 +52,7 @@ export class SearchIndex {
 	/** Files a cache holds, offered to the next reset (then dropped). */
 	private seeded: Map<string, CachedFile> | undefined;
 	private reusedCount = 0;
+	private scratch: Buffer | undefined;
 
 	constructor(private readonly reader: FileSystemReader, slices = new EventLoopSlices()) {
 		this.slices = slices;
@@ -416,7 +420,8 @@ export class SearchIndex {
 				continue;
 			}
 			const generation = files.generations.get(slot);
-			const bytes = await this.read(slot);
+			// Into one buffer, used again: the bytes are gone once the signature is made.
+			const bytes = await this.read(slot, this.readBuffer(files.sizes.get(slot)));
 			if (this.holds(files, slot, generation) && files.states.get(slot) === PENDING) {
 				if (bytes === undefined) {
 					this.skip(slot);
@@ -427,8 +432,11 @@ export class SearchIndex {
 		}
 	}
 
-	/** The file's bytes from disk, or undefined (gone, too large, or leading outside the held files). */
-	private async read(slot: number): Promise<Buffer | undefined> {
+	/**
+	 * The file's bytes from disk, or undefined (gone, too large, or leading outside the held
+	 * files). With `into`, a view of it when the file fits.
+	 */
+	private async read(slot: number, into?: Buffer): Promise<Buffer | undefined> {
 		const files = this.files;
 		if (files.sizes.get(slot) > this.setup.maxFileSize) {
 			this.skip(slot);
@@ -437,7 +445,7 @@ export class SearchIndex {
 		const generation = files.generations.get(slot);
 		const absPath = this.absPath(slot);
 		try {
-			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined);
+			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined, into);
 			if (result.kind === 'ok') {
 				return Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
 			}
@@ -448,6 +456,20 @@ export class SearchIndex {
 			// Gone since it was listed: its removal is on its way.
 		}
 		return undefined;
+	}
+
+	/**
+	 * The background reads' buffer, at least `size` bytes (grown by doubling): a buffer per file
+	 * left a heap of freed buffers between the signatures that the process kept resident.
+	 */
+	private readBuffer(size: number): Buffer | undefined {
+		if (size > this.setup.maxFileSize) {
+			return undefined;
+		}
+		if (!this.scratch || this.scratch.length < size) {
+			this.scratch = Buffer.allocUnsafeSlow(Math.max(MIN_READ_BUFFER, 2 ** Math.ceil(Math.log2(size))));
+		}
+		return this.scratch;
 	}
 
 	private indexBytes(slot: number, bytes: Buffer): void {
