@@ -37,9 +37,10 @@ export interface FileSystemReader {
 	 * Opens `filePath` (following links), asks `accept` about the real path of what was opened,
 	 * and reads it only if accepted and not larger than `maxBytes`. Both checks look at the open
 	 * file, never at the name again: a link swapped in after the check cannot redirect the read,
-	 * and a file that grows between stat and read cannot slip past the cap.
+	 * and a file that grows between stat and read cannot slip past the cap. With `into`, a file
+	 * that fits is read into it and the bytes are a view of it (good until it is read into again).
 	 */
-	readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult>;
+	readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>, into?: Uint8Array): Promise<ReadResult>;
 	/**
 	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
 	 * Indexing calls it once per directory, which is far cheaper than a promise per file.

@@ -48,7 +48,7 @@ export class NodeFileSystem implements FileSystemReader {
 		// showed up as the top item of a read-heavy profile.
 		return realpathSync.native(filePath);
 	}
-	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
+	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>, into?: Uint8Array): Promise<ReadResult> {
 		// Synchronous on purpose: files are capped (1 MB by default) and in the page cache
 		// almost always, where four awaited calls (open, fstat, read, close) cost more than
 		// the read itself. O_NONBLOCK keeps a FIFO that replaced the file from hanging us.
@@ -64,7 +64,7 @@ export class NodeFileSystem implements FileSystemReader {
 			if (!(typeof verdict === 'boolean' ? verdict : await verdict)) {
 				return { kind: 'refused' };
 			}
-			return readOpened(fd, stats, maxBytes, size => Buffer.allocUnsafe(size));
+			return readOpened(fd, stats, maxBytes, size => (into && into.byteLength >= size ? Buffer.from(into.buffer, into.byteOffset, into.byteLength) : Buffer.allocUnsafe(size)));
 		} finally {
 			closeSync(fd);
 		}

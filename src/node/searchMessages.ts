@@ -5,9 +5,11 @@ import { FilesQuery, TextQuery } from '../core/search/searchQuery';
 export type SearchRequest =
 	/**
 	 * `cacheDir`: where the index's cache is kept (none read or written without it);
-	 * `saveDelayMs`: least time between its writes after changes (default 3 minutes).
+	 * `saveDelayMs`: least time between its writes after changes (default 3 minutes);
+	 * `more`: further parts of the list follow (`extend`).
 	 */
-	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; cacheDir?: string; saveDelayMs?: number }
+	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; more?: boolean; cacheDir?: string; saveDelayMs?: number }
+	| { kind: 'extend'; files: FileBatch; more?: boolean }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

@@ -68,7 +68,10 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 						backend.index.seed(cached);
 					}
 				}
-				backend.reset(message.setup, message.files);
+				backend.reset(message.setup, message.files, message.more);
+				break;
+			case 'extend':
+				backend.extendReset(message.files, message.more);
 				break;
 			case 'update':
 				backend.update(message.changed, message.removed, message.dirty);

@@ -51,8 +51,12 @@ export class ThreadSearchBackend implements SearchBackend {
 		this.saveDelayMs = options.saveDelayMs;
 	}
 
-	reset(setup: IndexSetup, files: FileBatch): void {
-		this.post({ kind: 'reset', setup, files, cacheDir: this.cacheDir(), saveDelayMs: this.saveDelayMs }, () => this.local!.reset(setup, files));
+	reset(setup: IndexSetup, files: FileBatch, more?: boolean): void {
+		this.post({ kind: 'reset', setup, files, more, cacheDir: this.cacheDir(), saveDelayMs: this.saveDelayMs }, () => this.local!.reset(setup, files, more));
+	}
+
+	extendReset(files: FileBatch, more?: boolean): void {
+		this.post({ kind: 'extend', files, more }, () => this.local!.extendReset(files, more));
 	}
 
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
@@ -87,7 +91,7 @@ export class ThreadSearchBackend implements SearchBackend {
 		}
 		const worker = this.local ? undefined : this.started();
 		if (worker) {
-			const batches = [message.kind === 'reset' ? message.files : message.kind === 'update' ? message.changed : undefined].filter(b => b !== undefined);
+			const batches = [message.kind === 'reset' || message.kind === 'extend' ? message.files : message.kind === 'update' ? message.changed : undefined].filter(b => b !== undefined);
 			worker.postMessage(message, batches.flatMap(b => [b.sizes.buffer, b.mtimes.buffer]) as ArrayBuffer[]);
 		} else if (this.local) {
 			locally();

@@ -9,9 +9,9 @@ const CHUNK_MASK = CHUNK_LENGTH - 1;
  * resident size carried them.
  */
 export class GrowArray {
-	private readonly chunks: (Uint16Array | Uint32Array | Float64Array)[] = [];
+	private readonly chunks: (Uint8Array | Uint16Array | Uint32Array | Float64Array)[] = [];
 
-	constructor(private readonly kind: 'uint16' | 'uint32' | 'float64') {}
+	constructor(private readonly kind: 'uint8' | 'uint16' | 'uint32' | 'float64') {}
 
 	get(index: number): number {
 		return this.chunks[index >>> CHUNK_BITS][index & CHUNK_MASK];
@@ -24,7 +24,7 @@ export class GrowArray {
 	/** Makes `get` and `set` valid below `length`. */
 	reserve(length: number): void {
 		while (this.chunks.length * CHUNK_LENGTH < length) {
-			this.chunks.push(this.kind === 'uint16' ? new Uint16Array(CHUNK_LENGTH) : this.kind === 'uint32' ? new Uint32Array(CHUNK_LENGTH) : new Float64Array(CHUNK_LENGTH));
+			this.chunks.push(this.kind === 'uint8' ? new Uint8Array(CHUNK_LENGTH) : this.kind === 'uint16' ? new Uint16Array(CHUNK_LENGTH) : this.kind === 'uint32' ? new Uint32Array(CHUNK_LENGTH) : new Float64Array(CHUNK_LENGTH));
 		}
 	}
 }

@@ -16,6 +16,8 @@ export class LocalSearchBackend implements SearchBackend {
 	private readonly indexedEmitter = new Emitter<IndexReport>();
 	readonly onDidIndex = this.indexedEmitter.event;
 	private resets = 0;
+	/** When the list being received began (undefined: none is). */
+	private started: number | undefined;
 	private disposed = false;
 
 	/** `signers`: other threads that read and sign files while the index is built (none: this thread alone). */
@@ -24,16 +26,22 @@ export class LocalSearchBackend implements SearchBackend {
 		this.fuzzy = new FuzzyPaths(this.index);
 	}
 
-	reset(setup: IndexSetup, files: FileBatch): void {
-		const started = performance.now();
-		const reset = ++this.resets;
-		this.index.reset(setup, files);
-		const reused = this.index.reused;
-		void this.index.whenIdle().then(() => {
-			if (reset === this.resets && !this.disposed) {
-				this.indexedEmitter.fire({ ...this.index.progress(), ms: performance.now() - started, reused });
-			}
-		});
+	reset(setup: IndexSetup, files: FileBatch, more = false): void {
+		this.started = performance.now();
+		this.index.reset(setup, files, more);
+		if (!more) {
+			this.listTaken();
+		}
+	}
+
+	extendReset(files: FileBatch, more = false): void {
+		if (this.started === undefined) {
+			return; // no list begun here (as after a worker's failure): the whole list comes again
+		}
+		this.index.extendReset(files, more);
+		if (!more) {
+			this.listTaken();
+		}
 	}
 
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
@@ -50,6 +58,19 @@ export class LocalSearchBackend implements SearchBackend {
 
 	async progress(): Promise<IndexProgress> {
 		return this.index.progress();
+	}
+
+	/** The whole list is in: `onDidIndex` once every file of it is indexed. */
+	private listTaken(): void {
+		const started = this.started!;
+		this.started = undefined;
+		const reset = ++this.resets;
+		const reused = this.index.reused;
+		void this.index.whenIdle().then(() => {
+			if (reset === this.resets && !this.disposed) {
+				this.indexedEmitter.fire({ ...this.index.progress(), ms: performance.now() - started, reused });
+			}
+		});
 	}
 
 	dispose(): void {

@@ -74,8 +74,14 @@ export interface IndexProgress {
  * files provider's list and changes; it never decides what is served.
  */
 export interface SearchBackend extends IDisposable {
-	/** The whole set of files to index (after the files index was built or rebuilt). */
-	reset(setup: IndexSetup, files: FileBatch): void;
+	/**
+	 * The whole set of files to index (after the files index was built or rebuilt), in one batch
+	 * or in parts: with `more`, the list goes on in `extendReset` calls, the last without `more`,
+	 * so no thread holds the whole list at once. Until the last part, the list before is searched.
+	 */
+	reset(setup: IndexSetup, files: FileBatch, more?: boolean): void;
+	/** The next part of the list a `reset` with `more` began (none begun: nothing to do). */
+	extendReset(files: FileBatch, more?: boolean): void;
 	/** Files written or made, files gone (absolute paths), and open documents' unsaved text. */
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void;
 	/** `ranked`: absolute paths of the relevance ranking, searched first in that order. */

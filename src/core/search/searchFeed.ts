@@ -12,6 +12,12 @@ import { DirtyText, FileBatchBuilder, SearchBackend, SearchRoot } from './ports'
 const FLUSH_MS = 20;
 /** Longest stretch of taking the list between two turns of the event loop. */
 const SLICE_MS = 4;
+/**
+ * Files sent to the backend at a time: a whole list of a million files, joined and posted at
+ * once, was held two and three times over (the strings, their copy in the message, the other
+ * thread's copy) next to the index.
+ */
+export const PART_FILES = 16_384;
 
 /**
  * The files the search may look at, as the files provider lists them: its list was made by the
@@ -95,9 +101,10 @@ export class SearchFeed extends Disposable {
 	}
 
 	/**
-	 * Sends the whole list, taken a slice at a time. After each pause the walk goes on after the
-	 * last file taken, found again by its URI: files listed or gone meanwhile move the others, and
-	 * those changes themselves reach the backend as updates once the list is sent.
+	 * Sends the whole list, taken a slice at a time and sent in parts of `PART_FILES`. After each
+	 * pause the walk goes on after the last file taken, found again by its URI: files listed or
+	 * gone meanwhile move the others, and those changes themselves reach the backend as updates
+	 * once the list is sent.
 	 */
 	private async sync(): Promise<void> {
 		const { files, folders, reader, settings, documents, backend } = this.ports;
@@ -106,25 +113,44 @@ export class SearchFeed extends Disposable {
 			name: f.name,
 			realPath: await reader.realpath(f.path).catch(() => f.path),
 		})));
+		const setup = { roots, maxFileSize: settings.get().maxFileSize };
 		let listed = files.listedFiles();
-		const batch = new FileBatchBuilder(listed.length);
+		let part = new FileBatchBuilder(Math.min(listed.length, PART_FILES));
+		let begun = false;
+		const send = (more: boolean) => {
+			if (begun) {
+				backend.extendReset(part.build(), more);
+			} else {
+				backend.reset(setup, part.build(), more);
+				begun = true;
+			}
+			part = new FileBatchBuilder(Math.min(listed.length, PART_FILES));
+		};
+		let taken = 0;
 		for (let i = 0; i < listed.length; i++) {
-			const wait = (batch.length & 0xff) === 0xff ? this.slices.pause() : undefined;
+			const wait = (taken & 0xff) === 0xff ? this.slices.pause() : undefined;
 			if (wait) {
 				const last = listed.uriAt(i - 1);
 				await wait;
+				if (this.isDisposed) {
+					return;
+				}
 				listed = files.listedFiles();
 				i = listed.search(last, true);
 				if (i >= listed.length) {
 					break;
 				}
 			}
-			batch.add(listed.at(i));
+			part.add(listed.at(i));
+			taken++;
+			if (part.length === PART_FILES) {
+				send(true);
+			}
 		}
 		if (this.isDisposed) {
 			return;
 		}
-		backend.reset({ roots, maxFileSize: settings.get().maxFileSize }, batch.build());
+		send(false);
 		const dirty = (documents.dirtyPaths?.() ?? [])
 			.filter(p => files.isServedNow(p))
 			.map(p => ({ path: p, text: documents.dirtyText(p) }));

@@ -3,14 +3,12 @@ import * as path from 'node:path';
 import { EventLoopSlices } from '../files/eventLoopSlices';
 import { FileSystemReader } from '../ports';
 import { batchFiles, DirtyText, FileBatch, FileSigners, IndexProgress, IndexSetup, SignedFile } from './ports';
+import { INDEXED, IndexedFiles, PENDING, SKIPPED } from './indexedFiles';
+import { SignatureStore } from './signatureStore';
 import { textSignature } from './textSignature';
 
-/** A file's text not looked at yet (new, or changed since). */
-const PENDING = 0;
-/** Its signature is current. */
-const INDEXED = 1;
-/** Nothing to search in it: binary, over the size cap, or no longer readable as served. */
-const SKIPPED = 2;
+/** The smallest buffer the background reads go into. */
+const MIN_READ_BUFFER = 64 * 1024;
 
 /** Files handed to the other threads at a time: one message each way per batch, not per file. */
 const SIGN_BATCH = 256;
@@ -27,19 +25,6 @@ export interface CachedFile {
 	readonly signature: Int32Array | undefined;
 }
 
-/** One file the index holds. Slots of removed files are used again. */
-interface Slot {
-	display: string;
-	/** The folder it is in (index of `IndexSetup.roots`). */
-	folder: number;
-	size: number;
-	mtimeMs: number;
-	state: number;
-	signature: Int32Array | undefined;
-	/** Counts changes, so a read that a change overtook does not store what it read. */
-	generation: number;
-}
-
 /**
  * The text index of the served files: a 4-gram signature per file (`quadgrams.ts`), built in the
  * background a slice at a time and kept current from the files provider's changes and the open
@@ -48,9 +33,10 @@ interface Slot {
  */
 export class SearchIndex {
 	private setup: IndexSetup = { roots: [], maxFileSize: 0 };
-	private readonly slots: (Slot | undefined)[] = [];
-	private readonly free: number[] = [];
-	private readonly byDisplay = new Map<string, number>();
+	private files = new IndexedFiles();
+	private readonly signatures = new SignatureStore();
+	/** Counts every change of any slot (`IndexedFiles.generations`). */
+	private stamp = 0;
 	/** Unsaved text by display path: kept through a reset for the files that stay. */
 	private readonly dirty = new Map<string, string>();
 	private queue: number[] = [];
@@ -61,9 +47,12 @@ export class SearchIndex {
 	private counts = { indexed: 0, textBytes: 0, indexBytes: 0 };
 	private readonly slices: EventLoopSlices;
 	private readonly idleWaiters: (() => void)[] = [];
+	/** A list being received in parts (`reset` with `more`), not searched until it is whole. */
+	private next: { readonly setup: IndexSetup; readonly files: IndexedFiles } | undefined;
 	/** Files a cache holds, offered to the next reset (then dropped). */
 	private seeded: Map<string, CachedFile> | undefined;
 	private reusedCount = 0;
+	private scratch: Buffer | undefined;
 	/** Batches the other threads are reading and signing. */
 	private readonly signing = new Set<Promise<void>>();
 	/** Wakes the background work waiting on those batches: a change came to index meanwhile. */
@@ -87,60 +76,97 @@ export class SearchIndex {
 		return this.reusedCount;
 	}
 
-	/** The files to hold from now on; those that stayed (same size and time) keep their signature. */
-	reset(setup: IndexSetup, files: FileBatch): void {
-		this.setup = setup;
-		const keep = new Map<string, Pick<Slot, 'size' | 'mtimeMs' | 'state' | 'signature'>>(this.seeded);
+	/**
+	 * The files to hold from now on, in one batch or in parts (`more`: `extendReset` brings the
+	 * rest); those that stayed (same size and time) keep their signature. The list before is
+	 * searched until the last part.
+	 */
+	reset(setup: IndexSetup, files: FileBatch, more = false): void {
+		this.next = { setup, files: new IndexedFiles() };
+		this.extendReset(files, more);
+	}
+
+	/** The next part of the list a `reset` with `more` began (none begun: nothing to do). */
+	extendReset(files: FileBatch, more = false): void {
+		const next = this.next;
+		if (!next) {
+			return;
+		}
+		for (const file of batchFiles(files)) {
+			next.files.add(file.display, folderOf(next.setup, file.path), file.size, file.mtimeMs, ++this.stamp);
+		}
+		if (!more) {
+			this.next = undefined;
+			this.takeList(next.setup, next.files);
+		}
+	}
+
+	/** The new list replaces the old one in one step, taking over what is still current of it. */
+	private takeList(setup: IndexSetup, next: IndexedFiles): void {
+		const old = this.files;
 		const seeded = this.seeded;
 		this.seeded = undefined;
 		this.reusedCount = 0;
-		for (const slot of this.slots) {
-			if (slot && slot.state !== PENDING) {
-				keep.set(slot.display, slot);
-			}
-		}
-		this.slots.length = 0;
-		this.free.length = 0;
-		this.byDisplay.clear();
+		this.setup = setup;
+		this.files = next;
 		this.queue = [];
 		this.queueHead = 0;
 		this.ordered = undefined;
 		this.counts = { indexed: 0, textBytes: 0, indexBytes: 0 };
-		for (const file of batchFiles(files)) {
-			const old = keep.get(file.display);
-			const slot = this.add(file.path, file.display, file.size, file.mtimeMs);
-			if (old && old.size === file.size && old.mtimeMs === file.mtimeMs) {
-				const current = this.slots[slot]!;
-				current.state = old.state;
-				current.signature = old.signature;
-				this.counted(current, 1);
-				if (seeded?.get(file.display) === old) {
-					this.reusedCount++;
+		for (let slot = 0; slot < next.count; slot++) {
+			const display = next.display(slot);
+			const size = next.sizes.get(slot);
+			const mtimeMs = next.mtimes.get(slot);
+			const kept = old.slotOf(display);
+			if (kept !== undefined && old.states.get(kept) !== PENDING) {
+				if (old.sizes.get(kept) === size && old.mtimes.get(kept) === mtimeMs) {
+					// Its signature moves over, and is no longer the old slot's to free.
+					next.states.set(slot, old.states.get(kept));
+					next.signatureAddresses.set(slot, old.signatureAddresses.get(kept));
+					next.signatureLengths.set(slot, old.signatureLengths.get(kept));
+					old.signatureLengths.set(kept, 0);
+					old.states.set(kept, PENDING);
+					this.counted(slot, 1);
 				}
+				continue;
+			}
+			const cached = seeded?.get(display);
+			if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
+				next.states.set(slot, cached.state);
+				if (cached.signature) {
+					this.store(slot, cached.signature);
+				}
+				this.counted(slot, 1);
+				this.reusedCount++;
+			}
+		}
+		for (let slot = 0; slot < old.count; slot++) {
+			if (old.length(slot) > 0) {
+				this.signatures.free(old.address(slot), old.length(slot));
 			}
 		}
 		for (const display of [...this.dirty.keys()]) {
-			const slot = this.byDisplay.get(display);
+			const slot = next.slotOf(display);
 			if (slot === undefined) {
 				this.dirty.delete(display);
-			} else if (this.slots[slot]!.state !== PENDING) {
+			} else if (next.states.get(slot) !== PENDING) {
 				this.invalidate(slot); // what it kept was the unsaved text's signature, or the disk's
 			}
 		}
+		this.signatures.compact(next);
 		this.requeueAll();
 	}
 
 	/** Files written or made, files gone, and unsaved text (which wins over the disk while it lasts). */
 	update(changed: FileBatch, removed: readonly string[], dirty: readonly DirtyText[]): void {
 		for (const file of batchFiles(changed)) {
-			const slot = this.byDisplay.get(file.display);
+			const slot = this.files.slotOf(file.display);
 			if (slot === undefined) {
 				this.enqueue(this.add(file.path, file.display, file.size, file.mtimeMs));
 				continue;
 			}
-			const entry = this.slots[slot]!;
-			entry.size = file.size;
-			entry.mtimeMs = file.mtimeMs;
+			this.files.sizes.set(slot, file.size);
+			this.files.mtimes.set(slot, file.mtimeMs);
 			this.invalidate(slot);
 		}
 		for (const absPath of removed) {
@@ -154,7 +180,7 @@ export class SearchIndex {
 			if (slot === undefined) {
 				continue; // not a served file: its text is nobody's business
 			}
-			const display = this.slots[slot]!.display;
+			const display = this.files.display(slot);
 			if (text === undefined) {
 				this.dirty.delete(display);
 			} else {
@@ -168,45 +194,44 @@ export class SearchIndex {
 	/** The slot of a file by its absolute path (as listed, or its real path), if held. */
 	slotOf(absPath: string): number | undefined {
 		const display = this.displayOf(absPath);
-		return display === undefined ? undefined : this.byDisplay.get(display);
+		return display === undefined ? undefined : this.files.slotOf(display);
 	}
 
 	slotOfDisplay(display: string): number | undefined {
-		return this.byDisplay.get(display);
+		return this.files.slotOf(display);
 	}
 
 	display(slot: number): string {
-		return this.slots[slot]!.display;
+		return this.files.display(slot);
 	}
 
 	/** Whether the slot still holds a file (a removed one's slot may be empty, or reused). */
 	has(slot: number): boolean {
-		return this.slots[slot] !== undefined;
+		return this.files.has(slot);
 	}
 
 	absPath(slot: number): string {
-		const entry = this.slots[slot]!;
-		const root = this.setup.roots[entry.folder];
-		return path.join(root.path, ...this.relOf(entry).split('/'));
+		const root = this.setup.roots[this.files.folders.get(slot)];
+		return path.join(root.path, ...this.relOf(slot).split('/'));
 	}
 
 	/** The signature when the file is indexed; undefined while it is pending; null when there is nothing to search. */
 	signatureOf(slot: number): Int32Array | undefined | null {
-		const entry = this.slots[slot]!;
-		return entry.state === SKIPPED ? null : entry.state === INDEXED ? entry.signature : undefined;
+		const state = this.files.states.get(slot);
+		return state === SKIPPED ? null : state === INDEXED ? this.storedSignature(slot) : undefined;
 	}
 
 	/** Every file in the order answers list them: by display path (code units). */
 	order(): readonly number[] {
 		if (!this.ordered) {
+			const files = this.files;
 			const live: number[] = [];
-			for (let i = 0; i < this.slots.length; i++) {
-				if (this.slots[i]) {
+			for (let i = 0; i < files.count; i++) {
+				if (files.has(i)) {
 					live.push(i);
 				}
 			}
-			const displays = this.slots;
-			live.sort((a, b) => (displays[a]!.display < displays[b]!.display ? -1 : 1));
+			live.sort((a, b) => (files.display(a) < files.display(b) ? -1 : 1));
 			this.ordered = live;
 		}
 		return this.ordered;
@@ -219,26 +244,29 @@ export class SearchIndex {
 	 * file read here is indexed on the way.
 	 */
 	async textOf(slot: number, mayMatch: (bytes: Buffer) => boolean = () => true): Promise<string | undefined> {
-		const entry = this.slots[slot];
-		if (!entry || entry.state === SKIPPED) {
+		const files = this.files;
+		if (!files.has(slot) || files.states.get(slot) === SKIPPED) {
 			return undefined;
 		}
-		const dirty = this.dirty.get(entry.display);
+		const display = files.display(slot);
+		const dirty = this.dirty.get(display);
 		if (dirty !== undefined) {
-			if (entry.state === PENDING) {
-				this.indexBytes(entry, Buffer.from(dirty, 'utf8'));
+			if (files.states.get(slot) === PENDING) {
+				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 			}
-			return entry.state === SKIPPED ? undefined : dirty;
+			return files.states.get(slot) === SKIPPED ? undefined : dirty;
 		}
-		const bytes = await this.read(slot, entry);
-		if (bytes === undefined || !this.has(slot) || this.slots[slot] !== entry) {
+		const generation = files.generations.get(slot);
+		const bytes = await this.read(slot);
+		if (bytes === undefined || files !== this.files || !files.has(slot) || files.display(slot) !== display) {
 			return undefined;
 		}
-		if (entry.state === PENDING) {
-			this.indexBytes(entry, bytes);
+		// Not indexed when the file changed while it was read: the bytes may be from before.
+		if (files.states.get(slot) === PENDING && files.generations.get(slot) === generation) {
+			this.indexBytes(slot, bytes);
 		}
 		// Decoded only when the bytes may match: most files a signature lets through do not.
-		return entry.state === SKIPPED || !mayMatch(bytes) ? undefined : bytes.toString('utf8');
+		return files.states.get(slot) === SKIPPED || !mayMatch(bytes) ? undefined : bytes.toString('utf8');
 	}
 
 	/**
@@ -246,13 +274,14 @@ export class SearchIndex {
 	 * with unsaved text, whose signature may be that text's (never kept beyond this process).
 	 */
 	snapshot(): CachedFile[] {
-		const files: CachedFile[] = [];
-		for (const slot of this.slots) {
-			if (slot && slot.state !== PENDING && !this.dirty.has(slot.display)) {
-				files.push({ display: slot.display, size: slot.size, mtimeMs: slot.mtimeMs, state: slot.state, signature: slot.signature });
+		const { files } = this;
+		const cached: CachedFile[] = [];
+		for (let slot = 0; slot < files.count; slot++) {
+			if (files.has(slot) && files.states.get(slot) !== PENDING && !this.dirty.has(files.display(slot))) {
+				cached.push({ display: files.display(slot), size: files.sizes.get(slot), mtimeMs: files.mtimes.get(slot), state: files.states.get(slot), signature: this.storedSignature(slot) });
 			}
 		}
-		return files;
+		return cached;
 	}
 
 	/** The folders and the read cap the index is built for now. */
@@ -261,13 +290,7 @@ export class SearchIndex {
 	}
 
 	progress(): IndexProgress {
-		let total = 0;
-		for (const slot of this.slots) {
-			if (slot) {
-				total++;
-			}
-		}
-		return { indexed: this.counts.indexed, total, textBytes: this.counts.textBytes, indexBytes: this.counts.indexBytes };
+		return { indexed: this.counts.indexed, total: this.files.size, textBytes: this.counts.textBytes, indexBytes: this.counts.indexBytes };
 	}
 
 	/** Resolves once every file is indexed (now, or when the background work gets there). */
@@ -289,47 +312,69 @@ export class SearchIndex {
 	}
 
 	private add(absPath: string, display: string, size: number, mtimeMs: number): number {
-		const slot = this.free.pop() ?? this.slots.length;
-		this.slots[slot] = { display, folder: this.folderOf(absPath), size, mtimeMs, state: PENDING, signature: undefined, generation: 0 };
-		this.byDisplay.set(display, slot);
+		const slot = this.files.add(display, folderOf(this.setup, absPath), size, mtimeMs, ++this.stamp);
 		this.ordered = undefined;
 		return slot;
 	}
 
 	private remove(slot: number): void {
-		const entry = this.slots[slot]!;
-		this.counted(entry, -1);
-		this.slots[slot] = undefined;
-		this.byDisplay.delete(entry.display);
-		this.dirty.delete(entry.display);
-		this.free.push(slot);
+		const display = this.files.display(slot);
+		this.counted(slot, -1);
+		this.dropSignature(slot);
+		this.files.generations.set(slot, ++this.stamp);
+		this.files.remove(slot);
+		this.dirty.delete(display);
 		this.ordered = undefined;
 	}
 
 	/** The file changed: looked at again (now by a query, or by the background work). */
 	private invalidate(slot: number): void {
-		const entry = this.slots[slot]!;
-		this.counted(entry, -1);
-		entry.state = PENDING;
-		entry.signature = undefined;
-		entry.generation++;
+		this.counted(slot, -1);
+		this.files.states.set(slot, PENDING);
+		this.dropSignature(slot);
+		this.files.generations.set(slot, ++this.stamp);
 		this.enqueue(slot);
 	}
 
-	private counted(entry: Slot, sign: 1 | -1): void {
-		if (entry.state === PENDING) {
+	/** Whether `slot` of `files` is still the same file as when `generation` was read (nothing reset, removed or changed it). */
+	private holds(files: IndexedFiles, slot: number, generation: number): boolean {
+		return files === this.files && files.has(slot) && files.generations.get(slot) === generation;
+	}
+
+	private storedSignature(slot: number): Int32Array | undefined {
+		const length = this.files.length(slot);
+		return length === 0 ? undefined : this.signatures.get(this.files.address(slot), length);
+	}
+
+	private store(slot: number, signature: Int32Array): void {
+		this.dropSignature(slot);
+		this.files.signatureAddresses.set(slot, this.signatures.put(signature));
+		this.files.signatureLengths.set(slot, signature.length);
+	}
+
+	private dropSignature(slot: number): void {
+		const length = this.files.length(slot);
+		if (length > 0) {
+			this.signatures.free(this.files.address(slot), length);
+			this.files.signatureLengths.set(slot, 0);
+		}
+	}
+
+	private counted(slot: number, sign: 1 | -1): void {
+		if (this.files.states.get(slot) === PENDING) {
 			return;
 		}
 		this.counts.indexed += sign;
-		if (entry.signature) {
-			this.counts.textBytes += sign * entry.size;
-			this.counts.indexBytes += sign * entry.signature.byteLength;
+		const length = this.files.length(slot);
+		if (length > 0) {
+			this.counts.textBytes += sign * this.files.sizes.get(slot);
+			this.counts.indexBytes += sign * length * Int32Array.BYTES_PER_ELEMENT;
 		}
 	}
 
 	private requeueAll(): void {
-		for (let i = 0; i < this.slots.length; i++) {
-			if (this.slots[i]?.state === PENDING) {
+		for (let i = 0; i < this.files.count; i++) {
+			if (this.files.has(i) && this.files.states.get(i) === PENDING) {
 				this.queue.push(i);
 			}
 		}
@@ -354,6 +399,8 @@ export class SearchIndex {
 				this.pump();
 				return;
 			}
+			// Idle: the space of signatures that changed files left behind is worth taking back now.
+			this.signatures.compact(this.files);
 			this.signers?.rest();
 			this.idleWaiters.splice(0).forEach(resolve => resolve());
 		});
@@ -376,22 +423,23 @@ export class SearchIndex {
 				continue;
 			}
 			const slot = this.nextQueued();
-			const entry = slot === undefined ? undefined : this.slots[slot];
-			if (slot === undefined || !entry || entry.state !== PENDING) {
+			const files = this.files;
+			if (slot === undefined || !files.has(slot) || files.states.get(slot) !== PENDING) {
 				continue;
 			}
-			const dirty = this.dirty.get(entry.display);
+			const dirty = this.dirty.get(files.display(slot));
 			if (dirty !== undefined) {
-				this.indexBytes(entry, Buffer.from(dirty, 'utf8'));
+				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 				continue;
 			}
-			const generation = entry.generation;
-			const bytes = await this.read(slot, entry);
-			if (this.slots[slot] === entry && entry.generation === generation && entry.state === PENDING) {
+			const generation = files.generations.get(slot);
+			// Into one buffer, used again: the bytes are gone once the signature is made.
+			const bytes = await this.read(slot, this.readBuffer(files.sizes.get(slot)));
+			if (this.holds(files, slot, generation) && files.states.get(slot) === PENDING) {
 				if (bytes === undefined) {
-					this.skip(entry);
+					this.skip(slot);
 				} else {
-					this.indexBytes(entry, bytes);
+					this.indexBytes(slot, bytes);
 				}
 			}
 		}
@@ -415,32 +463,33 @@ export class SearchIndex {
 	 * at another file held (the rule `read` applies before reading).
 	 */
 	private handOff(signers: FileSigners): void {
-		const batch: { slot: number; entry: Slot; generation: number; absPath: string }[] = [];
+		const files = this.files;
+		const batch: { slot: number; generation: number; absPath: string }[] = [];
 		while (batch.length < SIGN_BATCH) {
 			const slot = this.nextQueued();
 			if (slot === undefined) {
 				break;
 			}
-			const entry = this.slots[slot];
-			if (!entry || entry.state !== PENDING) {
+			if (!files.has(slot) || files.states.get(slot) !== PENDING) {
 				continue;
 			}
-			if (entry.size > this.setup.maxFileSize) {
-				this.skip(entry);
-			} else if (this.dirty.has(entry.display)) {
-				this.indexBytes(entry, Buffer.from(this.dirty.get(entry.display)!, 'utf8'));
+			const dirty = this.dirty.get(files.display(slot));
+			if (files.sizes.get(slot) > this.setup.maxFileSize) {
+				this.skip(slot);
+			} else if (dirty !== undefined) {
+				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 			} else {
-				batch.push({ slot, entry, generation: entry.generation, absPath: this.absPath(slot) });
+				batch.push({ slot, generation: files.generations.get(slot), absPath: this.absPath(slot) });
 			}
 		}
 		if (batch.length === 0) {
 			return;
 		}
-		const current = (file: typeof batch[number]) => this.slots[file.slot] === file.entry && file.entry.generation === file.generation && file.entry.state === PENDING;
+		const current = (file: typeof batch[number]) => this.holds(files, file.slot, file.generation) && files.states.get(file.slot) === PENDING;
 		const work = signers.sign(batch.map(file => file.absPath), this.setup.maxFileSize).then(results => {
 			batch.forEach((file, i) => {
 				if (current(file)) {
-					this.takeSigned(file.entry, file.absPath, results[i]);
+					this.takeSigned(file.slot, file.absPath, results[i]);
 				}
 			});
 		}, () => {
@@ -454,31 +503,36 @@ export class SearchIndex {
 		this.signing.add(work);
 	}
 
-	private takeSigned(entry: Slot, absPath: string, signed: SignedFile | undefined): void {
+	private takeSigned(slot: number, absPath: string, signed: SignedFile | undefined): void {
 		if (!signed || signed.signature === undefined || (signed.realPath !== absPath && this.slotOf(signed.realPath) === undefined)) {
-			this.skip(entry);
+			this.skip(slot);
 			return;
 		}
-		entry.size = signed.size;
-		entry.signature = signed.signature;
-		entry.state = INDEXED;
-		this.counted(entry, 1);
+		this.files.sizes.set(slot, signed.size);
+		this.store(slot, signed.signature);
+		this.files.states.set(slot, INDEXED);
+		this.counted(slot, 1);
 	}
 
-	/** The file's bytes from disk, or undefined (gone, too large, or leading outside the held files). */
-	private async read(slot: number, entry: Slot): Promise<Buffer | undefined> {
-		if (entry.size > this.setup.maxFileSize) {
-			this.skip(entry);
+	/**
+	 * The file's bytes from disk, or undefined (gone, too large, or leading outside the held
+	 * files). With `into`, a view of it when the file fits.
+	 */
+	private async read(slot: number, into?: Buffer): Promise<Buffer | undefined> {
+		const files = this.files;
+		if (files.sizes.get(slot) > this.setup.maxFileSize) {
+			this.skip(slot);
 			return undefined;
 		}
+		const generation = files.generations.get(slot);
 		const absPath = this.absPath(slot);
 		try {
-			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined);
+			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined, into);
 			if (result.kind === 'ok') {
 				return Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
 			}
-			if (result.kind !== 'not-a-file') {
-				this.skip(entry); // refused or too large: never searched until it changes
+			if (result.kind !== 'not-a-file' && this.holds(files, slot, generation)) {
+				this.skip(slot); // refused or too large: never searched until it changes
 			}
 		} catch {
 			// Gone since it was listed: its removal is on its way.
@@ -486,36 +540,38 @@ export class SearchIndex {
 		return undefined;
 	}
 
-	private indexBytes(entry: Slot, bytes: Buffer): void {
+	/**
+	 * The background reads' buffer, at least `size` bytes (grown by doubling): a buffer per file
+	 * left a heap of freed buffers between the signatures that the process kept resident.
+	 */
+	private readBuffer(size: number): Buffer | undefined {
+		if (size > this.setup.maxFileSize) {
+			return undefined;
+		}
+		if (!this.scratch || this.scratch.length < size) {
+			this.scratch = Buffer.allocUnsafeSlow(Math.max(MIN_READ_BUFFER, 2 ** Math.ceil(Math.log2(size))));
+		}
+		return this.scratch;
+	}
+
+	private indexBytes(slot: number, bytes: Buffer): void {
 		const signature = textSignature(bytes, this.setup.maxFileSize);
 		if (signature === undefined) {
-			this.skip(entry);
+			this.skip(slot);
 			return;
 		}
-		entry.size = bytes.length;
-		entry.signature = signature;
-		entry.state = INDEXED;
-		this.counted(entry, 1);
+		this.files.sizes.set(slot, bytes.length);
+		this.store(slot, signature);
+		this.files.states.set(slot, INDEXED);
+		this.counted(slot, 1);
 	}
 
-	private skip(entry: Slot): void {
-		if (entry.state === PENDING) {
-			entry.state = SKIPPED;
-			entry.signature = undefined;
-			this.counted(entry, 1);
+	private skip(slot: number): void {
+		if (this.files.states.get(slot) === PENDING) {
+			this.files.states.set(slot, SKIPPED);
+			this.dropSignature(slot);
+			this.counted(slot, 1);
 		}
-	}
-
-	private folderOf(absPath: string): number {
-		let best = 0;
-		let bestLength = -1;
-		this.setup.roots.forEach((root, i) => {
-			if ((absPath === root.path || absPath.startsWith(withSep(root.path))) && root.path.length > bestLength) {
-				best = i;
-				bestLength = root.path.length;
-			}
-		});
-		return best;
 	}
 
 	/** The display path a path (as listed, or real) has, if it lies in a folder. */
@@ -535,9 +591,23 @@ export class SearchIndex {
 		return found;
 	}
 
-	private relOf(entry: Slot): string {
-		return this.setup.roots.length > 1 ? entry.display.slice(entry.display.indexOf('/') + 1) : entry.display;
+	private relOf(slot: number): string {
+		const display = this.files.display(slot);
+		return this.setup.roots.length > 1 ? display.slice(display.indexOf('/') + 1) : display;
 	}
+}
+
+/** The folder (index of `setup.roots`) a listed path lies in: the longest root it starts with. */
+function folderOf(setup: IndexSetup, absPath: string): number {
+	let best = 0;
+	let bestLength = -1;
+	setup.roots.forEach((root, i) => {
+		if ((absPath === root.path || absPath.startsWith(withSep(root.path))) && root.path.length > bestLength) {
+			best = i;
+			bestLength = root.path.length;
+		}
+	});
+	return best;
 }
 
 function withSep(dir: string): string {

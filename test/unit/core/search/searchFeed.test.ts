@@ -6,7 +6,7 @@ import { StoredFile, StoredFiles } from '../../../../src/core/files/fileStore';
 import { FileSystemReader } from '../../../../src/core/ports';
 import { ResourceChange } from '../../../../src/core/resource';
 import { batchFiles, FileBatch, SearchBackend } from '../../../../src/core/search/ports';
-import { ListedFiles, SearchFeed } from '../../../../src/core/search/searchFeed';
+import { ListedFiles, PART_FILES, SearchFeed } from '../../../../src/core/search/searchFeed';
 import { FakeDocuments } from '../../../fakes/fakeDocuments';
 import { FakeSettings } from '../../../fakes/fakeSettings';
 
@@ -63,9 +63,15 @@ class EveryStep extends EventLoopSlices {
 }
 
 describe('the search feed sends the whole list in slices', () => {
-	async function sentList(list: ChangingList): Promise<string[]> {
-		let sent: FileBatch | undefined;
-		const backend = { reset: (_setup: unknown, files: FileBatch) => { sent = files; }, update: () => undefined } as unknown as SearchBackend;
+	/** The parts the backend was sent: by which call, their files, and whether more were to follow. */
+	async function sentParts(list: ChangingList): Promise<{ call: string; files: string[]; more: boolean | undefined }[]> {
+		const parts: { call: string; files: string[]; more: boolean | undefined }[] = [];
+		const displays = (files: FileBatch) => batchFiles(files).map(f => f.display);
+		const backend = {
+			reset: (_setup: unknown, files: FileBatch, more?: boolean) => parts.push({ call: 'reset', files: displays(files), more }),
+			extendReset: (files: FileBatch, more?: boolean) => parts.push({ call: 'extendReset', files: displays(files), more }),
+			update: () => undefined,
+		} as unknown as SearchBackend;
 		const feed = new SearchFeed({
 			files: list,
 			folders: { folders: () => [{ path: '/ws', name: 'ws' }], onDidChange: new Emitter<void>().event },
@@ -78,17 +84,29 @@ describe('the search feed sends the whole list in slices', () => {
 		});
 		try {
 			await feed.ready();
-			assert.ok(sent, 'the backend was given a list');
-			return batchFiles(sent).map(f => f.display);
+			assert.ok(parts.length > 0, 'the backend was given a list');
+			return parts;
 		} finally {
 			feed.dispose();
 		}
+	}
+
+	async function sentList(list: ChangingList): Promise<string[]> {
+		return (await sentParts(list)).flatMap(part => part.files);
 	}
 
 	const names = Array.from({ length: 2000 }, (_, i) => `f${String(i).padStart(4, '0')}.txt`);
 
 	it('takes every file once when nothing changes', async () => {
 		assert.deepEqual(await sentList(new ChangingList(names)), names);
+	});
+
+	it('sends a long list in parts, in order, only the last saying that no more follow', async () => {
+		const many = Array.from({ length: 2 * PART_FILES + 5 }, (_, i) => `g${String(i).padStart(6, '0')}.txt`);
+		const parts = await sentParts(new ChangingList(many));
+		assert.deepEqual(parts.map(p => [p.call, p.more]), [['reset', true], ['extendReset', true], ['extendReset', false]]);
+		assert.ok(parts.every(p => p.files.length <= PART_FILES), 'no part over PART_FILES');
+		assert.deepEqual(parts.flatMap(p => p.files), many);
 	});
 
 	it('skips no file that stays when files before it are listed or go while it walks', async () => {
