@@ -93,7 +93,7 @@ export class SearchIndex {
 			return;
 		}
 		for (const file of batchFiles(files)) {
-			next.files.add(file.display, folderOf(next.setup, file.path), file.size, file.mtimeMs, ++this.stamp);
+			next.files.add(file.display, file.folder, file.size, file.mtimeMs, ++this.stamp);
 		}
 		if (!more) {
 			this.next = undefined;
@@ -162,7 +162,7 @@ export class SearchIndex {
 		for (const file of batchFiles(changed)) {
 			const slot = this.files.slotOf(file.display);
 			if (slot === undefined) {
-				this.enqueue(this.add(file.path, file.display, file.size, file.mtimeMs));
+				this.enqueue(this.add(file.display, file.folder, file.size, file.mtimeMs));
 				continue;
 			}
 			this.files.sizes.set(slot, file.size);
@@ -311,8 +311,8 @@ export class SearchIndex {
 		this.idleWaiters.splice(0).forEach(resolve => resolve());
 	}
 
-	private add(absPath: string, display: string, size: number, mtimeMs: number): number {
-		const slot = this.files.add(display, folderOf(this.setup, absPath), size, mtimeMs, ++this.stamp);
+	private add(display: string, folder: number, size: number, mtimeMs: number): number {
+		const slot = this.files.add(display, folder, size, mtimeMs, ++this.stamp);
 		this.ordered = undefined;
 		return slot;
 	}
@@ -595,19 +595,6 @@ export class SearchIndex {
 		const display = this.files.display(slot);
 		return this.setup.roots.length > 1 ? display.slice(display.indexOf('/') + 1) : display;
 	}
-}
-
-/** The folder (index of `setup.roots`) a listed path lies in: the longest root it starts with. */
-function folderOf(setup: IndexSetup, absPath: string): number {
-	let best = 0;
-	let bestLength = -1;
-	setup.roots.forEach((root, i) => {
-		if ((absPath === root.path || absPath.startsWith(withSep(root.path))) && root.path.length > bestLength) {
-			best = i;
-			bestLength = root.path.length;
-		}
-	});
-	return best;
 }
 
 function withSep(dir: string): string {
