@@ -14,7 +14,10 @@ if (parentPort) {
 	const scratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 	const signed = (absPath: string, maxFileSize: number): SignedFile | undefined => {
 		try {
-			const { result, realPath = absPath } = readFileInto(absPath, maxFileSize, scratch);
+			const opened = readFileInto(absPath, maxFileSize, scratch);
+			const { result } = opened;
+			// No copy of the path asked for comes back: the index has it, and each copy was garbage there.
+			const realPath = opened.realPath === absPath ? undefined : opened.realPath;
 			if (result.kind !== 'ok') {
 				return { realPath, size: 0, signature: undefined };
 			}

@@ -104,8 +104,11 @@ export interface IndexReport extends IndexProgress {
 
 /** A file another thread read and signed for the index. */
 export interface SignedFile {
-	/** Where the opened file really is (links resolved): taken only if that is a file the index holds. */
-	readonly realPath: string;
+	/**
+	 * Where the opened file really is (links resolved), when not where it was asked: taken only
+	 * if that is a file the index holds.
+	 */
+	readonly realPath?: string;
 	readonly size: number;
 	/** Undefined: nothing to search in it (binary, over the cap, not a file). */
 	readonly signature: Int32Array | undefined;

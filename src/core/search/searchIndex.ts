@@ -464,8 +464,13 @@ export class SearchIndex {
 	 */
 	private handOff(signers: FileSigners): void {
 		const files = this.files;
-		const batch: { slot: number; generation: number; absPath: string }[] = [];
-		while (batch.length < SIGN_BATCH) {
+		// Only numbers are kept while the other thread works: what waits that long outlives the
+		// young generation, and a path and an object per file kept that long piled up as garbage
+		// that only a full collection freed.
+		const slots: number[] = [];
+		const generations: number[] = [];
+		const paths: string[] = [];
+		while (slots.length < SIGN_BATCH) {
 			const slot = this.nextQueued();
 			if (slot === undefined) {
 				break;
@@ -479,32 +484,35 @@ export class SearchIndex {
 			} else if (dirty !== undefined) {
 				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 			} else {
-				batch.push({ slot, generation: files.generations.get(slot), absPath: this.absPath(slot) });
+				slots.push(slot);
+				generations.push(files.generations.get(slot));
+				paths.push(this.absPath(slot));
 			}
 		}
-		if (batch.length === 0) {
+		if (slots.length === 0) {
 			return;
 		}
-		const current = (file: typeof batch[number]) => this.holds(files, file.slot, file.generation) && files.states.get(file.slot) === PENDING;
-		const work = signers.sign(batch.map(file => file.absPath), this.setup.maxFileSize).then(results => {
-			batch.forEach((file, i) => {
-				if (current(file)) {
-					this.takeSigned(file.slot, file.absPath, results[i]);
+		const current = (i: number) => this.holds(files, slots[i], generations[i]) && files.states.get(slots[i]) === PENDING;
+		const work = signers.sign(paths, this.setup.maxFileSize).then(results => {
+			for (let i = 0; i < slots.length; i++) {
+				if (current(i)) {
+					this.takeSigned(slots[i], results[i]);
 				}
-			});
+			}
 		}, () => {
 			// The other thread failed (it says why in its own log): these files are read here.
-			for (const file of batch) {
-				if (current(file)) {
-					this.queue.push(file.slot);
+			for (let i = 0; i < slots.length; i++) {
+				if (current(i)) {
+					this.queue.push(slots[i]);
 				}
 			}
 		}).finally(() => this.signing.delete(work));
 		this.signing.add(work);
 	}
 
-	private takeSigned(slot: number, absPath: string, signed: SignedFile | undefined): void {
-		if (!signed || signed.signature === undefined || (signed.realPath !== absPath && this.slotOf(signed.realPath) === undefined)) {
+	private takeSigned(slot: number, signed: SignedFile | undefined): void {
+		const realPath = signed?.realPath;
+		if (!signed || signed.signature === undefined || (realPath !== undefined && realPath !== this.absPath(slot) && this.slotOf(realPath) === undefined)) {
 			this.skip(slot);
 			return;
 		}
