@@ -25,6 +25,11 @@ export interface CachedFile {
 	readonly signature: Int32Array | undefined;
 }
 
+/** Files for a cache, each made as it is read: to be read before the index changes (in one turn). */
+export interface CachedFiles extends Iterable<CachedFile> {
+	readonly length: number;
+}
+
 /**
  * The text index of the served files: a 4-gram signature per file (`quadgrams.ts`), built in the
  * background a slice at a time and kept current from the files provider's changes and the open
@@ -273,15 +278,28 @@ export class SearchIndex {
 	 * The files whose state is current on disk, for a cache: not the pending ones, and not those
 	 * with unsaved text, whose signature may be that text's (never kept beyond this process).
 	 */
-	snapshot(): CachedFile[] {
+	snapshot(): CachedFiles {
 		const { files } = this;
-		const cached: CachedFile[] = [];
+		let length = 0;
 		for (let slot = 0; slot < files.count; slot++) {
-			if (files.has(slot) && files.states.get(slot) !== PENDING && !this.dirty.has(files.display(slot))) {
-				cached.push({ display: files.display(slot), size: files.sizes.get(slot), mtimeMs: files.mtimes.get(slot), state: files.states.get(slot), signature: this.storedSignature(slot) });
+			if (this.cacheable(files, slot)) {
+				length++;
 			}
 		}
-		return cached;
+		return { length, [Symbol.iterator]: () => this.cachedFiles(files) };
+	}
+
+	/** Made one at a time as a cache is written: all at once, an object and a view per file lived as long as the write. */
+	private *cachedFiles(files: IndexedFiles): Generator<CachedFile> {
+		for (let slot = 0; slot < files.count; slot++) {
+			if (this.cacheable(files, slot)) {
+				yield { display: files.display(slot), size: files.sizes.get(slot), mtimeMs: files.mtimes.get(slot), state: files.states.get(slot), signature: this.storedSignature(slot) };
+			}
+		}
+	}
+
+	private cacheable(files: IndexedFiles, slot: number): boolean {
+		return files.has(slot) && files.states.get(slot) !== PENDING && !this.dirty.has(files.display(slot));
 	}
 
 	/** The folders and the read cap the index is built for now. */
