@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 import { IndexSetup } from '../core/search/ports';
-import { CachedFile } from '../core/search/searchIndex';
+import { CachedFile, CachedFiles } from '../core/search/searchIndex';
 
 /** What a cache file starts with: anything else is not one of ours. */
 const MAGIC = Buffer.from('MWRSIDX\0', 'latin1');
@@ -19,7 +19,7 @@ function headerOf(setup: IndexSetup): string {
 }
 
 /** The bytes an encoding of `files` for `setup` takes, to refuse a write over the bound before making it. */
-export function encodedSize(setup: IndexSetup, files: readonly CachedFile[]): number {
+export function encodedSize(setup: IndexSetup, files: CachedFiles): number {
 	let size = MAGIC.length + 4 + 4 + Buffer.byteLength(headerOf(setup)) + 4 + 4;
 	for (const file of files) {
 		size += FIXED + Buffer.byteLength(file.display) + (file.signature?.byteLength ?? 0);
@@ -36,7 +36,7 @@ const CHUNK_BYTES = 1024 * 1024;
  * that last. Never any text: a signature is a Bloom filter of the text's 4-grams. Handed to
  * `write` a piece at a time, in one buffer it reuses: `write` must take each piece before it returns.
  */
-export function writeSearchCache(setup: IndexSetup, files: readonly CachedFile[], write: (piece: Buffer) => void): void {
+export function writeSearchCache(setup: IndexSetup, files: CachedFiles, write: (piece: Buffer) => void): void {
 	const out = Buffer.allocUnsafe(CHUNK_BYTES);
 	let at = 0;
 	let crc = 0;
@@ -92,7 +92,7 @@ export function writeSearchCache(setup: IndexSetup, files: readonly CachedFile[]
 }
 
 /** The whole encoding in one buffer (`writeSearchCache`'s pieces joined). */
-export function encodeSearchCache(setup: IndexSetup, files: readonly CachedFile[]): Buffer {
+export function encodeSearchCache(setup: IndexSetup, files: CachedFiles): Buffer {
 	const pieces: Buffer[] = [];
 	writeSearchCache(setup, files, piece => pieces.push(Buffer.from(piece)));
 	return Buffer.concat(pieces);

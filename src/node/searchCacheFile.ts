@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { IndexSetup } from '../core/search/ports';
-import { CachedFile } from '../core/search/searchIndex';
+import { CachedFile, CachedFiles } from '../core/search/searchIndex';
 import { decodeSearchCache, encodedSize, writeSearchCache } from './searchCacheCodec';
 
 /** The cache file's name in its folder. */
@@ -44,7 +44,7 @@ export class SearchCacheFile {
 	}
 
 	/** Writes the files (false when it would be over the bound, or the write failed: logged). */
-	save(setup: IndexSetup, files: readonly CachedFile[]): boolean {
+	save(setup: IndexSetup, files: CachedFiles): boolean {
 		if (encodedSize(setup, files) > MAX_CACHE_BYTES) {
 			this.log('info', 'search index: not cached, the cache would be over its bound');
 			return false;

@@ -14,7 +14,10 @@ if (parentPort) {
 	const scratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 	const signed = (absPath: string, maxFileSize: number): SignedFile | undefined => {
 		try {
-			const { result, realPath = absPath } = readFileInto(absPath, maxFileSize, scratch);
+			const opened = readFileInto(absPath, maxFileSize, scratch);
+			const { result } = opened;
+			// No copy of the path asked for comes back: the index has it, and each copy was garbage there.
+			const realPath = opened.realPath === absPath ? undefined : opened.realPath;
 			if (result.kind !== 'ok') {
 				return { realPath, size: 0, signature: undefined };
 			}
@@ -26,8 +29,31 @@ if (parentPort) {
 	};
 	// A batch is read and signed in one go (no awaits), so batches never share the buffer.
 	port.on('message', (request: SignRequest) => {
-		const results = request.paths.map(absPath => signed(absPath, request.maxFileSize));
+		const results = packed(request.paths.map(absPath => signed(absPath, request.maxFileSize)));
 		const reply: SignReply = { id: request.id, results };
-		port.postMessage(reply, results.flatMap(r => (r?.signature ? [r.signature.buffer as ArrayBuffer] : [])));
+		const buffer = results.find(r => r?.signature)?.signature?.buffer as ArrayBuffer | undefined;
+		port.postMessage(reply, buffer ? [buffer] : []);
+	});
+}
+
+/**
+ * The results with their signatures copied into one buffer, each a view of it: the index's
+ * thread then receives one buffer a batch, not a buffer per file, whose allocations piled up
+ * there until a full collection.
+ */
+function packed(results: (SignedFile | undefined)[]): (SignedFile | undefined)[] {
+	let words = 0;
+	for (const result of results) {
+		words += result?.signature?.length ?? 0;
+	}
+	const all = new Int32Array(words);
+	let at = 0;
+	return results.map(result => {
+		if (!result?.signature) {
+			return result;
+		}
+		all.set(result.signature, at);
+		at += result.signature.length;
+		return { ...result, signature: all.subarray(at - result.signature.length, at) };
 	});
 }

@@ -99,7 +99,7 @@ export class ThreadSearchBackend implements SearchBackend {
 		const worker = this.local ? undefined : this.started();
 		if (worker) {
 			const batches = [message.kind === 'reset' || message.kind === 'extend' ? message.files : message.kind === 'update' ? message.changed : undefined].filter(b => b !== undefined);
-			worker.postMessage(message, batches.flatMap(b => [b.sizes.buffer, b.mtimes.buffer]) as ArrayBuffer[]);
+			worker.postMessage(message, batches.flatMap(b => [b.folders.buffer, b.sizes.buffer, b.mtimes.buffer]) as ArrayBuffer[]);
 		} else if (this.local) {
 			locally();
 		}

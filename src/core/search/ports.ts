@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { Event } from '../../common/event';
 import { IDisposable } from '../../common/lifecycle';
 import { FilesQuery, TextQuery } from './searchQuery';
@@ -12,14 +13,15 @@ export interface SearchRoot {
 
 /**
  * Files as the files provider lists them (its one served-or-not rule made the list), joined by
- * NUL: a hundred thousand of them cross to another thread as a few strings and two arrays, not
- * as an object each.
+ * NUL: a hundred thousand of them cross to another thread as a string and three arrays, not as
+ * an object each. Each file's folder is a number: the index finds a file by its folder and its
+ * display path, so the absolute paths (most of the list's characters) are not sent.
  */
 export interface FileBatch {
-	/** Absolute paths, as listed. */
-	readonly paths: string;
 	/** The paths as answers show them (folder-relative, the folder's name first in a multi-root workspace). */
 	readonly displays: string;
+	/** The folder each file is in (index of `IndexSetup.roots`). */
+	readonly folders: Uint16Array;
 	readonly sizes: Float64Array;
 	readonly mtimes: Float64Array;
 }
@@ -102,8 +104,11 @@ export interface IndexReport extends IndexProgress {
 
 /** A file another thread read and signed for the index. */
 export interface SignedFile {
-	/** Where the opened file really is (links resolved): taken only if that is a file the index holds. */
-	readonly realPath: string;
+	/**
+	 * Where the opened file really is (links resolved), when not where it was asked: taken only
+	 * if that is a file the index holds.
+	 */
+	readonly realPath?: string;
 	readonly size: number;
 	/** Undefined: nothing to search in it (binary, over the cap, not a file). */
 	readonly signature: Int32Array | undefined;
@@ -132,18 +137,21 @@ const JOIN_CHUNK = 4096;
  * slices holds no object per file and never joins the whole list in one step.
  */
 export class FileBatchBuilder {
-	private paths: string[] = [];
 	private displays: string[] = [];
-	private readonly pathChunks: string[] = [];
 	private readonly displayChunks: string[] = [];
+	private folders: Uint16Array;
 	private sizes: Float64Array;
 	private mtimes: Float64Array;
 	private count = 0;
 
-	/** `expected`: about how many files will be added (more may be). */
-	constructor(expected: number) {
-		this.sizes = new Float64Array(Math.max(expected, 16));
-		this.mtimes = new Float64Array(this.sizes.length);
+	/**
+	 * `expected`: about how many files will be added (more may be). `roots`: the folders, in the
+	 * order of `IndexSetup.roots`, to tell each file's folder by its path (none: all in the first).
+	 */
+	constructor(expected: number, private readonly roots: readonly { readonly path: string }[] = []) {
+		this.folders = new Uint16Array(Math.max(expected, 16));
+		this.sizes = new Float64Array(this.folders.length);
+		this.mtimes = new Float64Array(this.folders.length);
 	}
 
 	/** Files added so far. */
@@ -153,15 +161,16 @@ export class FileBatchBuilder {
 
 	add(file: { path: string; display: string; size: number; mtimeMs: number }): void {
 		if (this.count === this.sizes.length) {
-			this.sizes = grown(this.sizes);
-			this.mtimes = grown(this.mtimes);
+			this.folders = grown(this.folders, new Uint16Array(this.count * 2));
+			this.sizes = grown(this.sizes, new Float64Array(this.count * 2));
+			this.mtimes = grown(this.mtimes, new Float64Array(this.count * 2));
 		}
-		this.paths.push(file.path);
 		this.displays.push(file.display);
+		this.folders[this.count] = this.roots.length > 1 ? folderOf(this.roots, file.path) : 0;
 		this.sizes[this.count] = file.size;
 		this.mtimes[this.count] = file.mtimeMs;
 		this.count++;
-		if (this.paths.length === JOIN_CHUNK) {
+		if (this.displays.length === JOIN_CHUNK) {
 			this.joinChunk();
 		}
 	}
@@ -170,35 +179,47 @@ export class FileBatchBuilder {
 		this.joinChunk();
 		const full = this.count === this.sizes.length;
 		return {
-			paths: this.pathChunks.join('\0'),
 			displays: this.displayChunks.join('\0'),
+			folders: full ? this.folders : this.folders.slice(0, this.count),
 			sizes: full ? this.sizes : this.sizes.slice(0, this.count),
 			mtimes: full ? this.mtimes : this.mtimes.slice(0, this.count),
 		};
 	}
 
 	private joinChunk(): void {
-		if (this.paths.length > 0) {
-			this.pathChunks.push(this.paths.join('\0'));
+		if (this.displays.length > 0) {
 			this.displayChunks.push(this.displays.join('\0'));
-			this.paths = [];
 			this.displays = [];
 		}
 	}
 }
 
-function grown(numbers: Float64Array): Float64Array {
-	const larger = new Float64Array(numbers.length * 2);
+function grown<T extends Uint16Array | Float64Array>(numbers: T, larger: T): T {
 	larger.set(numbers);
 	return larger;
 }
 
+/** The folder (index of `roots`) a listed path lies in: the longest root it is in. */
+function folderOf(roots: readonly { readonly path: string }[], absPath: string): number {
+	let best = 0;
+	let bestLength = -1;
+	roots.forEach((root, i) => {
+		if ((absPath === root.path || absPath.startsWith(withSep(root.path))) && root.path.length > bestLength) {
+			best = i;
+			bestLength = root.path.length;
+		}
+	});
+	return best;
+}
+
+function withSep(dir: string): string {
+	return dir.endsWith(path.sep) ? dir : dir + path.sep;
+}
+
 /** The files of a batch (the receiver's side). */
-export function batchFiles(batch: FileBatch): { path: string; display: string; size: number; mtimeMs: number }[] {
+export function batchFiles(batch: FileBatch): { display: string; folder: number; size: number; mtimeMs: number }[] {
 	if (batch.sizes.length === 0) {
 		return [];
 	}
-	const paths = batch.paths.split('\0');
-	const displays = batch.displays.split('\0');
-	return paths.map((path, i) => ({ path, display: displays[i], size: batch.sizes[i], mtimeMs: batch.mtimes[i] }));
+	return batch.displays.split('\0').map((display, i) => ({ display, folder: batch.folders[i], size: batch.sizes[i], mtimeMs: batch.mtimes[i] }));
 }

@@ -15,9 +15,11 @@ const SLICE_MS = 4;
 /**
  * Files sent to the backend at a time: a whole list of a million files, joined and posted at
  * once, was held two and three times over (the strings, their copy in the message, the other
- * thread's copy) next to the index.
+ * thread's copy) next to the index. A part this small joins into a string V8 keeps with the
+ * young objects, gone at the next minor collection, where a larger one is a large object that
+ * only a full collection frees.
  */
-export const PART_FILES = 16_384;
+export const PART_FILES = 1024;
 
 /**
  * The files the search may look at, as the files provider lists them: its list was made by the
@@ -115,7 +117,7 @@ export class SearchFeed extends Disposable {
 		})));
 		const setup = { roots, maxFileSize: settings.get().maxFileSize };
 		let listed = files.listedFiles();
-		let part = new FileBatchBuilder(Math.min(listed.length, PART_FILES));
+		let part = new FileBatchBuilder(Math.min(listed.length, PART_FILES), roots);
 		let begun = false;
 		const send = (more: boolean) => {
 			if (begun) {
@@ -124,7 +126,7 @@ export class SearchFeed extends Disposable {
 				backend.reset(setup, part.build(), more);
 				begun = true;
 			}
-			part = new FileBatchBuilder(Math.min(listed.length, PART_FILES));
+			part = new FileBatchBuilder(Math.min(listed.length, PART_FILES), roots);
 		};
 		let taken = 0;
 		for (let i = 0; i < listed.length; i++) {
@@ -183,7 +185,7 @@ export class SearchFeed extends Disposable {
 		this.pending = new Set();
 		const { files, documents, backend } = this.ports;
 		const listed = files.listedFiles();
-		const changed = new FileBatchBuilder(uris.size);
+		const changed = new FileBatchBuilder(uris.size, this.ports.folders.folders());
 		const removed: string[] = [];
 		const dirty: DirtyText[] = [];
 		const seen = new Set<string>();

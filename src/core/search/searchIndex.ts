@@ -25,6 +25,11 @@ export interface CachedFile {
 	readonly signature: Int32Array | undefined;
 }
 
+/** Files for a cache, each made as it is read: to be read before the index changes (in one turn). */
+export interface CachedFiles extends Iterable<CachedFile> {
+	readonly length: number;
+}
+
 /**
  * The text index of the served files: a 4-gram signature per file (`quadgrams.ts`), built in the
  * background a slice at a time and kept current from the files provider's changes and the open
@@ -93,7 +98,7 @@ export class SearchIndex {
 			return;
 		}
 		for (const file of batchFiles(files)) {
-			next.files.add(file.display, folderOf(next.setup, file.path), file.size, file.mtimeMs, ++this.stamp);
+			next.files.add(file.display, file.folder, file.size, file.mtimeMs, ++this.stamp);
 		}
 		if (!more) {
 			this.next = undefined;
@@ -162,7 +167,7 @@ export class SearchIndex {
 		for (const file of batchFiles(changed)) {
 			const slot = this.files.slotOf(file.display);
 			if (slot === undefined) {
-				this.enqueue(this.add(file.path, file.display, file.size, file.mtimeMs));
+				this.enqueue(this.add(file.display, file.folder, file.size, file.mtimeMs));
 				continue;
 			}
 			this.files.sizes.set(slot, file.size);
@@ -273,15 +278,28 @@ export class SearchIndex {
 	 * The files whose state is current on disk, for a cache: not the pending ones, and not those
 	 * with unsaved text, whose signature may be that text's (never kept beyond this process).
 	 */
-	snapshot(): CachedFile[] {
+	snapshot(): CachedFiles {
 		const { files } = this;
-		const cached: CachedFile[] = [];
+		let length = 0;
 		for (let slot = 0; slot < files.count; slot++) {
-			if (files.has(slot) && files.states.get(slot) !== PENDING && !this.dirty.has(files.display(slot))) {
-				cached.push({ display: files.display(slot), size: files.sizes.get(slot), mtimeMs: files.mtimes.get(slot), state: files.states.get(slot), signature: this.storedSignature(slot) });
+			if (this.cacheable(files, slot)) {
+				length++;
 			}
 		}
-		return cached;
+		return { length, [Symbol.iterator]: () => this.cachedFiles(files) };
+	}
+
+	/** Made one at a time as a cache is written: all at once, an object and a view per file lived as long as the write. */
+	private *cachedFiles(files: IndexedFiles): Generator<CachedFile> {
+		for (let slot = 0; slot < files.count; slot++) {
+			if (this.cacheable(files, slot)) {
+				yield { display: files.display(slot), size: files.sizes.get(slot), mtimeMs: files.mtimes.get(slot), state: files.states.get(slot), signature: this.storedSignature(slot) };
+			}
+		}
+	}
+
+	private cacheable(files: IndexedFiles, slot: number): boolean {
+		return files.has(slot) && files.states.get(slot) !== PENDING && !this.dirty.has(files.display(slot));
 	}
 
 	/** The folders and the read cap the index is built for now. */
@@ -311,8 +329,8 @@ export class SearchIndex {
 		this.idleWaiters.splice(0).forEach(resolve => resolve());
 	}
 
-	private add(absPath: string, display: string, size: number, mtimeMs: number): number {
-		const slot = this.files.add(display, folderOf(this.setup, absPath), size, mtimeMs, ++this.stamp);
+	private add(display: string, folder: number, size: number, mtimeMs: number): number {
+		const slot = this.files.add(display, folder, size, mtimeMs, ++this.stamp);
 		this.ordered = undefined;
 		return slot;
 	}
@@ -464,8 +482,13 @@ export class SearchIndex {
 	 */
 	private handOff(signers: FileSigners): void {
 		const files = this.files;
-		const batch: { slot: number; generation: number; absPath: string }[] = [];
-		while (batch.length < SIGN_BATCH) {
+		// Only numbers are kept while the other thread works: what waits that long outlives the
+		// young generation, and a path and an object per file kept that long piled up as garbage
+		// that only a full collection freed.
+		const slots: number[] = [];
+		const generations: number[] = [];
+		const paths: string[] = [];
+		while (slots.length < SIGN_BATCH) {
 			const slot = this.nextQueued();
 			if (slot === undefined) {
 				break;
@@ -479,32 +502,35 @@ export class SearchIndex {
 			} else if (dirty !== undefined) {
 				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 			} else {
-				batch.push({ slot, generation: files.generations.get(slot), absPath: this.absPath(slot) });
+				slots.push(slot);
+				generations.push(files.generations.get(slot));
+				paths.push(this.absPath(slot));
 			}
 		}
-		if (batch.length === 0) {
+		if (slots.length === 0) {
 			return;
 		}
-		const current = (file: typeof batch[number]) => this.holds(files, file.slot, file.generation) && files.states.get(file.slot) === PENDING;
-		const work = signers.sign(batch.map(file => file.absPath), this.setup.maxFileSize).then(results => {
-			batch.forEach((file, i) => {
-				if (current(file)) {
-					this.takeSigned(file.slot, file.absPath, results[i]);
+		const current = (i: number) => this.holds(files, slots[i], generations[i]) && files.states.get(slots[i]) === PENDING;
+		const work = signers.sign(paths, this.setup.maxFileSize).then(results => {
+			for (let i = 0; i < slots.length; i++) {
+				if (current(i)) {
+					this.takeSigned(slots[i], results[i]);
 				}
-			});
+			}
 		}, () => {
 			// The other thread failed (it says why in its own log): these files are read here.
-			for (const file of batch) {
-				if (current(file)) {
-					this.queue.push(file.slot);
+			for (let i = 0; i < slots.length; i++) {
+				if (current(i)) {
+					this.queue.push(slots[i]);
 				}
 			}
 		}).finally(() => this.signing.delete(work));
 		this.signing.add(work);
 	}
 
-	private takeSigned(slot: number, absPath: string, signed: SignedFile | undefined): void {
-		if (!signed || signed.signature === undefined || (signed.realPath !== absPath && this.slotOf(signed.realPath) === undefined)) {
+	private takeSigned(slot: number, signed: SignedFile | undefined): void {
+		const realPath = signed?.realPath;
+		if (!signed || signed.signature === undefined || (realPath !== undefined && realPath !== this.absPath(slot) && this.slotOf(realPath) === undefined)) {
 			this.skip(slot);
 			return;
 		}
@@ -595,19 +621,6 @@ export class SearchIndex {
 		const display = this.files.display(slot);
 		return this.setup.roots.length > 1 ? display.slice(display.indexOf('/') + 1) : display;
 	}
-}
-
-/** The folder (index of `setup.roots`) a listed path lies in: the longest root it starts with. */
-function folderOf(setup: IndexSetup, absPath: string): number {
-	let best = 0;
-	let bestLength = -1;
-	setup.roots.forEach((root, i) => {
-		if ((absPath === root.path || absPath.startsWith(withSep(root.path))) && root.path.length > bestLength) {
-			best = i;
-			bestLength = root.path.length;
-		}
-	});
-	return best;
 }
 
 function withSep(dir: string): string {

@@ -44,7 +44,7 @@ describe('search index: seeded from a cache, snapshot for one', () => {
 		const first = built();
 		first.index.reset(setup, listing());
 		await first.index.whenIdle();
-		const kept = new Map<string, CachedFile>(first.index.snapshot().map(f => [f.display, f]));
+		const kept = new Map<string, CachedFile>([...first.index.snapshot()].map(f => [f.display, f]));
 		assert.deepEqual([...kept.keys()].sort(), rels);
 		utimesSync(fx.file('s/b.txt'), new Date(), new Date(Date.now() + 60_000));
 		const second = built();
@@ -64,9 +64,9 @@ describe('search index: seeded from a cache, snapshot for one', () => {
 		index.update(new FileBatchBuilder(0).build(), [], [{ path: fx.file('s/c.txt'), text: 'unsaved words only in the buffer' }]);
 		await index.whenIdle();
 		assert.notEqual(index.signatureOf(index.slotOfDisplay('c.txt')!), undefined, 'indexed, from the buffer');
-		assert.deepEqual(index.snapshot().map(f => f.display).sort(), ['a.txt', 'b.txt']);
+		assert.deepEqual([...index.snapshot()].map(f => f.display).sort(), ['a.txt', 'b.txt']);
 		index.update(new FileBatchBuilder(0).build(), [], [{ path: fx.file('s/c.txt'), text: undefined }]);
 		await index.whenIdle();
-		assert.deepEqual(index.snapshot().map(f => f.display).sort(), rels);
+		assert.deepEqual([...index.snapshot()].map(f => f.display).sort(), rels);
 	});
 });
