@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { Event } from '../common/event';
 import { IDisposable } from '../common/lifecycle';
 
@@ -37,15 +38,34 @@ export interface FileSystemReader {
 	 * Opens `filePath` (following links), asks `accept` about the real path of what was opened,
 	 * and reads it only if accepted and not larger than `maxBytes`. Both checks look at the open
 	 * file, never at the name again: a link swapped in after the check cannot redirect the read,
-	 * and a file that grows between stat and read cannot slip past the cap. With `into`, a file
-	 * that fits is read into it and the bytes are a view of it (good until it is read into again).
+	 * and a file that grows between stat and read cannot slip past the cap.
 	 */
-	readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>, into?: Uint8Array): Promise<ReadResult>;
+	readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult>;
+	/**
+	 * Reads a file the search index lists, as `readListedFileSync` in node/nodeFileSystem.ts does
+	 * (the index's signatures only; what a client sees is read through `readFileUpTo`).
+	 */
+	readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead>;
 	/**
 	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
 	 * Indexing calls it once per directory, which is far cheaper than a promise per file.
 	 */
 	statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]>;
+}
+
+/**
+ * A buffer kept between reads of many files whose bytes are used at once and dropped: grown when
+ * a file does not fit, and what a read returns is a view of it until the next read.
+ */
+export interface ReadScratch {
+	buffer: Buffer;
+}
+
+/** A listed file's bytes, and where the file really is when its name was a link. */
+export interface ListedRead {
+	readonly result: ReadResult;
+	/** Set only when the last part of the name was a link: where it led. */
+	readonly realPath?: string;
 }
 
 export type ReadResult =

@@ -1,5 +1,5 @@
 import { closeSync, constants as fsConstants, Dirent, fstatSync, lstatSync, openSync, promises as fs, readlinkSync, readSync, realpathSync, Stats, statSync } from 'node:fs';
-import { DirectoryEntry, EntryKind, FileInfo, FileSystemReader, ReadResult } from '../core/ports';
+import { DirectoryEntry, EntryKind, FileInfo, FileSystemReader, ListedRead, ReadResult, ReadScratch } from '../core/ports';
 
 function kindOf(entry: Dirent | Stats): EntryKind {
 	if (entry.isFile()) {
@@ -48,7 +48,7 @@ export class NodeFileSystem implements FileSystemReader {
 		// showed up as the top item of a read-heavy profile.
 		return realpathSync.native(filePath);
 	}
-	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>, into?: Uint8Array): Promise<ReadResult> {
+	async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
 		// Synchronous on purpose: files are capped (1 MB by default) and in the page cache
 		// almost always, where four awaited calls (open, fstat, read, close) cost more than
 		// the read itself. O_NONBLOCK keeps a FIFO that replaced the file from hanging us.
@@ -64,10 +64,14 @@ export class NodeFileSystem implements FileSystemReader {
 			if (!(typeof verdict === 'boolean' ? verdict : await verdict)) {
 				return { kind: 'refused' };
 			}
-			return readOpened(fd, stats, maxBytes, size => (into && into.byteLength >= size ? Buffer.from(into.buffer, into.byteOffset, into.byteLength) : Buffer.allocUnsafe(size)));
+			return readOpened(fd, stats, maxBytes, size => Buffer.allocUnsafe(size));
 		} finally {
 			closeSync(fd);
 		}
+	}
+
+	async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead> {
+		return readListedFileSync(filePath, maxBytes, scratch);
 	}
 
 	async statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]> {
@@ -84,17 +88,17 @@ export class NodeFileSystem implements FileSystemReader {
 }
 
 /**
- * Reads a file as `readFileUpTo` does, into a buffer the caller keeps between files (grown when
- * too small), and says where the opened file really is instead of asking: for bulk reads whose
- * bytes are used at once and dropped (the search index's signer thread). A buffer per file left
- * the heap and malloc's arenas holding far more than the files in flight.
+ * Reads a file the search index listed into `scratch` (grown when too small): the index's own
+ * thread and its signer threads read every file of the tree this way, synchronously (a batch's
+ * files one after the other into one buffer), and sign the bytes before the next read. A buffer
+ * per file left the heap and malloc's arenas holding far more than the files in flight.
  */
-export function readFileInto(filePath: string, maxBytes: number, scratch: { buffer: Buffer }): { result: ReadResult; realPath?: string } {
-	const fd = openSync(filePath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+export function readListedFileSync(filePath: string, maxBytes: number, scratch: ReadScratch): ListedRead {
+	const { fd, named } = openListed(filePath);
 	try {
 		const stats = fstatSync(fd);
-		const realPath = openedPath(fd, filePath, stats);
-		if (realPath === undefined) {
+		const realPath = named ? undefined : openedPath(fd, filePath, stats);
+		if (!named && realPath === undefined) {
 			return { result: { kind: 'refused' } };
 		}
 		const result = readOpened(fd, stats, maxBytes, size => {
@@ -107,6 +111,25 @@ export function readFileInto(filePath: string, maxBytes: number, scratch: { buff
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/**
+ * Opens a file the index lists. Its last part must not be a link (O_NOFOLLOW): the file is then
+ * the one named in the listed folder, and nothing asks the kernel where it is; a link (ELOOP) is
+ * opened through, and `named` is false so that the caller asks. A folder on the way swapped for
+ * a link after the listing is not caught here: the watcher reports it and the index drops what
+ * was read under it, and no text read this way reaches a client (answers are read again through
+ * `readFileUpTo`, which checks the opened file's real path).
+ */
+function openListed(filePath: string): { fd: number; named: boolean } {
+	try {
+		return { fd: openSync(filePath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOFOLLOW), named: true };
+	} catch (err) {
+		if ((err as NodeJS.ErrnoException).code !== 'ELOOP') {
+			throw err;
+		}
+	}
+	return { fd: openSync(filePath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK), named: false };
 }
 
 /** The bytes of an opened file (a regular one, of at most `maxBytes`) into the buffer `target` gives. */

@@ -1,11 +1,11 @@
 // The body of a signer thread (bundled alone as dist/signerWorker.js; ThreadFileSigners starts it
 // from the search's thread): reads files and signs their text, as the index does in its own
-// thread, and says where each opened file really was. It decides nothing about what is served.
+// thread, and says where a listed name that is a link led. It decides nothing about what is served.
 import { Buffer } from 'node:buffer';
 import { parentPort } from 'node:worker_threads';
 import { SignedFile } from '../core/search/ports';
-import { textSignature } from '../core/search/textSignature';
-import { readFileInto } from './nodeFileSystem';
+import { signedFile } from '../core/search/textSignature';
+import { readListedFileSync } from './nodeFileSystem';
 import { SignReply, SignRequest } from './signerMessages';
 
 if (parentPort) {
@@ -14,15 +14,7 @@ if (parentPort) {
 	const scratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 	const signed = (absPath: string, maxFileSize: number): SignedFile | undefined => {
 		try {
-			const opened = readFileInto(absPath, maxFileSize, scratch);
-			const { result } = opened;
-			// No copy of the path asked for comes back: the index has it, and each copy was garbage there.
-			const realPath = opened.realPath === absPath ? undefined : opened.realPath;
-			if (result.kind !== 'ok') {
-				return { realPath, size: 0, signature: undefined };
-			}
-			const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
-			return { realPath, size: bytes.length, signature: textSignature(bytes, maxFileSize) };
+			return signedFile(readListedFileSync(absPath, maxFileSize, scratch), maxFileSize);
 		} catch {
 			return undefined; // gone since it was listed
 		}

@@ -1,5 +1,5 @@
 import { Emitter } from '../../src/common/event';
-import { ReadResult } from '../../src/core/ports';
+import { ListedRead, ReadResult, ReadScratch } from '../../src/core/ports';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 
 /**
@@ -20,6 +20,16 @@ export class HeldReads extends NodeFileSystem {
 	}
 
 	override async readFileUpTo(filePath: string, maxBytes: number, accept: (realPath: string) => boolean | Promise<boolean>): Promise<ReadResult> {
+		await this.hold(filePath);
+		return super.readFileUpTo(filePath, maxBytes, accept);
+	}
+
+	override async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead> {
+		await this.hold(filePath);
+		return super.readListedFile(filePath, maxBytes, scratch);
+	}
+
+	private async hold(filePath: string): Promise<void> {
 		if (!this.released && this.holds(filePath)) {
 			await new Promise<void>(resolve => {
 				this.waiting.push(resolve);
@@ -27,7 +37,6 @@ export class HeldReads extends NodeFileSystem {
 				this.heldEmitter.fire(filePath);
 			});
 		}
-		return super.readFileUpTo(filePath, maxBytes, accept);
 	}
 
 	/** Lets every held read go on, and holds none from now on. */

@@ -105,8 +105,8 @@ export interface IndexReport extends IndexProgress {
 /** A file another thread read and signed for the index. */
 export interface SignedFile {
 	/**
-	 * Where the opened file really is (links resolved), when not where it was asked: taken only
-	 * if that is a file the index holds.
+	 * Where the opened file really is when its name was a link (`ListedRead`): taken only if
+	 * that is a file the index holds.
 	 */
 	readonly realPath?: string;
 	readonly size: number;

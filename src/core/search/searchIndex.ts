@@ -1,14 +1,11 @@
 import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
 import { EventLoopSlices } from '../files/eventLoopSlices';
-import { FileSystemReader } from '../ports';
+import { FileSystemReader, ReadScratch } from '../ports';
 import { batchFiles, DirtyText, FileBatch, FileSigners, IndexProgress, IndexSetup, SignedFile } from './ports';
 import { INDEXED, IndexedFiles, PENDING, SKIPPED } from './indexedFiles';
 import { SignatureStore } from './signatureStore';
-import { textSignature } from './textSignature';
-
-/** The smallest buffer the background reads go into. */
-const MIN_READ_BUFFER = 64 * 1024;
+import { signedFile, textSignature } from './textSignature';
 
 /** Files handed to the other threads at a time: one message each way per batch, not per file. */
 const SIGN_BATCH = 256;
@@ -57,7 +54,8 @@ export class SearchIndex {
 	/** Files a cache holds, offered to the next reset (then dropped). */
 	private seeded: Map<string, CachedFile> | undefined;
 	private reusedCount = 0;
-	private scratch: Buffer | undefined;
+	/** The background reads' buffer: one for every file, the bytes are signed and dropped. */
+	private readonly scratch: ReadScratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
 	/** Batches the other threads are reading and signing. */
 	private readonly signing = new Set<Promise<void>>();
 	/** Wakes the background work waiting on those batches: a change came to index meanwhile. */
@@ -450,15 +448,14 @@ export class SearchIndex {
 				this.indexBytes(slot, Buffer.from(dirty, 'utf8'));
 				continue;
 			}
+			if (files.sizes.get(slot) > this.setup.maxFileSize) {
+				this.skip(slot);
+				continue;
+			}
 			const generation = files.generations.get(slot);
-			// Into one buffer, used again: the bytes are gone once the signature is made.
-			const bytes = await this.read(slot, this.readBuffer(files.sizes.get(slot)));
+			const signed = await this.signHere(this.absPath(slot));
 			if (this.holds(files, slot, generation) && files.states.get(slot) === PENDING) {
-				if (bytes === undefined) {
-					this.skip(slot);
-				} else {
-					this.indexBytes(slot, bytes);
-				}
+				this.takeSigned(slot, signed);
 			}
 		}
 	}
@@ -540,11 +537,17 @@ export class SearchIndex {
 		this.counted(slot, 1);
 	}
 
-	/**
-	 * The file's bytes from disk, or undefined (gone, too large, or leading outside the held
-	 * files). With `into`, a view of it when the file fits.
-	 */
-	private async read(slot: number, into?: Buffer): Promise<Buffer | undefined> {
+	/** Reads and signs a listed file in this thread, as the signer threads do in theirs. */
+	private async signHere(absPath: string): Promise<SignedFile | undefined> {
+		try {
+			return signedFile(await this.reader.readListedFile(absPath, this.setup.maxFileSize, this.scratch), this.setup.maxFileSize);
+		} catch {
+			return undefined; // gone since it was listed
+		}
+	}
+
+	/** The file's bytes from disk, or undefined (gone, too large, or leading outside the held files). */
+	private async read(slot: number): Promise<Buffer | undefined> {
 		const files = this.files;
 		if (files.sizes.get(slot) > this.setup.maxFileSize) {
 			this.skip(slot);
@@ -553,7 +556,7 @@ export class SearchIndex {
 		const generation = files.generations.get(slot);
 		const absPath = this.absPath(slot);
 		try {
-			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined, into);
+			const result = await this.reader.readFileUpTo(absPath, this.setup.maxFileSize, real => real === absPath || this.slotOf(real) !== undefined);
 			if (result.kind === 'ok') {
 				return Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
 			}
@@ -564,20 +567,6 @@ export class SearchIndex {
 			// Gone since it was listed: its removal is on its way.
 		}
 		return undefined;
-	}
-
-	/**
-	 * The background reads' buffer, at least `size` bytes (grown by doubling): a buffer per file
-	 * left a heap of freed buffers between the signatures that the process kept resident.
-	 */
-	private readBuffer(size: number): Buffer | undefined {
-		if (size > this.setup.maxFileSize) {
-			return undefined;
-		}
-		if (!this.scratch || this.scratch.length < size) {
-			this.scratch = Buffer.allocUnsafeSlow(Math.max(MIN_READ_BUFFER, 2 ** Math.ceil(Math.log2(size))));
-		}
-		return this.scratch;
 	}
 
 	private indexBytes(slot: number, bytes: Buffer): void {

@@ -1,4 +1,6 @@
 import { Buffer, isUtf8 } from 'node:buffer';
+import { ListedRead } from '../ports';
+import { SignedFile } from './ports';
 import { quadgramSignature } from './quadgrams';
 
 /** Bytes a file's first NUL is looked for in, as git tells binaries (and `decodeText` does). */
@@ -10,6 +12,19 @@ const BINARY_SNIFF = 8000;
  */
 export function textSignature(bytes: Buffer, maxFileSize: number): Int32Array | undefined {
 	return bytes.length <= maxFileSize && isText(bytes) ? quadgramSignature(bytes) : undefined;
+}
+
+/**
+ * What a read of a listed file gives the index: the same in the index's thread and in the signer
+ * threads. The bytes are a view of the reader's scratch buffer, so they are signed here and never kept.
+ */
+export function signedFile(read: ListedRead, maxFileSize: number): SignedFile {
+	const { result, realPath } = read;
+	if (result.kind !== 'ok') {
+		return { realPath, size: 0, signature: undefined };
+	}
+	const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+	return { realPath, size: bytes.length, signature: textSignature(bytes, maxFileSize) };
 }
 
 /** Text as the files provider serves it: no NUL near the start, and valid UTF-8. */

@@ -131,6 +131,27 @@ describe('search index: files read and signed in another thread', () => {
 		assert.equal(index.signatureOf(index.slotOfDisplay('a.ts')!), null);
 	});
 
+	it('a folder swapped for a link after the listing: what was signed there never reaches a search\'s text', async () => {
+		// The bulk reads check only a name's last part (no kernel call per file for where it is);
+		// the text a search answers with is read again, checked where the opened file really is.
+		for (const signers of [undefined, new ThreadFileSigners(message => assert.fail(message))]) {
+			fx.write('s/dir/a.ts', 'const inside = 1;\n');
+			const files = listing(['dir/a.ts']);
+			fx.write('outside/a.ts', 'const secretOutside = 2;\n');
+			rmSync(fx.file('s/dir'), { recursive: true });
+			symlinkSync(fx.file('outside'), fx.file('s/dir'));
+			const index = new SearchIndex(new NodeFileSystem(), undefined, signers);
+			index.reset(setup, files);
+			await index.whenIdle();
+			signers?.dispose();
+			const slot = index.slotOfDisplay('dir/a.ts')!;
+			assert.ok(index.signatureOf(slot), 'signed under the listed name until the watcher says otherwise');
+			assert.equal(await index.textOf(slot), undefined, 'the outside text is refused when read for an answer');
+			rmSync(fx.file('s/dir'));
+			rmSync(fx.file('outside'), { recursive: true });
+		}
+	});
+
 	it('when the thread fails, its files are read in the index\'s own thread', async () => {
 		fx.write('s/a.ts', 'const a = 1;\n');
 		fx.write('s/b.ts', 'const b = 2;\n');

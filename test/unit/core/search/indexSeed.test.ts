@@ -32,9 +32,9 @@ describe('search index: seeded from a cache, snapshot for one', () => {
 		const reader = new NodeFileSystem();
 		const reads: string[] = [];
 		const counting = Object.create(reader) as NodeFileSystem;
-		counting.readFileUpTo = (p, max, allowed) => {
+		counting.readListedFile = (p, max, scratch) => {
 			reads.push(p);
-			return reader.readFileUpTo(p, max, allowed);
+			return reader.readListedFile(p, max, scratch);
 		};
 		const index = new SearchIndex(counting);
 		return { index, reads };

@@ -30,9 +30,9 @@ describe('search index: a list given in parts', () => {
 		const reader = new NodeFileSystem();
 		const reads: string[] = [];
 		const counting = Object.create(reader) as NodeFileSystem;
-		counting.readFileUpTo = (p, max, allowed) => {
+		counting.readListedFile = (p, max, scratch) => {
 			reads.push(p);
-			return reader.readFileUpTo(p, max, allowed);
+			return reader.readListedFile(p, max, scratch);
 		};
 		return { index: new SearchIndex(counting), reads };
 	}
