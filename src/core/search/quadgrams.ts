@@ -65,7 +65,7 @@ export function quadgramSignature(bytes: Uint8Array): Int32Array {
  * keep only grams of ASCII bytes: the signature folds ASCII letters alone, and `É` and `é` are
  * other bytes. Empty when the literal is too short to have any (it then narrows nothing).
  */
-export function literalKeys(literal: string, caseSensitive: boolean): number[] {
+function literalKeys(literal: string, caseSensitive: boolean): number[] {
 	const bytes = Buffer.from(literal, 'utf8');
 	const keys = new Set<number>();
 	for (let i = GRAM - 1; i < bytes.length; i++) {
@@ -82,15 +82,32 @@ export function literalKeys(literal: string, caseSensitive: boolean): number[] {
 	return [...keys];
 }
 
-/** Whether one part of the text whose signature this is may hold every gram of `keys` (one literal's). */
-export function mayHoldAll(signature: Int32Array, keys: readonly number[]): boolean {
-	const partWords = signature[0];
+/** The multiplier of the filter's hash (quadgramSigner.wat sets bits with the same). */
+const HASH = 0x9e3779b1;
+
+/** A literal's 4-gram keys as `mayHoldAll` probes them: hashed once a query, not once a file. */
+export function literalProbes(literal: string, caseSensitive: boolean): number[] {
+	return literalKeys(literal, caseSensitive).map(key => Math.imul(key, HASH) >>> 0);
+}
+
+/**
+ * Whether one part of the signature in `words` [start, end) may hold every gram of one literal
+ * (its `probes`). Reorders `probes`: one that rules a part out is tried first from then on, as
+ * the gram a file lacks is mostly the one the next file lacks too.
+ */
+export function mayHoldAll(words: Int32Array, start: number, end: number, probes: number[]): boolean {
+	const partWords = words[start];
 	const scale = partWords * 32 / 4294967296;
-	for (let base = 1; base < signature.length; base += partWords) {
+	for (let base = start + 1; base < end; base += partWords) {
 		let all = true;
-		for (let i = 0; i < keys.length; i++) {
-			const bit = ((Math.imul(keys[i], 0x9e3779b1) >>> 0) * scale) | 0;
-			if ((signature[base + (bit >>> 5)] & (1 << (bit & 31))) === 0) {
+		for (let i = 0; i < probes.length; i++) {
+			const bit = (probes[i] * scale) | 0;
+			if ((words[base + (bit >>> 5)] & (1 << (bit & 31))) === 0) {
+				if (i > 0) {
+					const first = probes[0];
+					probes[0] = probes[i];
+					probes[i] = first;
+				}
 				all = false;
 				break;
 			}

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
 import { EventLoopSlices } from '../files/eventLoopSlices';
-import { FileSystemReader, ReadScratch } from '../ports';
+import { FileSystemReader, ListedRead, ReadScratch } from '../ports';
 import { batchFiles, DirtyText, FileBatch, FileSigners, IndexProgress, IndexSetup, SignedFile } from './ports';
 import { INDEXED, IndexedFiles, PENDING, SKIPPED } from './indexedFiles';
 import { SignatureStore } from './signatureStore';
@@ -224,6 +224,20 @@ export class SearchIndex {
 		return state === SKIPPED ? null : state === INDEXED ? this.storedSignature(slot) : undefined;
 	}
 
+	/**
+	 * `test` on the file's signature where the index keeps it (a query looks at every file's, so
+	 * no view is made for each); undefined while it is pending; null when there is nothing to search.
+	 */
+	probeSignature(slot: number, test: (words: Int32Array, start: number, end: number) => boolean): boolean | undefined | null {
+		const files = this.files;
+		const state = files.states.get(slot);
+		if (state !== INDEXED) {
+			return state === SKIPPED ? null : undefined;
+		}
+		const length = files.length(slot);
+		return length === 0 ? undefined : this.signatures.probe(files.address(slot), length, test);
+	}
+
 	/** Every file in the order answers list them: by display path (code units). */
 	order(): readonly number[] {
 		if (!this.ordered) {
@@ -243,10 +257,15 @@ export class SearchIndex {
 	/**
 	 * The text to search for a file now: its unsaved text, else what the disk holds (read as the
 	 * files provider reads, refusing what leads outside the held files). Undefined for a binary,
-	 * a file over the cap, one that is gone, or one whose bytes `mayMatch` rules out. A pending
-	 * file read here is indexed on the way.
+	 * a file over the cap, one that is gone, or one whose bytes `look.mayMatch` rules out. A
+	 * pending file read here is indexed on the way.
+	 *
+	 * With `look`, the file is first read as the index reads it, into the search's own buffer, and
+	 * only a file whose bytes may match is read again, checked, for its text: most files a
+	 * signature lets through lack what is searched, and those were each a checked read and a
+	 * buffer of their own. The unchecked bytes decide only whether to look further.
 	 */
-	async textOf(slot: number, mayMatch: (bytes: Buffer) => boolean = () => true): Promise<string | undefined> {
+	async textOf(slot: number, look?: { mayMatch(bytes: Buffer): boolean; scratch: ReadScratch }): Promise<string | undefined> {
 		const files = this.files;
 		if (!files.has(slot) || files.states.get(slot) === SKIPPED) {
 			return undefined;
@@ -259,17 +278,38 @@ export class SearchIndex {
 			}
 			return files.states.get(slot) === SKIPPED ? undefined : dirty;
 		}
+		const still = () => files === this.files && files.has(slot) && files.display(slot) === display;
+		if (look) {
+			const generation = files.generations.get(slot);
+			const maxFileSize = this.setup.maxFileSize;
+			let read: ListedRead;
+			try {
+				read = await this.reader.readListedFile(this.absPath(slot), maxFileSize, look.scratch);
+			} catch {
+				return undefined; // gone since it was listed: its removal is on its way
+			}
+			if (!still()) {
+				return undefined;
+			}
+			if (files.states.get(slot) === PENDING && files.generations.get(slot) === generation) {
+				this.takeSigned(slot, signedFile(read, maxFileSize));
+			}
+			const { result } = read;
+			if (result.kind !== 'ok' || files.states.get(slot) === SKIPPED || !look.mayMatch(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength))) {
+				return undefined;
+			}
+		}
 		const generation = files.generations.get(slot);
 		const bytes = await this.read(slot);
-		if (bytes === undefined || files !== this.files || !files.has(slot) || files.display(slot) !== display) {
+		if (bytes === undefined || !still()) {
 			return undefined;
 		}
 		// Not indexed when the file changed while it was read: the bytes may be from before.
 		if (files.states.get(slot) === PENDING && files.generations.get(slot) === generation) {
 			this.indexBytes(slot, bytes);
 		}
-		// Decoded only when the bytes may match: most files a signature lets through do not.
-		return files.states.get(slot) === SKIPPED || !mayMatch(bytes) ? undefined : bytes.toString('utf8');
+		// Decoded only when the bytes may match (asked again: the file may have changed since the look).
+		return files.states.get(slot) === SKIPPED || (look && !look.mayMatch(bytes)) ? undefined : bytes.toString('utf8');
 	}
 
 	/**

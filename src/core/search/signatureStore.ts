@@ -58,6 +58,13 @@ export class SignatureStore {
 		return this.slabs[slab]!.subarray(at, at + length);
 	}
 
+	/** `test` on a held signature's words where they lie ([start, end) of a slab): no view made. */
+	probe<T>(address: number, length: number, test: (words: Int32Array, start: number, end: number) => T): T {
+		const slab = Math.floor(address / SLAB_WORDS);
+		const at = address - slab * SLAB_WORDS;
+		return test(this.slabs[slab]!, at, at + length);
+	}
+
 	/** The signature at `address` is no longer held; a slab left empty is let go. */
 	free(address: number, length: number): void {
 		const slab = Math.floor(address / SLAB_WORDS);

@@ -3,7 +3,7 @@ import { RE2JS } from 're2js';
 import { InvalidParams } from '../errors';
 import { LiteralPlan, requiredLiterals } from './requiredLiterals';
 import { TextQuery } from './searchQuery';
-import { literalKeys, mayHoldAll } from './quadgrams';
+import { literalProbes, mayHoldAll } from './quadgrams';
 
 /** One line that holds a match. */
 export interface LineHit {
@@ -37,10 +37,10 @@ const NOT_WORD_AFTER = '(?![A-Za-z0-9_])';
  */
 export class TextMatcher {
 	/**
-	 * Alternatives of literals, each literal as its 4-gram keys: a file must hold every literal of
-	 * one alternative, each within one part of its signature (empty: no narrowing).
+	 * Alternatives of literals, each literal as its 4-gram probes: a file must hold every literal
+	 * of one alternative, each within one part of its signature (empty: no narrowing).
 	 */
-	private readonly keySets: readonly (readonly (readonly number[])[])[];
+	private readonly keySets: readonly (readonly number[][])[];
 	private readonly literal: RegExp | undefined;
 	private readonly regex: RE2JS | undefined;
 	/** Finds lines that may match a regex: its required literals, any case. */
@@ -53,15 +53,23 @@ export class TextMatcher {
 	 * decoding and scanning the text. Empty when the query folds case (nothing to look for).
 	 */
 	private readonly byteLiterals: readonly (readonly Buffer[])[] = [];
+	/**
+	 * For a query that folds case (so has no byte literals), what a file must hold somewhere when
+	 * every literal is ASCII: tried on the bytes read as Latin-1 (a character a byte, copied, not
+	 * decoded), where `i` folds ASCII letters alone, as it does in the text. Decoding every file a
+	 * signature lets through took half of a regex search's time; most of them lack the literal.
+	 */
+	private readonly foldedFilter: RegExp | undefined;
 
 	private constructor(query: TextQuery) {
 		if (!query.regex) {
-			const escaped = query.q.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+			const escaped = escapeRegExp(query.q);
 			const source = query.word ? `${NOT_WORD_BEFORE}${escaped}${NOT_WORD_AFTER}` : escaped;
 			this.literal = new RegExp(source, query.caseSensitive ? 'g' : 'gi');
-			const keys = literalKeys(query.q, query.caseSensitive);
+			const keys = literalProbes(query.q, query.caseSensitive);
 			this.keySets = keys.length > 0 ? [[keys]] : [];
 			this.byteLiterals = query.caseSensitive ? [[Buffer.from(query.q, 'utf8')]] : [];
+			this.foldedFilter = query.caseSensitive ? undefined : asciiFilter([query.q]);
 			return;
 		}
 		this.regex = compileRegex(query);
@@ -70,11 +78,13 @@ export class TextMatcher {
 		if (plan) {
 			// The longest literal of each alternative: a line without any of them cannot match.
 			const longest = plan.map(set => set.reduce((a, b) => (b.length > a.length ? b : a)));
-			this.lineFilter = new RegExp(longest.map(l => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'gi');
+			this.lineFilter = new RegExp(longest.map(escapeRegExp).join('|'), 'gi');
 			this.lineLiterals = plan.map(set => set.map(l => l.toLowerCase()));
 			// Flags inside the pattern (`(?i)`) may fold case where the query does not.
 			if (query.caseSensitive && !/\(\?[a-zA-Z]*i/.test(query.q)) {
 				this.byteLiterals = plan.map(set => set.map(l => Buffer.from(l, 'utf8')));
+			} else {
+				this.foldedFilter = asciiFilter(longest);
 			}
 		}
 	}
@@ -84,14 +94,34 @@ export class TextMatcher {
 		return new TextMatcher(query);
 	}
 
-	/** Whether a file with this signature may hold a match (false: its index rules the query out). */
-	mayMatchSignature(signature: Int32Array): boolean {
-		return this.keySets.length === 0 || this.keySets.some(literals => literals.every(keys => mayHoldAll(signature, keys)));
-	}
+	/**
+	 * Whether a file whose signature is `words` [start, end) may hold a match (false: its index
+	 * rules the query out). A property, so the search hands the same function to every file.
+	 */
+	readonly mayMatchSignature = (words: Int32Array, start: number, end: number): boolean => {
+		const sets = this.keySets;
+		if (sets.length === 0) {
+			return true;
+		}
+		for (let s = 0; s < sets.length; s++) {
+			const literals = sets[s];
+			let all = true;
+			for (let l = 0; l < literals.length && all; l++) {
+				all = mayHoldAll(words, start, end, literals[l]);
+			}
+			if (all) {
+				return true;
+			}
+		}
+		return false;
+	};
 
 	/** Whether a file whose bytes these are may hold a match (false: it holds no required literal). */
 	mayMatchBytes(bytes: Buffer): boolean {
-		return this.byteLiterals.length === 0 || this.byteLiterals.some(set => set.every(l => bytes.indexOf(l) >= 0));
+		if (this.byteLiterals.length > 0) {
+			return this.byteLiterals.some(set => set.every(l => bytes.indexOf(l) >= 0));
+		}
+		return this.foldedFilter === undefined || this.foldedFilter.test(bytes.toString('latin1'));
 	}
 
 	/**
@@ -191,6 +221,20 @@ export class TextMatcher {
 	}
 }
 
+/** A case-folding test for any of `literals`, or undefined when one is not ASCII (its bytes are not its characters). */
+function asciiFilter(literals: readonly string[]): RegExp | undefined {
+	// eslint-disable-next-line no-control-regex
+	if (literals.some(l => !/^[\x00-\x7f]*$/.test(l))) {
+		return undefined;
+	}
+	return new RegExp(literals.map(escapeRegExp).join('|'), 'i');
+}
+
+/** `text` as a pattern that matches just it. */
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 function compileRegex(query: TextQuery): RE2JS {
 	const source = query.word ? `\\b(?:${query.q})\\b` : query.q;
 	try {
@@ -202,11 +246,11 @@ function compileRegex(query: TextQuery): RE2JS {
 	}
 }
 
-/** Each alternative's literals as 4-gram keys (case folded as the index is); an alternative with none narrows nothing. */
+/** Each alternative's literals as 4-gram probes (case folded as the index is); an alternative with none narrows nothing. */
 function keySetsOf(plan: LiteralPlan): number[][][] {
 	const sets: number[][][] = [];
 	for (const literals of plan) {
-		const keys = literals.map(l => literalKeys(l, false)).filter(k => k.length > 0);
+		const keys = literals.map(l => literalProbes(l, false)).filter(k => k.length > 0);
 		if (keys.length === 0) {
 			return [];
 		}

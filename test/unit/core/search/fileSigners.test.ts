@@ -147,6 +147,8 @@ describe('search index: files read and signed in another thread', () => {
 			const slot = index.slotOfDisplay('dir/a.ts')!;
 			assert.ok(index.signatureOf(slot), 'signed under the listed name until the watcher says otherwise');
 			assert.equal(await index.textOf(slot), undefined, 'the outside text is refused when read for an answer');
+			const look = { mayMatch: () => true, scratch: { buffer: Buffer.alloc(16) } };
+			assert.equal(await index.textOf(slot, look), undefined, 'also after a first look at the bytes, unchecked');
 			rmSync(fx.file('s/dir'));
 			rmSync(fx.file('outside'), { recursive: true });
 		}

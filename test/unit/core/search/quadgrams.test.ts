@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { literalKeys, mayHoldAll, quadgramSignature } from '../../../../src/core/search/quadgrams';
+import { literalProbes, mayHoldAll, quadgramSignature } from '../../../../src/core/search/quadgrams';
 
 /**
  * The signature as defined (quadgrams.ts), in plain JavaScript: the WASM loop must set the very
@@ -60,16 +60,32 @@ describe('4-gram signatures never rule out a file that holds the literal', () =>
 			const at = Math.min(size, near || size);
 			const bytes = Buffer.concat([filler(at), Buffer.from(upper ? text.toUpperCase() : text, 'utf8'), filler(Math.max(0, size - at))]);
 			const signature = quadgramSignature(bytes);
-			assert.ok(mayHoldAll(signature, literalKeys(text, false)), `${text} at ${at} of ${bytes.length}`);
+			assert.ok(mayHoldAll(signature, 0, signature.length, literalProbes(text, false)), `${text} at ${at} of ${bytes.length}`);
 			if (!upper) {
-				assert.ok(mayHoldAll(signature, literalKeys(text, true)), `${text} (case-sensitive) at ${at}`);
+				assert.ok(mayHoldAll(signature, 0, signature.length, literalProbes(text, true)), `${text} (case-sensitive) at ${at}`);
+			}
+		}), { numRuns: 300 });
+	});
+
+	it('property: a signature probed where it lies among others, probes reordered by earlier files, answers as alone', () => {
+		const word = fc.string({ unit: fc.constantFrom('a', 'b', 'C', 'd', '_', '('), minLength: 4, maxLength: 12 });
+		fc.assert(fc.property(fc.array(fc.array(word, { maxLength: 30 }), { minLength: 1, maxLength: 6 }), word, (texts, literal) => {
+			const signatures = texts.map(words => quadgramSignature(Buffer.from(words.join(' '))));
+			const words = new Int32Array(signatures.reduce((n, sig) => n + sig.length, 3));
+			const probes = literalProbes(literal, false);
+			let at = 3;
+			for (const signature of signatures) {
+				words.set(signature, at);
+				const alone = mayHoldAll(signature, 0, signature.length, literalProbes(literal, false));
+				assert.equal(mayHoldAll(words, at, at + signature.length, probes), alone);
+				at += signature.length;
 			}
 		}), { numRuns: 300 });
 	});
 
 	it('rules out a literal none of whose grams are there', () => {
 		const signature = quadgramSignature(Buffer.from('export function activate() { return 1; }\n'.repeat(100)));
-		assert.ok(mayHoldAll(signature, literalKeys('ACTIVATE', false)));
-		assert.ok(!mayHoldAll(signature, literalKeys('deactivateEverything', false)));
+		assert.ok(mayHoldAll(signature, 0, signature.length, literalProbes('ACTIVATE', false)));
+		assert.ok(!mayHoldAll(signature, 0, signature.length, literalProbes('deactivateEverything', false)));
 	});
 });
