@@ -215,7 +215,10 @@ export class SearchIndex {
 
 	absPath(slot: number): string {
 		const root = this.setup.roots[this.files.folders.get(slot)];
-		return path.join(root.path, ...this.relOf(slot).split('/'));
+		// Joined, not `path.join`ed: the display path is already normal, and normalizing it again
+		// for every file showed in the profile of a build.
+		const rel = this.relOf(slot);
+		return withSep(root.path) + (path.sep === '/' ? rel : rel.split('/').join(path.sep));
 	}
 
 	/** The signature when the file is indexed; undefined while it is pending; null when there is nothing to search. */
