@@ -27,6 +27,13 @@ export const pickerFlowChecks: E2ECheck[] = [
 				await input.fill(query);
 				const row = quickRow(page, file);
 				await row.waitFor({ state: 'visible', timeout: 15_000 });
+				// Checked once this query's text matches are in: a check made while the extension
+				// replaces the rows (the answer coming) can be undone by VS Code's QuickPick, whose
+				// new rows carry the selection the extension last knew.
+				await poll(async () => {
+					const title = await quickInput(page).locator('.quick-input-title').innerText();
+					return title.includes('Text matches:') && !/searching/i.test(title);
+				}, `the text matches for "${query}" in`);
 				await row.locator('.quick-input-list-checkbox, input[type="checkbox"], [role="checkbox"]').first().click();
 				await poll(async () => await row.getAttribute('aria-checked') === 'true', `${file} checked in the QuickPick`);
 			}
