@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { rmSync, statSync, symlinkSync } from 'node:fs';
-import { FileBatch, FileBatchBuilder, FileSigners, IndexSetup, SignedFile } from '../../../../src/core/search/ports';
+import { rmSync, symlinkSync } from 'node:fs';
+import { FileBatch, FileSigners, IndexSetup, SignedFile } from '../../../../src/core/search/ports';
 import { SearchIndex } from '../../../../src/core/search/searchIndex';
 import { textSignature } from '../../../../src/core/search/textSignature';
 import { NodeFileSystem } from '../../../../src/node/nodeFileSystem';
 import { ThreadFileSigners } from '../../../../src/node/threadFileSigners';
 import { createFixture, Fixture } from '../../../helpers/fixtureWorkspace';
+import { indexListing } from '../../../helpers/indexFixtures';
 
 /** Signers whose batches wait until the test answers them. */
 class HeldSigners implements FileSigners {
@@ -57,14 +58,7 @@ describe('search index: files read and signed in another thread', () => {
 	});
 	afterEach(() => fx.dispose());
 
-	function listing(rels: readonly string[]): FileBatch {
-		const batch = new FileBatchBuilder(rels.length);
-		for (const rel of rels) {
-			const stat = statSync(fx.file(`s/${rel}`));
-			batch.add({ path: fx.file(`s/${rel}`), display: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-		}
-		return batch.build();
-	}
+	const listing = (rels: readonly string[]): FileBatch => indexListing(fx, rels);
 
 	it('the signer thread gives every kind of file the state and signature this thread gives it', async () => {
 		fx.write('s/text.ts', 'export const answer = 42;\n');

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { statSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { FileBatchBuilder, IndexSetup } from '../../../../src/core/search/ports';
-import { CachedFile, SearchIndex } from '../../../../src/core/search/searchIndex';
-import { NodeFileSystem } from '../../../../src/node/nodeFileSystem';
+import { CachedFile } from '../../../../src/core/search/searchIndex';
 import { createFixture, Fixture } from '../../../helpers/fixtureWorkspace';
+import { countingIndex, indexListing } from '../../../helpers/indexFixtures';
 
 /** The index's seed (files a cache kept) and snapshot (what a cache may keep), on real files. */
 describe('search index: seeded from a cache, snapshot for one', () => {
@@ -18,27 +18,8 @@ describe('search index: seeded from a cache, snapshot for one', () => {
 	});
 	afterEach(() => fx.dispose());
 
-	function listing(): ReturnType<FileBatchBuilder['build']> {
-		const batch = new FileBatchBuilder(rels.length);
-		for (const rel of rels) {
-			const stat = statSync(fx.file(`s/${rel}`));
-			batch.add({ path: fx.file(`s/${rel}`), display: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-		}
-		return batch.build();
-	}
-
-	/** An index over real files, counting the files it reads. */
-	function built(): { index: SearchIndex; reads: string[] } {
-		const reader = new NodeFileSystem();
-		const reads: string[] = [];
-		const counting = Object.create(reader) as NodeFileSystem;
-		counting.readListedFile = (p, max, scratch) => {
-			reads.push(p);
-			return reader.readListedFile(p, max, scratch);
-		};
-		const index = new SearchIndex(counting);
-		return { index, reads };
-	}
+	const listing = () => indexListing(fx, rels);
+	const built = countingIndex;
 
 	it('a file whose size and time match takes the seed\'s signature unread; one that changed is read', async () => {
 		const first = built();

@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
-import { FileBatch, FileBatchBuilder, IndexSetup } from '../../../../src/core/search/ports';
+import { FileBatch, IndexSetup } from '../../../../src/core/search/ports';
 import { SearchIndex } from '../../../../src/core/search/searchIndex';
-import { NodeFileSystem } from '../../../../src/node/nodeFileSystem';
 import { createFixture, Fixture } from '../../../helpers/fixtureWorkspace';
+import { countingIndex, indexListing } from '../../../helpers/indexFixtures';
 
 /** A list of files the feed sends in parts (`reset` with `more`, then `extendReset`), on real files. */
 describe('search index: a list given in parts', () => {
@@ -17,25 +16,8 @@ describe('search index: a list given in parts', () => {
 	});
 	afterEach(() => fx.dispose());
 
-	function part(...rels: string[]): FileBatch {
-		const batch = new FileBatchBuilder(rels.length);
-		for (const rel of rels) {
-			const stat = statSync(fx.file(`s/${rel}`));
-			batch.add({ path: fx.file(`s/${rel}`), display: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-		}
-		return batch.build();
-	}
-
-	function built(): { index: SearchIndex; reads: string[] } {
-		const reader = new NodeFileSystem();
-		const reads: string[] = [];
-		const counting = Object.create(reader) as NodeFileSystem;
-		counting.readListedFile = (p, max, scratch) => {
-			reads.push(p);
-			return reader.readListedFile(p, max, scratch);
-		};
-		return { index: new SearchIndex(counting), reads };
-	}
+	const part = (...rels: string[]): FileBatch => indexListing(fx, rels);
+	const built = countingIndex;
 
 	const held = (index: SearchIndex) => index.order().map(slot => index.display(slot));
 
