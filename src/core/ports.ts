@@ -45,7 +45,7 @@ export interface FileSystemReader {
 	 * Reads a file the search index lists, as `readListedFileSync` in node/nodeFileSystem.ts does
 	 * (the index's signatures only; what a client sees is read through `readFileUpTo`).
 	 */
-	readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead>;
+	readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch, listedSize?: number): Promise<ListedRead>;
 	/**
 	 * Stats many files (following symlinks) in one call; undefined for those that vanished.
 	 * Indexing calls it once per directory, which is far cheaper than a promise per file.

@@ -70,8 +70,8 @@ export class NodeFileSystem implements FileSystemReader {
 		}
 	}
 
-	async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead> {
-		return readListedFileSync(filePath, maxBytes, scratch);
+	async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch, listedSize?: number): Promise<ListedRead> {
+		return readListedFileSync(filePath, maxBytes, scratch, listedSize);
 	}
 
 	async statMany(filePaths: readonly string[]): Promise<(FileInfo | undefined)[]> {
@@ -93,9 +93,15 @@ export class NodeFileSystem implements FileSystemReader {
  * files one after the other into one buffer), and sign the bytes before the next read. A buffer
  * per file left the heap and malloc's arenas holding far more than the files in flight.
  */
-export function readListedFileSync(filePath: string, maxBytes: number, scratch: ReadScratch): ListedRead {
+export function readListedFileSync(filePath: string, maxBytes: number, scratch: ReadScratch, listedSize?: number): ListedRead {
 	const { fd, named } = openListed(filePath);
 	try {
+		if (named && listedSize !== undefined && listedSize <= maxBytes) {
+			const bytes = readListedSize(fd, listedSize, scratch);
+			if (bytes) {
+				return { result: { kind: 'ok', bytes } };
+			}
+		}
 		const stats = fstatSync(fd);
 		const realPath = named ? undefined : openedPath(fd, filePath, stats);
 		if (!named && realPath === undefined) {
@@ -111,6 +117,24 @@ export function readListedFileSync(filePath: string, maxBytes: number, scratch: 
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/**
+ * The file's bytes when it holds exactly `listedSize` of them (one read asked for one byte more
+ * came back with `listedSize`), else undefined: then the caller asks the file's size (fstat) as
+ * for any other. A file listed by its stat costs one read and no stat this way.
+ */
+function readListedSize(fd: number, listedSize: number, scratch: ReadScratch): Buffer | undefined {
+	if (scratch.buffer.length <= listedSize) {
+		scratch.buffer = Buffer.allocUnsafeSlow(Math.max(listedSize + 1, scratch.buffer.length * 2));
+	}
+	let n: number;
+	try {
+		n = readSync(fd, scratch.buffer, 0, listedSize + 1, 0);
+	} catch {
+		return undefined; // not a file any more (a folder, a pipe): the stat says so
+	}
+	return n === listedSize ? scratch.buffer.subarray(0, n) : undefined;
 }
 
 /**

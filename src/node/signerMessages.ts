@@ -5,6 +5,8 @@ export interface SignRequest {
 	readonly id: number;
 	readonly paths: readonly string[];
 	readonly maxFileSize: number;
+	/** Each file's size as listed (`FileSigners.sign`). */
+	readonly sizes?: readonly number[];
 }
 
 /** The signatures, in the request's order (undefined: the file could not be opened). */

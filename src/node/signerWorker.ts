@@ -12,16 +12,16 @@ if (parentPort) {
 	const port = parentPort;
 	// One buffer for every file: the bytes are signed and dropped before the next read.
 	const scratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
-	const signed = (absPath: string, maxFileSize: number): SignedFile | undefined => {
+	const signed = (absPath: string, maxFileSize: number, listedSize: number | undefined): SignedFile | undefined => {
 		try {
-			return signedFile(readListedFileSync(absPath, maxFileSize, scratch), maxFileSize);
+			return signedFile(readListedFileSync(absPath, maxFileSize, scratch, listedSize), maxFileSize);
 		} catch {
 			return undefined; // gone since it was listed
 		}
 	};
 	// A batch is read and signed in one go (no awaits), so batches never share the buffer.
 	port.on('message', (request: SignRequest) => {
-		const results = packed(request.paths.map(absPath => signed(absPath, request.maxFileSize)));
+		const results = packed(request.paths.map((absPath, i) => signed(absPath, request.maxFileSize, request.sizes?.[i])));
 		const reply: SignReply = { id: request.id, results };
 		const buffer = results.find(r => r?.signature)?.signature?.buffer as ArrayBuffer | undefined;
 		port.postMessage(reply, buffer ? [buffer] : []);

@@ -35,7 +35,7 @@ export class ThreadFileSigners implements FileSigners {
 		return !this.failed && this.pending.size < BATCHES_PER_THREAD;
 	}
 
-	sign(paths: readonly string[], maxFileSize: number): Promise<(SignedFile | undefined)[]> {
+	sign(paths: readonly string[], maxFileSize: number, sizes?: readonly number[]): Promise<(SignedFile | undefined)[]> {
 		const worker = this.started();
 		if (!worker) {
 			return Promise.reject(new Error('no signer thread'));
@@ -43,7 +43,7 @@ export class ThreadFileSigners implements FileSigners {
 		const id = this.nextId++;
 		return new Promise((resolve, reject) => {
 			this.pending.set(id, { resolve, reject });
-			const request: SignRequest = { id, paths, maxFileSize };
+			const request: SignRequest = { id, paths, maxFileSize, sizes };
 			worker.postMessage(request);
 		});
 	}

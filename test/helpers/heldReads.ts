@@ -24,9 +24,9 @@ export class HeldReads extends NodeFileSystem {
 		return super.readFileUpTo(filePath, maxBytes, accept);
 	}
 
-	override async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch): Promise<ListedRead> {
+	override async readListedFile(filePath: string, maxBytes: number, scratch: ReadScratch, listedSize?: number): Promise<ListedRead> {
 		await this.hold(filePath);
-		return super.readListedFile(filePath, maxBytes, scratch);
+		return super.readListedFile(filePath, maxBytes, scratch, listedSize);
 	}
 
 	private async hold(filePath: string): Promise<void> {

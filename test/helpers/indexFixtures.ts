@@ -19,9 +19,9 @@ export function countingIndex(): { index: SearchIndex; reads: string[] } {
 	const reader = new NodeFileSystem();
 	const reads: string[] = [];
 	const counting = Object.create(reader) as NodeFileSystem;
-	counting.readListedFile = (p, max, scratch) => {
+	counting.readListedFile = (p, max, scratch, listedSize) => {
 		reads.push(p);
-		return reader.readListedFile(p, max, scratch);
+		return reader.readListedFile(p, max, scratch, listedSize);
 	};
 	return { index: new SearchIndex(counting), reads };
 }

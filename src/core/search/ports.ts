@@ -122,8 +122,11 @@ export interface SignedFile {
 export interface FileSigners {
 	/** Whether another batch would start soon (a batch waits behind at most one other). */
 	ready(): boolean;
-	/** The files' signatures, in order; undefined for one that could not be opened (gone). */
-	sign(paths: readonly string[], maxFileSize: number): Promise<(SignedFile | undefined)[]>;
+	/**
+	 * The files' signatures, in order; undefined for one that could not be opened (gone).
+	 * `sizes`: each file's size as listed, which spares a stat of each file that still has it.
+	 */
+	sign(paths: readonly string[], maxFileSize: number, sizes?: readonly number[]): Promise<(SignedFile | undefined)[]>;
 	/** Nothing is left to read: let go of what the threads hold until more comes. */
 	rest(): void;
 	dispose(): void;

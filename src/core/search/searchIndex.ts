@@ -287,7 +287,7 @@ export class SearchIndex {
 			const maxFileSize = this.setup.maxFileSize;
 			let read: ListedRead;
 			try {
-				read = await this.reader.readListedFile(this.absPath(slot), maxFileSize, look.scratch);
+				read = await this.reader.readListedFile(this.absPath(slot), maxFileSize, look.scratch, files.sizes.get(slot));
 			} catch {
 				return undefined; // gone since it was listed: its removal is on its way
 			}
@@ -496,7 +496,7 @@ export class SearchIndex {
 				continue;
 			}
 			const generation = files.generations.get(slot);
-			const signed = await this.signHere(this.absPath(slot));
+			const signed = await this.signHere(this.absPath(slot), files.sizes.get(slot));
 			if (this.holds(files, slot, generation) && files.states.get(slot) === PENDING) {
 				this.takeSigned(slot, signed);
 			}
@@ -528,6 +528,7 @@ export class SearchIndex {
 		const slots: number[] = [];
 		const generations: number[] = [];
 		const paths: string[] = [];
+		const sizes: number[] = [];
 		while (slots.length < SIGN_BATCH) {
 			const slot = this.nextQueued();
 			if (slot === undefined) {
@@ -545,13 +546,14 @@ export class SearchIndex {
 				slots.push(slot);
 				generations.push(files.generations.get(slot));
 				paths.push(this.absPath(slot));
+				sizes.push(files.sizes.get(slot));
 			}
 		}
 		if (slots.length === 0) {
 			return;
 		}
 		const current = (i: number) => this.holds(files, slots[i], generations[i]) && files.states.get(slots[i]) === PENDING;
-		const work = signers.sign(paths, this.setup.maxFileSize).then(results => {
+		const work = signers.sign(paths, this.setup.maxFileSize, sizes).then(results => {
 			for (let i = 0; i < slots.length; i++) {
 				if (current(i)) {
 					this.takeSigned(slots[i], results[i]);
@@ -581,9 +583,9 @@ export class SearchIndex {
 	}
 
 	/** Reads and signs a listed file in this thread, as the signer threads do in theirs. */
-	private async signHere(absPath: string): Promise<SignedFile | undefined> {
+	private async signHere(absPath: string, listedSize: number): Promise<SignedFile | undefined> {
 		try {
-			return signedFile(await this.reader.readListedFile(absPath, this.setup.maxFileSize, this.scratch), this.setup.maxFileSize);
+			return signedFile(await this.reader.readListedFile(absPath, this.setup.maxFileSize, this.scratch, listedSize), this.setup.maxFileSize);
 		} catch {
 			return undefined; // gone since it was listed
 		}
