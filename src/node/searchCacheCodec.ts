@@ -14,7 +14,7 @@ const FIXED = 8 + 8 + 1 + 4 + 4;
 export type CacheRejection = 'not a cache file' | 'another format version' | 'other folders' | 'damaged';
 
 /** The folders and the read cap a cache was built for: a cache for others is not used. */
-function headerOf(setup: IndexSetup): string {
+export function headerOf(setup: IndexSetup): string {
 	return JSON.stringify({ roots: setup.roots.map(r => [r.path, r.realPath, r.name]), maxFileSize: setup.maxFileSize });
 }
 

@@ -10,6 +10,8 @@ export type SearchRequest =
 	 */
 	| { kind: 'reset'; setup: IndexSetup; files: FileBatch; more?: boolean; cacheDir?: string; saveDelayMs?: number }
 	| { kind: 'extend'; files: FileBatch; more?: boolean }
+	/** A list for `setup` will come (`SearchBackend.prepare`): read the cache in `cacheDir` now. */
+	| { kind: 'prepare'; setup: IndexSetup; cacheDir?: string }
 	| { kind: 'update'; changed: FileBatch; removed: readonly string[]; dirty: readonly DirtyText[] }
 	| { kind: 'text'; id: number; query: TextQuery; ranked: readonly string[]; budgetMs: number }
 	| { kind: 'files'; id: number; query: FilesQuery; ranked: readonly string[] }

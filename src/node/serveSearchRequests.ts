@@ -3,7 +3,9 @@ import { InvalidParams } from '../core/errors';
 import { FileSystemReader } from '../core/ports';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
 import { FileSigners } from '../core/search/ports';
-import { SearchCacheFile } from './searchCacheFile';
+import { CachedFile } from '../core/search/searchIndex';
+import { headerOf } from './searchCacheCodec';
+import { CacheLog, SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
 
 /** Least time between writes of the cache after changes unless the list says: a burst of saves writes it once. */
@@ -23,6 +25,9 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 	let cache: SearchCacheFile | undefined;
 	let saveDelayMs = SAVE_DELAY_MS;
 	let firstReset = true;
+	/** The cache as read while the files were walked (`prepare`), for the first list if its setup and folder are the same. */
+	let early: { header: string; cacheDir: string; files: Map<string, CachedFile> | undefined } | undefined;
+	const cacheLog: CacheLog = (level, text) => reply({ kind: 'log', level, message: text });
 	let saveTimer: NodeJS.Timeout | undefined;
 	const save = () => {
 		if (saveTimer) {
@@ -58,12 +63,22 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 	);
 	port.on('message', (message: SearchRequest) => {
 		switch (message.kind) {
+			case 'prepare':
+				if (firstReset && message.cacheDir !== undefined) {
+					const files = new SearchCacheFile(message.cacheDir, cacheLog).load(message.setup);
+					early = { header: headerOf(message.setup), cacheDir: message.cacheDir, files };
+					reply({ kind: 'log', level: 'debug', message: `search index: cache read before the list (${files?.size ?? 0} files)` });
+				}
+				break;
 			case 'reset':
-				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, (level, text) => reply({ kind: 'log', level, message: text }));
+				cache = message.cacheDir === undefined ? undefined : new SearchCacheFile(message.cacheDir, cacheLog);
 				saveDelayMs = message.saveDelayMs ?? SAVE_DELAY_MS;
 				if (firstReset) {
 					firstReset = false;
-					const cached = cache?.load(message.setup);
+					const cached = early !== undefined && early.cacheDir === message.cacheDir && early.header === headerOf(message.setup)
+						? early.files
+						: cache?.load(message.setup);
+					early = undefined;
 					if (cached) {
 						backend.index.seed(cached);
 					}

@@ -78,6 +78,14 @@ export class ThreadSearchBackend implements SearchBackend {
 		return this.ask(id => ({ kind: 'files', id, query, ranked }), local => local.files(query, ranked));
 	}
 
+	/**
+	 * Starts the worker while the files index is walked, and has it read the cache then: both came
+	 * after the walk, ahead of the index, and a reopened window waited for them.
+	 */
+	prepare(setup: IndexSetup): void {
+		this.post({ kind: 'prepare', setup, cacheDir: this.cacheDir() }, () => undefined);
+	}
+
 	progress(): Promise<IndexProgress> {
 		return this.ask(id => ({ kind: 'progress', id }), local => local.progress());
 	}

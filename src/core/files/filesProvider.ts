@@ -68,6 +68,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	private readonly served: ServedPaths;
 	private markBuilt: () => void = () => undefined;
 	private readonly built = new Promise<void>(resolve => { this.markBuilt = resolve; });
+	private markBuilding: () => void = () => undefined;
+	private readonly buildingBegun = new Promise<void>(resolve => { this.markBuilding = resolve; });
 
 	constructor(private readonly ports: FilesProviderPorts) {
 		super();
@@ -106,6 +108,11 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 	 */
 	whenBuilt(): Promise<void> {
 		return this.built;
+	}
+
+	/** Resolves once the first index begins to be built, without starting a build. */
+	whenBuilding(): Promise<void> {
+		return this.buildingBegun;
 	}
 
 	get indexedCount(): number {
@@ -207,6 +214,7 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 
 	private async runBuild(reason: string): Promise<void> {
 		const started = performance.now();
+		this.markBuilding();
 		const { reader, settings, folders, watcher, log } = this.ports;
 		try {
 			const roots = await WorkspaceRoots.resolve(folders.folders(), reader);

@@ -90,6 +90,11 @@ export interface SearchBackend extends IDisposable {
 	text(query: TextQuery, ranked: readonly string[], budgetMs: number): Promise<TextAnswerData>;
 	files(query: FilesQuery, ranked: readonly string[]): Promise<FilesAnswerData>;
 	progress(): Promise<IndexProgress>;
+	/**
+	 * A list for `setup` is on its way (the files index has begun to be built): what needs no list
+	 * (reading the index an earlier process cached) is done meanwhile. Optional.
+	 */
+	prepare?(setup: IndexSetup): void;
 	/** The backend lost what it was told (its worker stopped and another took over): tell it again. */
 	readonly onDidRestart?: Event<void>;
 	/** Every file of a new list is indexed: how many, and how long it took since the list came. */

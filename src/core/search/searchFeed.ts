@@ -6,7 +6,7 @@ import { FileSettings, FileSystemReader, OpenDocuments, SettingsSource, Workspac
 import { StoredFiles } from '../files/fileStore';
 import { ResourceChange } from '../resource';
 import { fileUri, fileUriToPath } from '../uriGuard';
-import { DirtyText, FileBatchBuilder, SearchBackend, SearchRoot } from './ports';
+import { DirtyText, FileBatchBuilder, IndexSetup, SearchBackend, SearchRoot } from './ports';
 
 /** Gathers a burst of changes (a save, typing) into one update of the index. */
 const FLUSH_MS = 20;
@@ -29,6 +29,8 @@ export interface ListedFiles {
 	ready(): Promise<void>;
 	/** Resolves once the files index is first built, without starting it; absent: the feed waits for a search. */
 	whenBuilt?(): Promise<void>;
+	/** Resolves once the files index begins to be built, without starting it. */
+	whenBuilding?(): Promise<void>;
 	/** The listed files with their paths (no entries are built for them). */
 	listedFiles(): StoredFiles;
 	/** The rule, by name, as loaded now: every answer is checked against it once more. */
@@ -65,6 +67,8 @@ export class SearchFeed extends Disposable {
 	private syncing: Promise<void> | undefined;
 	private syncAgain = false;
 	private first: Promise<void> | undefined;
+	/** A list was begun: `prepare` has nothing left to say. */
+	private listBegun = false;
 	private readonly slices: EventLoopSlices;
 
 	constructor(private readonly ports: SearchFeedPorts) {
@@ -83,6 +87,28 @@ export class SearchFeed extends Disposable {
 	ready(): Promise<void> {
 		this.first ??= this.ports.files.ready().then(() => this.resync());
 		return this.first;
+	}
+
+	/**
+	 * Tells the backend which list is coming while the files index is being built (no list was
+	 * sent yet): it can read its cache meanwhile.
+	 */
+	async prepare(): Promise<void> {
+		const setup = await this.setup();
+		if (!this.listBegun && !this.isDisposed) {
+			this.ports.backend.prepare?.(setup);
+		}
+	}
+
+	/** The folders (with where each really is) and the read cap: what an index and its cache are for. */
+	private async setup(): Promise<IndexSetup> {
+		const { folders, reader, settings } = this.ports;
+		const roots: SearchRoot[] = await Promise.all(folders.folders().map(async f => ({
+			path: f.path,
+			name: f.name,
+			realPath: await reader.realpath(f.path).catch(() => f.path),
+		})));
+		return { roots, maxFileSize: settings.get().maxFileSize };
 	}
 
 	private resync(): Promise<void> {
@@ -109,13 +135,10 @@ export class SearchFeed extends Disposable {
 	 * once the list is sent.
 	 */
 	private async sync(): Promise<void> {
-		const { files, folders, reader, settings, documents, backend } = this.ports;
-		const roots: SearchRoot[] = await Promise.all(folders.folders().map(async f => ({
-			path: f.path,
-			name: f.name,
-			realPath: await reader.realpath(f.path).catch(() => f.path),
-		})));
-		const setup = { roots, maxFileSize: settings.get().maxFileSize };
+		const { files, documents, backend } = this.ports;
+		const setup = await this.setup();
+		const { roots } = setup;
+		this.listBegun = true;
 		let listed = files.listedFiles();
 		let part = new FileBatchBuilder(Math.min(listed.length, PART_FILES), roots);
 		let begun = false;

@@ -58,7 +58,10 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 		if (ports.backend.onDidIndex) {
 			this._register(ports.backend.onDidIndex(r => ports.log.info(`search index: ${r.indexed} files, ${formatBytes(r.textBytes)} of text in ${formatBytes(r.indexBytes)} of index, in ${Math.round(r.ms)} ms${r.reused ? ` (${r.reused} from the cache)` : ''}`)));
 		}
-		// In the background once the files index is built, never starting it (a search does).
+		// The backend is told what is coming while the files are walked (it reads its cache
+		// meanwhile), and is fed in the background once the files index is built, never starting
+		// it (a search does).
+		void ports.files.whenBuilding?.().then(() => this.isDisposed ? undefined : this.feed.prepare());
 		void ports.files.whenBuilt?.().then(() => this.isDisposed ? undefined : this.feed.ready());
 	}
 

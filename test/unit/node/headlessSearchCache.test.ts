@@ -144,6 +144,17 @@ describe('headless search index cache (built CLI, both eras)', function () {
 		await waitFor('the cache written again', () => statSync(cacheFile()).mtimeMs !== written);
 	});
 
+	it('a restart reads the cache while its files are walked, before the list comes', async () => {
+		await coldRun();
+		const run = await start(['--cache-dir', cacheDir, '--log-level', 'debug']);
+		const listed = Number(/search index: (\d+) files/.exec(run.indexed)![1]);
+		const early = run.stderr.findIndex(l => l.includes(`search index: cache read before the list (${listed} files)`));
+		assert.ok(early >= 0, `the worker read the cache when the files index began: ${run.stderr.join('\n')}`);
+		assert.ok(early < run.stderr.indexOf(run.indexed), 'before the index was built');
+		assert.equal(reusedOf(run.indexed), listed, run.indexed);
+		assert.deepEqual(await found(run, 'word9unique'), ['src/file9.txt']);
+	});
+
 	it('a corrupt or truncated cache is ignored (one line says so), answers stay right, and it is rewritten', async () => {
 		await coldRun();
 		for (const [what, damage, reason] of [
