@@ -4,6 +4,7 @@ import { GROUP_LABELS, GROUP_ORDER, ResourceNode } from '../../picker/pickerNode
 import { PickerService } from '../../picker/pickerService';
 import { SelectedResource, selectionKey } from '../../picker/selection';
 import { ListedResource } from '../../picker/listedItems';
+import { RowLook, ShownRows } from '../../picker/shownRows';
 import { selectedLine, TextMatch, TextMatches, textMatchesMessage } from '../../picker/textMatches';
 import { estimateTokensFromSize } from '../../picker/tokenCount';
 import { formatSize, formatTokens } from '../../picker/tokenEstimate';
@@ -19,6 +20,17 @@ interface ResourceItem extends vscode.QuickPickItem {
 
 const PER_SERVER = 100;
 const TITLE = 'Pick MCP Resources';
+
+function lookOf(item: ResourceItem | vscode.QuickPickItem): RowLook {
+	return {
+		key: 'key' in item ? item.key : undefined,
+		kind: item.kind,
+		label: item.label,
+		description: item.description,
+		detail: item.detail,
+		icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+	};
+}
 
 /**
  * "Pick Resources...": a multi-select QuickPick over every server. Our own index filters (VS
@@ -38,6 +50,7 @@ export function pickResources(service: PickerService): Promise<number | undefine
 	const seen = new Set<string>();
 	let applyingSelection = false;
 	const text = new TextMatches(service, { log: service.log });
+	const shownRows = new ShownRows();
 
 	const itemFor = (node: ResourceNode): ResourceItem => {
 		const key = selectionKey(node.serverId, node.resource.uri);
@@ -123,10 +136,14 @@ export function pickResources(service: PickerService): Promise<number | undefine
 			out.push(...lines);
 			lines.forEach(i => seen.add(i.key));
 		}
-		applyingSelection = true;
-		qp.items = out;
-		qp.selectedItems = out.filter((i): i is ResourceItem => 'key' in i && checked.has(i.key));
-		applyingSelection = false;
+		// Rows that look as they do now are not sent again (see ShownRows): pages arriving, a live
+		// answer the same as before, a second server with nothing new, re-render every 150 ms.
+		if (shownRows.changed(out.map(lookOf))) {
+			applyingSelection = true;
+			qp.items = out;
+			qp.selectedItems = out.filter((i): i is ResourceItem => 'key' in i && checked.has(i.key));
+			applyingSelection = false;
+		}
 		const loading = service.servers().some(s => s.resources.state.kind === 'loading' || s.connection.state.kind === 'connecting');
 		qp.busy = loading || found.searching;
 		const total = service.servers().reduce((n, s) => n + s.resources.size, 0);
