@@ -1,7 +1,9 @@
 import { Buffer } from 'node:buffer';
+import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { IndexSetup } from '../core/search/ports';
-import { CachedFile, CachedFiles } from '../core/search/searchIndex';
+import { CachedFile, CachedFiles, SeedFiles } from '../core/search/searchIndex';
+import { SignatureStore } from '../core/search/signatureStore';
 
 /** What a cache file starts with: anything else is not one of ours. */
 const MAGIC = Buffer.from('MWRSIDX\0', 'latin1');
@@ -98,61 +100,131 @@ export function encodeSearchCache(setup: IndexSetup, files: CachedFiles): Buffer
 	return Buffer.concat(pieces);
 }
 
+/** Bytes a cache is read in at a time: a large cache is never whole in memory either. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * A cache's bytes taken in order, from a buffer or from a file a piece at a time, with the CRC-32
+ * of what was taken. A piece taken is valid until the next `take`.
+ */
+export class CacheBytes {
+	private buffer: Buffer;
+	private start = 0;
+	private end: number;
+	private readFrom = 0;
+	private taken = 0;
+	crc = 0;
+
+	private constructor(buffer: Buffer, end: number, readonly size: number, private readonly fd: number | undefined) {
+		this.buffer = buffer;
+		this.end = end;
+	}
+
+	/** The bytes of `bytes`. */
+	static of(bytes: Buffer): CacheBytes {
+		return new CacheBytes(bytes, bytes.length, bytes.length, undefined);
+	}
+
+	/** The bytes of an open file of `size` bytes, read `chunk` bytes at a time. */
+	static read(fd: number, size: number, chunk = READ_BYTES): CacheBytes {
+		return new CacheBytes(Buffer.allocUnsafe(chunk), 0, size, fd);
+	}
+
+	/** Bytes not taken yet. */
+	get left(): number {
+		return this.size - this.taken;
+	}
+
+	/** The next `n` bytes (counted into `crc` unless `crc` is false), or undefined past the end. */
+	take(n: number, crc = true): Buffer | undefined {
+		if (n > this.left) {
+			return undefined;
+		}
+		if (this.end - this.start < n) {
+			this.fill(n);
+		}
+		const piece = this.buffer.subarray(this.start, this.start + n);
+		this.start += n;
+		this.taken += n;
+		if (crc) {
+			this.crc = crc32(piece, this.crc);
+		}
+		return piece;
+	}
+
+	/** Reads on until `n` bytes wait (the file holds them: `take` checked). */
+	private fill(n: number): void {
+		const waiting = this.buffer.subarray(this.start, this.end);
+		const into = n > this.buffer.length ? Buffer.allocUnsafe(Math.max(n, this.buffer.length * 2)) : this.buffer;
+		waiting.copy(into, 0);
+		this.buffer = into;
+		this.end = waiting.length;
+		this.start = 0;
+		while (this.end < n) {
+			const got = readSync(this.fd!, this.buffer, this.end, this.buffer.length - this.end, this.readFrom);
+			if (got === 0) {
+				throw new Error('the cache file ended early');
+			}
+			this.readFrom += got;
+			this.end += got;
+		}
+	}
+}
+
 /**
  * The files a cache holds, by display path, when it was written for `setup` by this format;
  * otherwise why not. Checks every length against the bytes there are, so damaged bytes are
- * refused, never read past.
+ * refused, never read past; the CRC is checked at the end, and a damaged cache's signatures are
+ * dropped with it. Each signature goes into a store of the seed's own, which the index takes over.
  */
-export function decodeSearchCache(bytes: Buffer, setup: IndexSetup): Map<string, CachedFile> | CacheRejection {
-	if (bytes.length < MAGIC.length + 12 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
+export function decodeSearchCache(bytes: Buffer | CacheBytes, setup: IndexSetup): SeedFiles | CacheRejection {
+	const source = bytes instanceof CacheBytes ? bytes : CacheBytes.of(bytes);
+	const magic = source.left >= MAGIC.length + 12 ? source.take(MAGIC.length) : undefined;
+	if (!magic?.equals(MAGIC)) {
 		return 'not a cache file';
 	}
-	if (bytes.readUInt32LE(MAGIC.length) !== CACHE_FORMAT_VERSION) {
+	if (source.take(4)!.readUInt32LE(0) !== CACHE_FORMAT_VERSION) {
 		return 'another format version';
 	}
-	const body = bytes.subarray(0, bytes.length - 4);
-	if (crc32(body) !== bytes.readUInt32LE(bytes.length - 4)) {
+	const headerLength = source.take(4)!.readUInt32LE(0);
+	const header = headerLength + 8 <= source.left ? source.take(headerLength) : undefined;
+	if (!header) {
 		return 'damaged';
 	}
-	let at = MAGIC.length + 4;
-	const headerLength = body.readUInt32LE(at);
-	at += 4;
-	if (at + headerLength + 4 > body.length) {
-		return 'damaged';
-	}
-	if (body.toString('utf8', at, at + headerLength) !== headerOf(setup)) {
+	if (header.toString('utf8') !== headerOf(setup)) {
 		return 'other folders';
 	}
-	at += headerLength;
-	const count = body.readUInt32LE(at);
-	at += 4;
-	const files = new Map<string, CachedFile>();
+	const count = source.take(4)!.readUInt32LE(0);
+	const files = new Map<string, CachedFile & { readonly address: number }>();
+	const signatures = new SignatureStore();
 	for (let i = 0; i < count; i++) {
-		if (at + FIXED > body.length) {
+		const fixed = source.left >= FIXED + 4 ? source.take(FIXED) : undefined;
+		if (!fixed) {
 			return 'damaged';
 		}
-		const size = body.readDoubleLE(at);
-		const mtimeMs = body.readDoubleLE(at + 8);
-		const state = body.readUInt8(at + 16);
-		const signatureLength = body.readUInt32LE(at + 17);
-		const displayLength = body.readUInt32LE(at + 21);
-		at += FIXED;
-		if (at + displayLength + signatureLength > body.length || signatureLength % 4 !== 0 || (state !== 1 && state !== 2)) {
+		const size = fixed.readDoubleLE(0);
+		const mtimeMs = fixed.readDoubleLE(8);
+		const state = fixed.readUInt8(16);
+		const signatureLength = fixed.readUInt32LE(17);
+		const displayLength = fixed.readUInt32LE(21);
+		if (displayLength + signatureLength + 4 > source.left || signatureLength % 4 !== 0 || (state !== 1 && state !== 2)) {
 			return 'damaged';
 		}
-		const display = body.toString('utf8', at, at + displayLength);
-		at += displayLength;
+		const display = source.take(displayLength)!.toString('utf8');
 		let signature: Int32Array | undefined;
+		let address = -1;
 		if (signatureLength > 0) {
-			// Copied out: an Int32Array needs an aligned offset, and the file's buffer is let go.
-			signature = new Int32Array(signatureLength / 4);
-			Buffer.from(signature.buffer).set(body.subarray(at, at + signatureLength));
-			at += signatureLength;
+			address = signatures.putBytes(source.take(signatureLength)!);
+			signature = signatures.get(address, signatureLength / 4);
 		}
 		if (state === 1 && !signature) {
 			return 'damaged';
 		}
-		files.set(display, { display, size, mtimeMs, state, signature });
+		files.set(display, { display, size, mtimeMs, state, signature, address });
 	}
-	return at === body.length ? files : 'damaged';
+	if (source.left !== 4) {
+		return 'damaged';
+	}
+	const crc = source.crc >>> 0;
+	return source.take(4, false)!.readUInt32LE(0) === crc ? { files, signatures } : 'damaged';
 }

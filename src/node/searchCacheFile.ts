@@ -1,8 +1,8 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { IndexSetup } from '../core/search/ports';
-import { CachedFile, CachedFiles } from '../core/search/searchIndex';
-import { decodeSearchCache, encodedSize, writeSearchCache } from './searchCacheCodec';
+import { CachedFiles, SeedFiles } from '../core/search/searchIndex';
+import { CacheBytes, decodeSearchCache, encodedSize, writeSearchCache } from './searchCacheCodec';
 
 /** The cache file's name in its folder. */
 export const SEARCH_CACHE_FILE = 'search-index.bin';
@@ -25,17 +25,25 @@ export class SearchCacheFile {
 	}
 
 	/** The files the cache holds for `setup`, or undefined (none yet, or one not usable: logged, and replaced on the next write). */
-	load(setup: IndexSetup): Map<string, CachedFile> | undefined {
-		let bytes: Buffer;
+	load(setup: IndexSetup): SeedFiles | undefined {
+		let files: SeedFiles | string;
+		let fd: number | undefined;
 		try {
-			bytes = readFileSync(this.file);
+			// Read a piece at a time into the seed's own store: the whole file in one buffer was
+			// a second copy of every signature, left for a collection an idle worker may not run.
+			fd = openSync(this.file, 'r');
+			files = decodeSearchCache(CacheBytes.read(fd, fstatSync(fd).size), setup);
 		} catch (err) {
-			if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-				this.log('warn', `search index: could not read its cache (${(err as NodeJS.ErrnoException).code ?? 'error'}); building it afresh`);
+			const code = (err as NodeJS.ErrnoException).code;
+			if (code !== 'ENOENT') {
+				this.log('warn', `search index: could not read its cache (${code ?? 'it ended early'}); building it afresh`);
 			}
 			return undefined;
+		} finally {
+			if (fd !== undefined) {
+				closeSync(fd);
+			}
 		}
-		const files = decodeSearchCache(bytes, setup);
 		if (typeof files === 'string') {
 			this.log('info', `search index: its cache was not used (${files}); building it afresh`);
 			return undefined;

@@ -3,7 +3,7 @@ import { InvalidParams } from '../core/errors';
 import { FileSystemReader } from '../core/ports';
 import { LocalSearchBackend } from '../core/search/localSearchBackend';
 import { FileSigners } from '../core/search/ports';
-import { CachedFile } from '../core/search/searchIndex';
+import { SeedFiles } from '../core/search/searchIndex';
 import { headerOf } from './searchCacheCodec';
 import { CacheLog, SearchCacheFile } from './searchCacheFile';
 import { SearchReply, SearchRequest } from './searchMessages';
@@ -26,7 +26,7 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 	let saveDelayMs = SAVE_DELAY_MS;
 	let firstReset = true;
 	/** The cache as read while the files were walked (`prepare`), for the first list if its setup and folder are the same. */
-	let early: { header: string; cacheDir: string; files: Map<string, CachedFile> | undefined } | undefined;
+	let early: { header: string; cacheDir: string; files: SeedFiles | undefined } | undefined;
 	const cacheLog: CacheLog = (level, text) => reply({ kind: 'log', level, message: text });
 	let saveTimer: NodeJS.Timeout | undefined;
 	const save = () => {
@@ -67,7 +67,7 @@ export function serveSearchRequests(port: MessagePort, reader: FileSystemReader,
 				if (firstReset && message.cacheDir !== undefined) {
 					const files = new SearchCacheFile(message.cacheDir, cacheLog).load(message.setup);
 					early = { header: headerOf(message.setup), cacheDir: message.cacheDir, files };
-					reply({ kind: 'log', level: 'debug', message: `search index: cache read before the list (${files?.size ?? 0} files)` });
+					reply({ kind: 'log', level: 'debug', message: `search index: cache read before the list (${files?.files.size ?? 0} files)` });
 				}
 				break;
 			case 'reset':

@@ -22,6 +22,16 @@ export interface CachedFile {
 	readonly signature: Int32Array | undefined;
 }
 
+/**
+ * Files a cache holds, as read back: their signatures already in a store of their own (each file's
+ * `address` there, its `signature` a view of it), which the first list of a process takes over
+ * whole instead of copying from.
+ */
+export interface SeedFiles {
+	readonly files: Map<string, CachedFile & { readonly address: number }>;
+	readonly signatures: SignatureStore;
+}
+
 /** Files for a cache, each made as it is read: to be read before the index changes (in one turn). */
 export interface CachedFiles extends Iterable<CachedFile> {
 	readonly length: number;
@@ -36,7 +46,7 @@ export interface CachedFiles extends Iterable<CachedFile> {
 export class SearchIndex {
 	private setup: IndexSetup = { roots: [], maxFileSize: 0 };
 	private files = new IndexedFiles();
-	private readonly signatures = new SignatureStore();
+	private signatures = new SignatureStore();
 	/** Counts every change of any slot (`IndexedFiles.generations`). */
 	private stamp = 0;
 	/** Unsaved text by display path: kept through a reset for the files that stay. */
@@ -52,7 +62,7 @@ export class SearchIndex {
 	/** A list being received in parts (`reset` with `more`), not searched until it is whole. */
 	private next: { readonly setup: IndexSetup; readonly files: IndexedFiles } | undefined;
 	/** Files a cache holds, offered to the next reset (then dropped). */
-	private seeded: Map<string, CachedFile> | undefined;
+	private seeded: SeedFiles | undefined;
 	private reusedCount = 0;
 	/** The background reads' buffer: one for every file, the bytes are signed and dropped. */
 	private readonly scratch: ReadScratch = { buffer: Buffer.allocUnsafeSlow(64 * 1024) };
@@ -70,7 +80,7 @@ export class SearchIndex {
 	 * Files a cache kept from an earlier process, for the next reset: a listed file with the same
 	 * display path, size and time takes its state and signature instead of being read.
 	 */
-	seed(files: Map<string, CachedFile>): void {
+	seed(files: SeedFiles): void {
 		this.seeded = files;
 	}
 
@@ -109,6 +119,15 @@ export class SearchIndex {
 		const old = this.files;
 		const seeded = this.seeded;
 		this.seeded = undefined;
+		// The seed's store becomes the index's when the index holds nothing yet (a process's first
+		// list): its signatures stay where they were read to, and what the list does not take is
+		// freed. Copied, they would leave the seed's slabs for a collection that an idle worker
+		// may not run for a long time.
+		const adopted = seeded !== undefined && this.signatures.empty ? seeded.signatures : undefined;
+		if (adopted) {
+			this.signatures = adopted;
+		}
+		const taken = new Set<number>();
 		this.reusedCount = 0;
 		this.setup = setup;
 		this.files = next;
@@ -133,10 +152,14 @@ export class SearchIndex {
 				}
 				continue;
 			}
-			const cached = seeded?.get(display);
+			const cached = seeded?.files.get(display);
 			if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
 				next.states.set(slot, cached.state);
-				if (cached.signature) {
+				if (cached.signature && adopted) {
+					next.signatureAddresses.set(slot, cached.address);
+					next.signatureLengths.set(slot, cached.signature.length);
+					taken.add(cached.address);
+				} else if (cached.signature) {
 					this.store(slot, cached.signature);
 				}
 				this.counted(slot, 1);
@@ -146,6 +169,13 @@ export class SearchIndex {
 		for (let slot = 0; slot < old.count; slot++) {
 			if (old.length(slot) > 0) {
 				this.signatures.free(old.address(slot), old.length(slot));
+			}
+		}
+		if (adopted) {
+			for (const cached of seeded!.files.values()) {
+				if (cached.signature && !taken.has(cached.address)) {
+					adopted.free(cached.address, cached.signature.length);
+				}
 			}
 		}
 		for (const display of [...this.dirty.keys()]) {

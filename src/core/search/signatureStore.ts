@@ -33,22 +33,25 @@ export class SignatureStore {
 
 	/** Copies a signature in; returns its address. */
 	put(signature: Int32Array): number {
-		const length = signature.length;
-		if (length > LARGEST_SHARED) {
-			const own = this.newSlab(length);
-			this.slabs[own]!.set(signature);
-			this.used[own] = length;
-			return own * SLAB_WORDS;
-		}
-		if (this.current < 0 || this.fill + length > SLAB_WORDS) {
-			this.current = this.newSlab(SLAB_WORDS);
-			this.fill = 0;
-		}
-		const at = this.fill;
-		this.slabs[this.current]!.set(signature, at);
-		this.fill += length;
-		this.used[this.current] += length;
-		return this.current * SLAB_WORDS + at;
+		const address = this.place(signature.length);
+		this.at(address).set(signature);
+		return address;
+	}
+
+	/**
+	 * Copies in a signature given as its bytes (native byte order, a multiple of 4, at any offset:
+	 * as a cache file holds it); returns its address.
+	 */
+	putBytes(bytes: Uint8Array): number {
+		const address = this.place(bytes.length >>> 2);
+		const words = this.at(address);
+		new Uint8Array(words.buffer, words.byteOffset, bytes.length).set(bytes);
+		return address;
+	}
+
+	/** Whether no signature is held. */
+	get empty(): boolean {
+		return this.used.every(words => words === 0);
 	}
 
 	/** A view of a held signature (not a copy: nothing else is ever written where it lies). */
@@ -110,6 +113,29 @@ export class SignatureStore {
 			this.used[slab] = 0;
 			this.freeSlabs.push(slab);
 		}
+	}
+
+	/** Room for `length` words (a slab of its own when large); returns its address. */
+	private place(length: number): number {
+		if (length > LARGEST_SHARED) {
+			const own = this.newSlab(length);
+			this.used[own] = length;
+			return own * SLAB_WORDS;
+		}
+		if (this.current < 0 || this.fill + length > SLAB_WORDS) {
+			this.current = this.newSlab(SLAB_WORDS);
+			this.fill = 0;
+		}
+		const at = this.fill;
+		this.fill += length;
+		this.used[this.current] += length;
+		return this.current * SLAB_WORDS + at;
+	}
+
+	/** The slab's words from `address` on. */
+	private at(address: number): Int32Array {
+		const slab = Math.floor(address / SLAB_WORDS);
+		return this.slabs[slab]!.subarray(address - slab * SLAB_WORDS);
 	}
 
 	/** A shared slab, not the one being filled, at most `SPARSE_WORDS` full. */

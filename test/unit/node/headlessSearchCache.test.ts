@@ -186,8 +186,8 @@ describe('headless search index cache (built CLI, both eras)', function () {
 		assert.equal(statSync(cacheFile()).mode & 0o777, 0o600);
 		const setup: IndexSetup = { roots: [{ path: fx.root, realPath: fx.root, name: path.basename(fx.root) }], maxFileSize: 1_048_576 };
 		const decoded = decodeSearchCache(bytes, setup);
-		assert.ok(decoded instanceof Map, `decodes for the served root: ${String(decoded)}`);
-		assert.ok([...decoded.keys()].every(d => !d.includes('.env') && !d.startsWith('ignored/')));
+		assert.ok(typeof decoded !== 'string', `decodes for the served root: ${String(decoded)}`);
+		assert.ok([...decoded.files.keys()].every(d => !d.includes('.env') && !d.startsWith('ignored/')));
 	});
 
 	it('--no-cache writes nothing; by default it goes under $XDG_CACHE_HOME', async () => {

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { IndexSetup } from '../../../src/core/search/ports';
 import { CachedFile } from '../../../src/core/search/searchIndex';
-import { CACHE_FORMAT_VERSION, decodeSearchCache, encodedSize, encodeSearchCache } from '../../../src/node/searchCacheCodec';
+import { CACHE_FORMAT_VERSION, CacheBytes, decodeSearchCache, encodedSize, encodeSearchCache } from '../../../src/node/searchCacheCodec';
 import { SearchCacheFile } from '../../../src/node/searchCacheFile';
 
 const setup: IndexSetup = { roots: [{ path: '/w/app', realPath: '/real/app', name: 'app' }], maxFileSize: 1024 };
@@ -15,13 +15,37 @@ const files: CachedFile[] = [
 	{ display: 'docs/ünïcödé.md', size: 3, mtimeMs: 0, state: 1, signature: Int32Array.from([42, 43]) },
 ];
 
+/** A decoded file as it was written: without where the seed's store put its signature. */
+function withoutAddress(file: CachedFile & { address: number }): CachedFile {
+	return { display: file.display, size: file.size, mtimeMs: file.mtimeMs, state: file.state, signature: file.signature };
+}
+
+/** The files `bytes` decode to, from the buffer or (with `chunk`) from a file read that many bytes at a time. */
+function decodedFiles(bytes: Buffer, chunk?: number): CachedFile[] {
+	let decoded;
+	if (chunk === undefined) {
+		decoded = decodeSearchCache(bytes, setup);
+	} else {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'mwr-cache-pieces-'));
+		const file = path.join(dir, 'cache.bin');
+		writeFileSync(file, bytes);
+		const fd = openSync(file, 'r');
+		try {
+			decoded = decodeSearchCache(CacheBytes.read(fd, bytes.length, chunk), setup);
+		} finally {
+			closeSync(fd);
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+	assert.ok(typeof decoded !== 'string', String(decoded));
+	return [...decoded.files.values()].map(withoutAddress);
+}
+
 describe('search index cache codec', () => {
 	it('gives back every file as written, by display path, and its size is what encodedSize said', () => {
 		const bytes = encodeSearchCache(setup, files);
 		assert.equal(bytes.length, encodedSize(setup, files));
-		const decoded = decodeSearchCache(bytes, setup);
-		assert.ok(decoded instanceof Map);
-		assert.deepEqual([...decoded.values()], files);
+		assert.deepEqual(decodedFiles(bytes), files);
 	});
 
 	it('a cache larger than its write pieces (a signature larger than one too) reads back whole', () => {
@@ -33,9 +57,8 @@ describe('search index cache codec', () => {
 		const bytes = encodeSearchCache(setup, many);
 		assert.ok(bytes.length > 2 * 1024 * 1024);
 		assert.equal(bytes.length, encodedSize(setup, many));
-		const decoded = decodeSearchCache(bytes, setup);
-		assert.ok(decoded instanceof Map, String(decoded));
-		assert.deepEqual([...decoded.values()], many);
+		assert.deepEqual(decodedFiles(bytes), many);
+		assert.deepEqual(decodedFiles(bytes, 4096), many, 'read from a file 4 KB at a time, records across the pieces');
 	});
 
 	it('refuses random bytes, another version, other roots, another read cap', () => {
@@ -79,7 +102,7 @@ describe('search index cache file', () => {
 		assert.deepEqual(lines, [`debug search index: cache written (${files.length} files)`]);
 		assert.equal(statSync(cache.dir).mode & 0o777, 0o700);
 		assert.equal(statSync(cache.file).mode & 0o777, 0o600);
-		assert.deepEqual([...cache.load(setup)!.values()], files);
+		assert.deepEqual([...cache.load(setup)!.files.values()].map(withoutAddress), files);
 	});
 
 	it('logs one line and gives nothing for a damaged cache; the next write replaces it', () => {
@@ -90,6 +113,6 @@ describe('search index cache file', () => {
 		assert.equal(cache.load(setup), undefined);
 		assert.deepEqual(lines, ['info search index: its cache was not used (damaged); building it afresh']);
 		cache.save(setup, files.slice(0, 1));
-		assert.deepEqual([...cache.load(setup)!.keys()], ['src/a.ts']);
+		assert.deepEqual([...cache.load(setup)!.files.keys()], ['src/a.ts']);
 	});
 });
