@@ -61,6 +61,8 @@ export interface SearchBenchResult {
 	readonly indexedTextBytes: number | null;
 	readonly indexBytes: number | null;
 	readonly rssMiB: number | null;
+	/** The same, in the run restarted on its cache, once that index was built. */
+	readonly rssWarmMiB: number | null;
 	/** After every query: what the searches left (decoded text, read buffers) before it is collected. */
 	readonly rssEndMiB: number | null;
 	readonly rssAimMiB: number | null;
@@ -108,17 +110,18 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
 		const written = await measureWrittenFound(server.client, tree.root);
 		const rssEndMiB = processMemory(server.pid)?.rssMiB ?? null;
 		await server.close();
-		const indexBuiltWarmMs = await measureWarmStart(cli, tree.root, cacheDir, log);
+		const warm = await measureWarmStart(cli, tree.root, cacheDir, log);
 		const result: SearchBenchResult = {
 			files: tree.files,
 			textBytes: tree.bytes,
 			rgFullScanMs,
 			indexBuiltMs: ready.indexBuiltMs,
-			indexBuiltWarmMs,
+			indexBuiltWarmMs: warm.ms,
 			firstCompleteAnswerMs: ready.firstCompleteMs,
 			indexedTextBytes: ready.textBytes,
 			indexBytes: ready.indexBytes,
 			rssMiB,
+			rssWarmMiB: warm.rssMiB,
 			rssEndMiB,
 			rssAimMiB,
 			pingWhileIndexing: ready.pings,
@@ -134,11 +137,14 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
 	}
 }
 
-/** From spawn to the search index built, on the cache an earlier run left in `cacheDir`. */
-async function measureWarmStart(cli: string, root: string, cacheDir: string, log: (line: string) => void): Promise<number | null> {
+/**
+ * From spawn to the search index built, on the cache an earlier run left in `cacheDir`, and the
+ * resident memory then.
+ */
+async function measureWarmStart(cli: string, root: string, cacheDir: string, log: (line: string) => void): Promise<{ ms: number | null; rssMiB: number | null }> {
 	if (!existsSync(path.join(cacheDir, 'search-index.bin'))) {
 		log('search index cache: none was written, no warm start measured');
-		return null;
+		return { ms: null, rssMiB: null };
 	}
 	const server = await startServer(cli, root, cacheDir);
 	try {
@@ -149,10 +155,11 @@ async function measureWarmStart(cli: string, root: string, cacheDir: string, log
 			await new Promise(resolve => setTimeout(resolve, 5)); // as measureStartup's pings
 		}
 		const line = built();
+		const rssMiB = line ? processMemory(server.pid)?.rssMiB ?? null : null;
 		if (line) {
-			log(`with the cache: ${line.line}`);
+			log(`with the cache: ${line.line}; resident memory ${round(rssMiB, 0)} MiB`);
 		}
-		return line ? line.at - server.spawnedAt : null;
+		return { ms: line ? line.at - server.spawnedAt : null, rssMiB };
 	} finally {
 		await server.close();
 	}
@@ -183,6 +190,7 @@ export async function runSearch(ctx: SectionContext): Promise<SectionReport> {
 			{ aim: 'search ready <= 3x one ripgrep scan', where, unit: 'ms', value: ready, anchor: { name: 'ripgrep scan', value: r.rgFullScanMs }, met: ready === null ? null : ready <= 3 * r.rgFullScanMs },
 			{ aim: 'event loop p99 <= 50 ms while indexing', where, unit: 'ms', value: r.pingWhileIndexing.p99, met: r.pingWhileIndexing.p99 === null ? null : r.pingWhileIndexing.p99 <= 50 },
 			{ aim: 'RSS <= 150 MB + 0.25x the text', where, unit: 'MiB', value: r.rssMiB, anchor: { name: 'aim', value: r.rssAimMiB }, met: r.rssMiB === null || r.rssAimMiB === null ? null : r.rssMiB <= r.rssAimMiB },
+			{ aim: 'RSS <= 150 MB + 0.25x the text, on its cache', where, unit: 'MiB', value: r.rssWarmMiB, anchor: { name: 'aim', value: r.rssAimMiB }, met: r.rssWarmMiB === null || r.rssAimMiB === null ? null : r.rssWarmMiB <= r.rssAimMiB },
 			{ aim: 'a written file found <= 1 s', where, unit: 'ms', value: r.writtenFoundMs.max, met: r.writtenFoundMs.max === null ? null : r.writtenFoundMs.max <= 1000 },
 			{ aim: 'every file ripgrep finds for a rare identifier', where, unit: 'missed', value: r.rareRecall.missed.length, met: r.rareRecall.missed.length === 0 },
 		],
@@ -203,7 +211,7 @@ export function renderSearchBench(r: SearchBenchResult): string {
 	const readyRatio = r.indexBuiltMs === null ? null : r.indexBuiltMs / r.rgFullScanMs;
 	lines.push(
 		`| index built (from spawn) | ${ms(r.indexBuiltMs)} | | one rg scan ${ms(r.rgFullScanMs)} | | ${x(readyRatio)} | <= 3x |`,
-		`| index built again on its cache (from spawn) | ${ms(r.indexBuiltWarmMs)} | | | | | |`,
+		`| index built again on its cache (from spawn); resident memory then | ${ms(r.indexBuiltWarmMs)} | ${round(r.rssWarmMiB, 0)} MiB | | | | <= ${round(r.rssAimMiB, 0)} MiB |`,
 		`| first complete answer (from spawn) | ${ms(r.firstCompleteAnswerMs)} | | | | | |`,
 		`| ping while indexing p50/p99/max (${r.pingWhileIndexing.count}) | ${ms(r.pingWhileIndexing.p50)} | ${ms(r.pingWhileIndexing.p99)} | max ${ms(r.pingWhileIndexing.max)} | | | p99 <= 50 ms |`,
 		`| resident memory after indexing / after the queries | ${round(r.rssMiB, 0)} MiB | ${round(r.rssEndMiB, 0)} MiB | text ${mib(r.indexedTextBytes ?? 0)} MiB, index ${mib(r.indexBytes ?? 0)} MiB | | | <= ${round(r.rssAimMiB, 0)} MiB |`,
