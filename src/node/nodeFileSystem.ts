@@ -107,12 +107,7 @@ export function readListedFileSync(filePath: string, maxBytes: number, scratch: 
 		if (!named && realPath === undefined) {
 			return { result: { kind: 'refused' } };
 		}
-		const result = readOpened(fd, stats, maxBytes, size => {
-			if (scratch.buffer.length < size) {
-				scratch.buffer = Buffer.allocUnsafeSlow(Math.max(size, scratch.buffer.length * 2));
-			}
-			return scratch.buffer;
-		});
+		const result = readOpened(fd, stats, maxBytes, size => scratchOf(scratch, size));
 		return { result, realPath };
 	} finally {
 		closeSync(fd);
@@ -125,16 +120,22 @@ export function readListedFileSync(filePath: string, maxBytes: number, scratch: 
  * for any other. A file listed by its stat costs one read and no stat this way.
  */
 function readListedSize(fd: number, listedSize: number, scratch: ReadScratch): Buffer | undefined {
-	if (scratch.buffer.length <= listedSize) {
-		scratch.buffer = Buffer.allocUnsafeSlow(Math.max(listedSize + 1, scratch.buffer.length * 2));
-	}
+	const buffer = scratchOf(scratch, listedSize + 1);
 	let n: number;
 	try {
-		n = readSync(fd, scratch.buffer, 0, listedSize + 1, 0);
+		n = readSync(fd, buffer, 0, listedSize + 1, 0);
 	} catch {
 		return undefined; // not a file any more (a folder, a pipe): the stat says so
 	}
-	return n === listedSize ? scratch.buffer.subarray(0, n) : undefined;
+	return n === listedSize ? buffer.subarray(0, n) : undefined;
+}
+
+/** The scratch buffer, grown (at least doubled) first if it holds fewer than `size` bytes. */
+function scratchOf(scratch: ReadScratch, size: number): Buffer {
+	if (scratch.buffer.length < size) {
+		scratch.buffer = Buffer.allocUnsafeSlow(Math.max(size, scratch.buffer.length * 2));
+	}
+	return scratch.buffer;
 }
 
 /**

@@ -34,7 +34,7 @@ export class SignatureStore {
 	/** Copies a signature in; returns its address. */
 	put(signature: Int32Array): number {
 		const address = this.place(signature.length);
-		this.at(address).set(signature);
+		this.get(address, signature.length).set(signature);
 		return address;
 	}
 
@@ -44,7 +44,7 @@ export class SignatureStore {
 	 */
 	putBytes(bytes: Uint8Array): number {
 		const address = this.place(bytes.length >>> 2);
-		const words = this.at(address);
+		const words = this.get(address, bytes.length >>> 2);
 		new Uint8Array(words.buffer, words.byteOffset, bytes.length).set(bytes);
 		return address;
 	}
@@ -130,12 +130,6 @@ export class SignatureStore {
 		this.fill += length;
 		this.used[this.current] += length;
 		return this.current * SLAB_WORDS + at;
-	}
-
-	/** The slab's words from `address` on. */
-	private at(address: number): Int32Array {
-		const slab = Math.floor(address / SLAB_WORDS);
-		return this.slabs[slab]!.subarray(address - slab * SLAB_WORDS);
 	}
 
 	/** A shared slab, not the one being filled, at most `SPARSE_WORDS` full. */
