@@ -1,35 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Emitter } from '../../../src/common/event';
-import { Logger } from '../../../src/common/logger';
-import { FileBatch, FileBatchBuilder, IndexReport, IndexSetup, TextAnswerData } from '../../../src/core/search/ports';
+import { FileBatch, IndexReport, IndexSetup, TextAnswerData } from '../../../src/core/search/ports';
 import { SEARCH_CACHE_FILE } from '../../../src/node/searchCacheFile';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { ThreadSearchBackend } from '../../../src/node/threadSearchBackend';
 import { TextQuery } from '../../../src/core/search/searchQuery';
+import { listingUnder, LoggedLines } from '../../helpers/indexFixtures';
 import { until } from '../../helpers/until';
 
 const FILES = 12;
-
-/** Every line the backend logs, the worker's debug lines included. */
-class Lines implements Logger {
-	readonly lines: string[] = [];
-	private readonly emitter = new Emitter<void>();
-	readonly onDidLog = this.emitter.event;
-	debug(message: string): void { this.add(message); }
-	info(message: string): void { this.add(message); }
-	warn(message: string): void { this.add(message); }
-	error(message: string, err?: unknown): void { this.add(`${message} ${String(err ?? '')}`); }
-	has(prefix: string): boolean {
-		return this.lines.some(l => l.startsWith(prefix));
-	}
-	private add(line: string): void {
-		this.lines.push(line);
-		this.emitter.fire();
-	}
-}
 
 const query = (q: string): TextQuery => ({ kind: 'text', q, regex: false, caseSensitive: false, word: false, globs: [], max: 200 });
 
@@ -48,17 +29,11 @@ describe('search index cache: read while the files are walked (real worker)', fu
 	const rels = Array.from({ length: FILES }, (_, i) => `src/file${i}.txt`);
 	const abs = (rel: string) => path.join(root, ...rel.split('/'));
 
-	function batchOf(names: readonly string[]): FileBatch {
-		const batch = new FileBatchBuilder(names.length);
-		for (const rel of names) {
-			const stat = statSync(abs(rel));
-			batch.add({ path: abs(rel), display: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-		}
-		return batch.build();
-	}
+	const batchOf = (rels: readonly string[]): FileBatch => listingUnder(root, rels);
 
-	function backendWith(log: Lines): { backend: ThreadSearchBackend; indexed: Promise<IndexReport> } {
-		const backend = new ThreadSearchBackend(new NodeFileSystem(), log, { cacheDir: () => cacheDir });
+	/** A backend over the disk keeping its cache in `cacheDir` (none with `cached` false), and its first index report. */
+	function backendWith(log: LoggedLines, cached = true): { backend: ThreadSearchBackend; indexed: Promise<IndexReport> } {
+		const backend = new ThreadSearchBackend(new NodeFileSystem(), log, { cacheDir: () => cached ? cacheDir : undefined });
 		backends.push(backend);
 		const indexed = new Promise<IndexReport>(resolve => backend.onDidIndex(resolve));
 		return { backend, indexed };
@@ -77,7 +52,7 @@ describe('search index cache: read while the files are walked (real worker)', fu
 		rels.forEach((rel, i) => writeFileSync(abs(rel), `plain line ${i}\nword${i}unique here\n`));
 		setup = { roots: [{ path: root, realPath: root, name: path.basename(root) }], maxFileSize: 1 << 20 };
 		// An earlier process: builds the index and writes its cache.
-		const log = new Lines();
+		const log = new LoggedLines();
 		const { backend, indexed } = backendWith(log);
 		backend.reset(setup, batchOf(rels));
 		assert.equal((await indexed).reused ?? 0, 0);
@@ -90,7 +65,7 @@ describe('search index cache: read while the files are walked (real worker)', fu
 	});
 
 	it('takes every file from the cache it read before the list came', async () => {
-		const log = new Lines();
+		const log = new LoggedLines();
 		const { backend, indexed } = backendWith(log);
 		backend.prepare(setup);
 		await until(log.onDidLog, () => log.has(`search index: cache read before the list (${FILES} files)`), 'the early read');
@@ -103,7 +78,7 @@ describe('search index cache: read while the files are walked (real worker)', fu
 	});
 
 	it('does not use what it read early for a list with another read cap', async () => {
-		const log = new Lines();
+		const log = new LoggedLines();
 		const { backend, indexed } = backendWith(log);
 		backend.prepare(setup);
 		await until(log.onDidLog, () => log.has(`search index: cache read before the list (${FILES} files)`), 'the early read');
@@ -114,10 +89,8 @@ describe('search index cache: read while the files are walked (real worker)', fu
 	});
 
 	it('reads nothing early without a cache folder, and still indexes the list', async () => {
-		const log = new Lines();
-		const backend = new ThreadSearchBackend(new NodeFileSystem(), log, { cacheDir: () => undefined });
-		backends.push(backend);
-		const indexed = new Promise<IndexReport>(resolve => backend.onDidIndex(resolve));
+		const log = new LoggedLines();
+		const { backend, indexed } = backendWith(log, false);
 		backend.prepare(setup);
 		backend.reset(setup, batchOf(rels));
 		const report = await indexed;

@@ -4,44 +4,24 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { Emitter } from '../../../src/common/event';
-import { Logger } from '../../../src/common/logger';
-import { FileBatch, FileBatchBuilder, IndexSetup } from '../../../src/core/search/ports';
+import { FileBatch, IndexSetup } from '../../../src/core/search/ports';
 import { CachedFile } from '../../../src/core/search/searchIndex';
 import { decodeSearchCache } from '../../../src/node/searchCacheCodec';
 import { SEARCH_CACHE_FILE } from '../../../src/node/searchCacheFile';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { ThreadSearchBackend } from '../../../src/node/threadSearchBackend';
 import { HELD_SEARCH_READS, HELD_SEARCH_WORKER } from '../../helpers/heldSearchWorker';
+import { listingUnder, LoggedLines } from '../../helpers/indexFixtures';
 import { until } from '../../helpers/until';
 
 /** The cache's delay after changes, shortened from 3 minutes so the tests see its writes. */
 const SAVE_DELAY_MS = 200;
 const FILES = 10;
 
-/** Every line the backend logs (the worker's debug lines included), as they come. */
-class WorkerLog implements Logger {
-	readonly lines: string[] = [];
-	private readonly emitter = new Emitter<void>();
-	readonly onDidLog = this.emitter.event;
-	debug(message: string): void {
-		this.add(message);
-	}
-	info(message: string): void {
-		this.add(message);
-	}
-	warn(message: string): void {
-		this.add(message);
-	}
-	error(message: string, err?: unknown): void {
-		this.add(`${message} ${String(err ?? '')}`);
-	}
-	/** How many times the cache was written so far. */
+/** The backend's lines, and how many times the cache was written so far. */
+class WorkerLog extends LoggedLines {
 	written(): number {
 		return this.lines.filter(l => l.startsWith('search index: cache written (')).length;
-	}
-	private add(line: string): void {
-		this.lines.push(line);
-		this.emitter.fire();
 	}
 }
 
@@ -65,14 +45,7 @@ describe('search index cache: written again after changes (real worker, short de
 	const abs = (rel: string) => path.join(root, ...rel.split('/'));
 	const cacheFile = () => path.join(scratch, 'cache', SEARCH_CACHE_FILE);
 
-	function batchOf(rels: readonly string[]): FileBatch {
-		const batch = new FileBatchBuilder(rels.length);
-		for (const rel of rels) {
-			const stat = statSync(abs(rel));
-			batch.add({ path: abs(rel), display: rel, size: stat.size, mtimeMs: stat.mtimeMs });
-		}
-		return batch.build();
-	}
+	const batchOf = (rels: readonly string[]): FileBatch => listingUnder(root, rels);
 
 	/** Writes `rel` with a time of its own, later than any the cache holds, whatever the clock's resolution. */
 	function write(rel: string, text: string): void {
