@@ -341,8 +341,10 @@ export class SearchIndex {
 		if (files.states.get(slot) === PENDING && files.generations.get(slot) === generation) {
 			this.indexBytes(slot, bytes);
 		}
-		// Decoded only when the bytes may match (asked again: the file may have changed since the look).
-		return files.states.get(slot) === SKIPPED || (look && !look.mayMatch(bytes)) ? undefined : bytes.toString('utf8');
+		// Not asked again whether the bytes may match: they are the same but for a file changed since
+		// the look, whose text is then searched as it is now. Asking cost a second pass over every
+		// candidate's bytes.
+		return files.states.get(slot) === SKIPPED ? undefined : bytes.toString('utf8');
 	}
 
 	/**

@@ -1,4 +1,5 @@
 import { Buffer } from 'node:buffer';
+import { FirstLook } from './firstLook';
 import { displayLine } from './lineText';
 import { PathGlobs } from './pathGlobs';
 import { TextAnswerData, TextFileHits } from './ports';
@@ -24,8 +25,8 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 	let unindexed = 0;
 	const goOn = () => now() < deadline;
 	let sinceClock = CLOCK_EVERY;
-	// This search's own buffer for the first look at each file (another search may be reading meanwhile).
-	const look = { mayMatch: (bytes: Buffer) => matcher.mayMatchBytes(bytes), scratch: { buffer: Buffer.allocUnsafeSlow(64 * 1024) } };
+	// This search's own first look at each candidate (another search may be reading meanwhile).
+	const look = new FirstLook(bytes => matcher.mayMatchBytes(bytes));
 	const first = ranked.map(p => index.slotOf(p)).filter((s): s is number => s !== undefined);
 	const seen = new Set(first);
 	const order = index.order();
@@ -65,7 +66,7 @@ export async function searchText(index: SearchIndex, query: TextQuery, ranked: r
 			unindexed++;
 		}
 		sinceClock = CLOCK_EVERY;
-		const text = await index.textOf(slot, look);
+		const text = await index.textOf(slot, look.worthIt ? look : undefined);
 		if (text === undefined || !index.has(slot) || index.display(slot) !== display) {
 			continue;
 		}
