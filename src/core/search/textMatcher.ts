@@ -32,7 +32,10 @@ const NOT_WORD_AFTER = '(?![A-Za-z0-9_])';
  * keys a file must hold to have any (for the index to rule files out unread).
  *
  * Literals run as V8 regular expressions of the escaped text, which cannot backtrack beyond the
- * literal itself; `case=false` folds ASCII letters only (`i` without `u`), as the index does.
+ * literal itself. `case=false` folds letters as RE2 and ripgrep do (Unicode's simple case folding:
+ * `i` with `u`), at every step that looks at text; the index's signatures fold ASCII letters only
+ * and leave grams of other letters out, so that an ASCII k or s in `q` is the one letter the
+ * signatures may not find in place of the Kelvin sign or the long s (docs/resources.md).
  * Regexes run on RE2 (`re2js`), in time linear in the text: no pattern can hold the search.
  */
 export class TextMatcher {
@@ -45,8 +48,8 @@ export class TextMatcher {
 	private readonly regex: RE2JS | undefined;
 	/** Finds lines that may match a regex: its required literals, any case. */
 	private readonly lineFilter: RegExp | undefined;
-	/** Each alternative's required literals, lower-cased: a line must hold all of one to be run. */
-	private readonly lineLiterals: readonly (readonly string[])[] = [];
+	/** Each alternative's required literals, any case: a line must hold all of one to be run. */
+	private readonly lineLiterals: readonly (readonly RegExp[])[] = [];
 	/**
 	 * For a case-sensitive query, the bytes a file must hold (all of one alternative): looked for
 	 * in the file's bytes before they are decoded, as `Buffer.indexOf` finds them far faster than
@@ -66,7 +69,7 @@ export class TextMatcher {
 		if (!query.regex) {
 			const escaped = escapeRegExp(query.q);
 			const source = query.word ? `${NOT_WORD_BEFORE}${escaped}${NOT_WORD_AFTER}` : escaped;
-			this.literal = new RegExp(source, query.caseSensitive ? 'g' : 'gi');
+			this.literal = new RegExp(source, query.caseSensitive ? 'g' : 'giu');
 			const keys = literalProbes(query.q, query.caseSensitive);
 			this.keySets = keys.length > 0 ? [[keys]] : [];
 			this.byteLiterals = query.caseSensitive ? [[Buffer.from(query.q, 'utf8')]] : [];
@@ -79,8 +82,8 @@ export class TextMatcher {
 		if (plan) {
 			// The longest literal of each alternative: a line without any of them cannot match.
 			const longest = plan.map(set => set.reduce((a, b) => (b.length > a.length ? b : a)));
-			this.lineFilter = new RegExp(longest.map(escapeRegExp).join('|'), 'gi');
-			this.lineLiterals = plan.map(set => set.map(l => l.toLowerCase()));
+			this.lineFilter = new RegExp(longest.map(escapeRegExp).join('|'), 'giu');
+			this.lineLiterals = plan.map(set => set.map(l => new RegExp(escapeRegExp(l), 'iu')));
 			// Flags inside the pattern (`(?i)`) may fold case where the query does not.
 			if (query.caseSensitive && !/\(\?[a-zA-Z]*i/.test(query.q)) {
 				this.byteLiterals = plan.map(set => set.map(l => Buffer.from(l, 'utf8')));
@@ -191,13 +194,14 @@ export class TextMatcher {
 	/**
 	 * Whether a line holds every required literal of some alternative (a match lies within one
 	 * line): far cheaper than running the regex, and most lines with one literal lack another.
+	 * Tested in place: a lower-cased copy of each line cost as much as the regex on minified
+	 * code's long lines, and lower-casing is not how RE2 folds (σ and ς, ſ and s).
 	 */
 	private holdsLiterals(line: string): boolean {
 		if (this.lineLiterals.length === 0) {
 			return true;
 		}
-		const lower = line.toLowerCase();
-		return this.lineLiterals.some(set => set.every(l => lower.includes(l)));
+		return this.lineLiterals.some(set => set.every(l => l.test(line)));
 	}
 
 	/** Where the regex matches in a line, or undefined when it does not. */
@@ -222,14 +226,24 @@ export class TextMatcher {
 	}
 }
 
-/** A case-folding test for any of `literals`, or undefined when one is not ASCII (its bytes are not its characters). */
+/**
+ * A case-folding test for any of `literals` on bytes read as Latin-1, or undefined when one is
+ * not ASCII (its bytes are not its characters). The two letters whose case folding leaves ASCII,
+ * k (the Kelvin sign) and s (the long s), also match those signs' UTF-8 bytes.
+ */
 function asciiFilter(literals: readonly string[]): RegExp | undefined {
 	// eslint-disable-next-line no-control-regex
 	if (literals.some(l => !/^[\x00-\x7f]*$/.test(l))) {
 		return undefined;
 	}
-	return new RegExp(literals.map(escapeRegExp).join('|'), 'i');
+	return new RegExp(literals.map(l => escapeRegExp(l).replace(/[ks]/gi, letter => FOLDED_BYTES[letter.toLowerCase()])).join('|'), 'i');
 }
+
+/** k and s, or the UTF-8 bytes (read as Latin-1) of the sign that folds to each. */
+const FOLDED_BYTES: Record<string, string> = {
+	k: `(?:k|${Buffer.from('\u212a', 'utf8').toString('latin1')})`,
+	s: `(?:s|${Buffer.from('\u017f', 'utf8').toString('latin1')})`,
+};
 
 /** `text` as a pattern that matches just it. */
 function escapeRegExp(text: string): string {
