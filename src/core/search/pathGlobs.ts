@@ -7,13 +7,16 @@ import { Wildmatch } from '../files/wildmatch';
  * folder's name first in a multi-root workspace) are searched. VS Code's glob syntax, matched
  * by the same linear-time matcher as the exclude settings: `*` and `?` within a segment, `**`
  * across segments, `{a,b}`, `[a-z]`. A pattern without a `/` names files anywhere (`*.ts` is
- * `**\/*.ts`), as VS Code's "files to include" reads it.
+ * `**\/*.ts`), as VS Code's "files to include" reads it; an unclosed `[` or `{` is itself. A
+ * pattern that could only ever match nothing, or that looks like an exclusion, is refused with
+ * why: an empty answer would read as "no file holds it".
  */
 export class PathGlobs {
 	private readonly globs: Wildmatch[] = [];
 
 	constructor(patterns: readonly string[]) {
 		for (const pattern of patterns) {
+			refuseUnmatchable(pattern);
 			const expanded = pattern.length > MAX_EXCLUDE_LENGTH ? undefined : expandBraces(pattern);
 			if (!expanded) {
 				throw new InvalidParams(`glob "${pattern.slice(0, 60)}" is too long or has too many {,} alternatives: give fewer patterns`);
@@ -42,5 +45,23 @@ export class PathGlobs {
 			}
 		}
 		return false;
+	}
+}
+
+/** Throws InvalidParams for a glob that cannot mean what its writer meant (see `PathGlobs`). */
+function refuseUnmatchable(pattern: string): void {
+	const shown = pattern.slice(0, 60);
+	if (pattern.startsWith('!')) {
+		throw new InvalidParams(`glob "${shown}" starts with "!": glob names the paths to search and excludes nothing; name the folders or files to search instead`);
+	}
+	if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) {
+		throw new InvalidParams(`glob "${shown}" ends with a lone \\: write \\\\ for a backslash, or leave it out`);
+	}
+	for (const [, body] of pattern.matchAll(/\[!?\^?(\]?[^\]]*)\]/g)) {
+		for (const [range, from, to] of body.matchAll(/(.)-(.)/gu)) {
+			if (from.codePointAt(0)! > to.codePointAt(0)!) {
+				throw new InvalidParams(`glob "${shown}" has the range [${range}], whose end comes before its start: write [${to}-${from}]`);
+			}
+		}
 	}
 }
