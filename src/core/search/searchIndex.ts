@@ -344,7 +344,7 @@ export class SearchIndex {
 		// Not asked again whether the bytes may match: they are the same but for a file changed since
 		// the look, whose text is then searched as it is now. Asking cost a second pass over every
 		// candidate's bytes.
-		return files.states.get(slot) === SKIPPED ? undefined : bytes.toString('utf8');
+		return files.states.get(slot) === SKIPPED ? undefined : servedText(bytes);
 	}
 
 	/**
@@ -687,6 +687,14 @@ export class SearchIndex {
 		const display = this.files.display(slot);
 		return this.setup.roots.length > 1 ? display.slice(display.indexOf('/') + 1) : display;
 	}
+}
+
+/**
+ * The text of a file's bytes as a read serves it (`decodeText` drops a leading byte order mark):
+ * the columns of a match and the line its URI reads agree, and `^` matches at the first line's start.
+ */
+function servedText(bytes: Buffer): string {
+	return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.toString('utf8', 3) : bytes.toString('utf8');
 }
 
 function withSep(dir: string): string {

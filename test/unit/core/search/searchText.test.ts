@@ -31,6 +31,7 @@ describe('search://text and search://files through SDK clients of both eras', fu
 		fx.write('big/huge.txt', 'activate\n'.repeat(50) + 'x'.repeat(2000));
 		fx.write('bin/blob.dat', Buffer.concat([Buffer.from('activate'), Buffer.from([0, 1, 2])]));
 		fx.write('images/activate.png', PNG_BYTES);
+		fx.write('bom/marked.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needleAfterMark first\n')]));
 		fx.write('long/minified.js', `${'a'.repeat(500)}needleInLongLine${'b'.repeat(400)}\n`);
 		documents = new FakeDocuments();
 		ranking = new FakeRanking();
@@ -75,6 +76,17 @@ describe('search://text and search://files through SDK clients of both eras', fu
 		for (const c of eras.clients) {
 			const { contents } = await c.client.readResource({ uri: answer.files[1].matches[1].uri });
 			assert.equal((contents[0] as { text: string }).text, '\treturn Activate;\n', c.label);
+		}
+	});
+
+	it('a file with a byte order mark is searched as a read serves it: columns from the text, ^ at its start', async () => {
+		const answer = await ask(textUri('needleAfterMark'));
+		assert.deepEqual(where(answer), ['bom/marked.txt:1:1']);
+		assert.equal(answer.files[0].matches[0].text, 'needleAfterMark first');
+		assert.deepEqual(where(await ask(textUri('^needleAfterMark', { regex: true }))), ['bom/marked.txt:1:1']);
+		for (const c of eras.clients) {
+			const { contents } = await c.client.readResource({ uri: answer.files[0].matches[0].uri });
+			assert.equal((contents[0] as { text: string }).text, 'needleAfterMark first\n', c.label);
 		}
 	});
 
