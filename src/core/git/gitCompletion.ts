@@ -46,7 +46,8 @@ export async function completeGitTemplate(
 			return NONE;
 		}
 		const [refs, commits] = await Promise.all([entry.repo.refs(), entry.repo.log(GIT_LOG_LIMIT).catch(() => [])]);
-		const names = ['HEAD', ...refs.map(r => r.name), ...commits.map(c => c.hash.slice(0, 12))];
+		// HEAD only once it names a commit: in a repository without one it does not read.
+		const names = [...(commits.length > 0 ? ['HEAD'] : []), ...refs.map(r => r.name), ...commits.map(c => c.hash.slice(0, 12))];
 		return matchCompletion([...new Set(names)], value);
 	}
 	return undefined;

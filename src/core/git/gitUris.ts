@@ -84,11 +84,24 @@ export function gitRoute(uri: string, rest: string): GitRoute {
 		return { kind: 'diffPath', path: rel };
 	}
 	if (rest.startsWith('/show/')) {
-		const ref = decodePath(rest.slice('/show/'.length));
+		const ref = decodeRef(rest.slice('/show/'.length));
 		if (ref === undefined || !REF_PATTERN.test(ref)) {
 			throw new InvalidParams(`Not a usable ref for ${GIT_SHOW_TEMPLATE}: use a commit hash, branch or tag name`);
 		}
 		return { kind: 'show', ref };
 	}
 	throw new ResourceNotFound(uri);
+}
+
+/**
+ * A ref as written in a URI: decoded whole, so that `feature%2Fx` (what a template's `{ref}`
+ * makes of `feature/x`) names the branch as `feature/x` does. Unlike a path, whose `%2F` would
+ * hide a separator, a ref's slashes are its own characters.
+ */
+function decodeRef(encoded: string): string | undefined {
+	try {
+		return decodeURIComponent(encoded);
+	} catch {
+		return undefined;
+	}
 }

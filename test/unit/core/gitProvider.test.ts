@@ -166,7 +166,32 @@ describe('git provider through an MCP client (real repositories)', () => {
 		assert.deepEqual((await complete('git://{repo}/diff/{+path}', 'path', '', { repo: 'proj' })).completion.values, ['src/a.ts']);
 		const refs = (await complete('git://{repo}/show/{ref}', 'ref', 'v', { repo: 'proj' })).completion.values;
 		assert.deepEqual(refs, ['v1.0']);
+		// A branch with a slash reads as the template spells it ({ref} escapes the slash) and as written.
+		repo.git('branch', 'feature/slash');
+		assert.deepEqual((await complete('git://{repo}/show/{ref}', 'ref', 'feat', { repo: 'proj' })).completion.values, ['feature/slash']);
+		const head = repo.git('rev-parse', 'HEAD').trim();
+		for (const uri of ['git://proj/show/feature%2Fslash', 'git://proj/show/feature/slash']) {
+			assert.match(text(await conn.client.readResource({ uri })), new RegExp(`^commit ${head}\\n`), uri);
+		}
 		assert.equal((await errorOf(complete('git://{repo}/show/{ref}', 'nope', ''))).code, -32602);
+	});
+
+	it('offers no HEAD in a repository without a commit, where it would not read', async () => {
+		const empty = new TestRepo('fresh');
+		const folders = new StaticFolders([empty.root]);
+		const served = scopeOver(folders, new FakeSettings());
+		const provider = new GitProvider({ source: new GitCliSource({ folders, log: nullLogger }), scope: served.scope, settings: new FakeSettings(), log: nullLogger });
+		const freshRegistry = new ProviderRegistry([provider], fastTracker);
+		const client = await connectInMemory(freshRegistry);
+		try {
+			await client.client.listResources();
+			const { completion } = await client.client.complete({ ref: { type: 'ref/resource', uri: 'git://{repo}/show/{ref}' }, argument: { name: 'ref', value: '' }, context: { arguments: { repo: 'fresh' } } });
+			assert.deepEqual(completion.values, []);
+		} finally {
+			await client.close();
+			freshRegistry.dispose();
+			empty.dispose();
+		}
 	});
 
 	// POSIX, as the suite's machines are: on Windows a backslash separates, and no name holds one.
