@@ -4,8 +4,8 @@ import { ProviderRegistry } from '../../core/registry';
 import { MAX_SUBSCRIPTION_BYTES_PER_SESSION, MAX_SUBSCRIPTIONS_PER_SESSION } from './sessionSubscriptions';
 import { MAX_URI_BYTES } from '../server/uriLimit';
 
-/** A listen request over the per-stream caps: refused with this message (-32602). */
-export class ListenTooLarge extends RangeError {}
+/** A listen request over the per-stream caps, or naming something that is not a URI: refused with this message (-32602). */
+export class ListenRefused extends RangeError {}
 
 /** The URIs a listen stream is acknowledged for, and what the providers hold to notify them while it is open. */
 export interface HonouredSubscriptions {
@@ -26,13 +26,18 @@ export async function honouredSubscriptions(registry: ProviderRegistry, params: 
 	if (requested === undefined) {
 		return undefined;
 	}
-	const unique = [...new Set(requested.filter((uri): uri is string => typeof uri === 'string'))];
+	const notUris = requested.filter(uri => typeof uri !== 'string').length;
+	if (notUris > 0) {
+		throw new ListenRefused(`resourceSubscriptions must be URIs, as strings: ${notUris} of its entries are not`);
+	}
+	// A URI named twice is one subscription, and counts once against the caps.
+	const unique = [...new Set(requested as string[])];
 	if (unique.length > MAX_SUBSCRIPTIONS_PER_SESSION) {
-		throw new ListenTooLarge(`At most ${MAX_SUBSCRIPTIONS_PER_SESSION} resourceSubscriptions per listen stream; listen to fewer`);
+		throw new ListenRefused(`At most ${MAX_SUBSCRIPTIONS_PER_SESSION} resourceSubscriptions per listen stream; listen to fewer`);
 	}
 	const bytes = unique.reduce((sum, uri) => sum + Buffer.byteLength(uri, 'utf8'), 0);
 	if (bytes > MAX_SUBSCRIPTION_BYTES_PER_SESSION) {
-		throw new ListenTooLarge(`At most ${formatBytes(MAX_SUBSCRIPTION_BYTES_PER_SESSION)} of resourceSubscriptions URIs per listen stream; listen to fewer`);
+		throw new ListenRefused(`At most ${formatBytes(MAX_SUBSCRIPTION_BYTES_PER_SESSION)} of resourceSubscriptions URIs per listen stream; listen to fewer`);
 	}
 	const holds = await Promise.all(unique.map(uri => subscribedIfServed(registry, uri)));
 	const hold = new DisposableStore();

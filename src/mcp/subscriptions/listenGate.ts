@@ -1,5 +1,5 @@
 import { ProviderRegistry } from '../../core/registry';
-import { HonouredSubscriptions, honouredSubscriptions, ListenTooLarge, withSubscriptions } from './listenFilter';
+import { HonouredSubscriptions, honouredSubscriptions, ListenRefused, withSubscriptions } from './listenFilter';
 import { ListenedUris } from './listenedUris';
 
 /** A listen request over the per-stream caps, answered with this JSON-RPC error (HTTP 400 on the HTTP front). */
@@ -27,7 +27,7 @@ export class ListenGate {
 		try {
 			honoured = await honouredSubscriptions(this.registry, request.params);
 		} catch (err) {
-			if (err instanceof ListenTooLarge) {
+			if (err instanceof ListenRefused) {
 				return { refusal: { code: -32602, message: err.message } };
 			}
 			throw err;

@@ -46,6 +46,14 @@ describe('the listen gate both 2026-07-28 fronts use', () => {
 		assert.equal(gate.listened.size, 0);
 	});
 
+	it('refuses a stream naming something that is not a URI with -32602, holding nothing', async () => {
+		const admission = await gate.admit(listen([fileUri(fx.file('README.md')), 5]));
+		assert.ok('refusal' in admission);
+		assert.equal(admission.refusal.code, -32602);
+		assert.match(admission.refusal.message, /resourceSubscriptions must be URIs, as strings: 1 of its entries are not/);
+		assert.equal(gate.listened.size, 0);
+	});
+
 	it('refuses a stream over the per-stream URI cap with -32602, holding nothing', async () => {
 		const uris = Array.from({ length: MAX_SUBSCRIPTIONS_PER_SESSION + 1 }, (_, i) => fileUri(fx.file(`f${i}.txt`)));
 		const admission = await gate.admit(listen(uris));
