@@ -200,12 +200,17 @@ export class StdioTransport implements Transport {
 			this.reply(null, INVALID_REQUEST, 'Invalid Request: batches are not supported; send one message per line');
 			return;
 		}
-		const candidate = parsed as { id?: unknown; method?: unknown } | null;
-		if (candidate && typeof candidate === 'object' && candidate.method === undefined && !('id' in candidate)) {
+		if (parsed === null || typeof parsed !== 'object') {
+			// `5`, `null`, `"x"`: valid JSON, no message at all (JSON-RPC's own example answers it so).
+			this.reply(null, INVALID_REQUEST, 'Invalid Request: a JSON-RPC message is a JSON object');
+			return;
+		}
+		const candidate = parsed as { id?: unknown; method?: unknown };
+		if (candidate.method === undefined && !('id' in candidate)) {
 			this.reply(null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
 			return;
 		}
-		if (candidate && typeof candidate === 'object' && 'id' in candidate) {
+		if ('id' in candidate) {
 			this.reply(candidate.id, INVALID_REQUEST, 'Invalid Request: not a valid JSON-RPC 2.0 request (check jsonrpc, method and params)');
 		}
 		// An invalid notification gets no answer, as JSON-RPC says.

@@ -57,6 +57,10 @@ describe('stdio framing (serve --stdio, one JSON-RPC message per line)', functio
 		assert.deepEqual(await raw.next(), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } });
 		raw.write('[{"jsonrpc":"2.0","id":1,"method":"ping"}]\n');
 		assert.deepEqual(await raw.next(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches are not supported; send one message per line' } });
+		for (const notAnObject of ['5', 'null', '"x"']) {
+			raw.write(`${notAnObject}\n`);
+			assert.deepEqual(await raw.next(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a JSON-RPC message is a JSON object' } }, notAnObject);
+		}
 		raw.write('{"hello":"world"}\n');
 		assert.deepEqual(await raw.next(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } });
 		raw.write('{"jsonrpc":"1.0","id":"x","method":"ping"}\n');
