@@ -185,6 +185,11 @@ export class RelevanceProvider extends Disposable implements ResourceProvider, R
 		}
 	}
 
+	/** Resolves once git's first read is in the ranking, as `read` waits for it. */
+	async whenRanked(): Promise<void> {
+		await this.git.startAndWait();
+	}
+
 	/** The URIs of the ranked files, most relevant first (search answers list them first). */
 	rankedUris(): readonly string[] {
 		this.git.start();

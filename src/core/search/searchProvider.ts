@@ -13,6 +13,8 @@ import { isSearchUri, parseSearchUri, SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLAT
 /** The relevance ranking, as far as search uses it: the ranked files' URIs, first to last. */
 export interface RankedFiles {
 	rankedUris(): readonly string[];
+	/** Resolves once the ranking holds what it waits for at first (git's first read); absent: ready now. */
+	whenRanked?(): Promise<void>;
 }
 
 /** What the feed needs (the files provider's list and changes are what may be searched: the one rule), and the ranking. */
@@ -137,7 +139,9 @@ export class SearchProvider extends Disposable implements ResourceProvider {
 			throw new ResourceNotFound(uri);
 		}
 		const query = parseSearchUri(uri);
-		await this.feed.ready();
+		// The ranking too: a first search answered before git was read came in path order, and
+		// `max` then cut other files than the same search a moment later.
+		await Promise.all([this.feed.ready(), this.ports.ranking?.whenRanked?.()]);
 		const { backend, files } = this.ports;
 		const ranked = this.rankedPaths();
 		const served = (absPath: string) => files.isServedNow(absPath);
