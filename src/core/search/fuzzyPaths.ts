@@ -21,7 +21,9 @@ export class FuzzyPaths {
 
 	search(query: FilesQuery, ranked: readonly string[]): FilesAnswerData {
 		const targets = this.currentTargets();
-		const results = fuzzysort.go(query.q, targets, { limit: 0, threshold: 0 });
+		// Composed: fuzzysort matches a composed é to both spellings of a name, a decomposed one
+		// (e and a combining accent) only to a decomposed name.
+		const results = fuzzysort.go(query.q.normalize('NFC'), targets, { limit: 0, threshold: 0 });
 		// Its caches keep every query and string target ever seen; ours are the prepared paths.
 		fuzzysort.cleanup();
 		const rankOf = new Map<string, number>();

@@ -205,6 +205,24 @@ describe('search://text and search://files through SDK clients of both eras', fu
 		}
 	});
 
+	it('search://files finds a name in either Unicode spelling, whichever spelling q has', async () => {
+		fx.write('names/caf\u00e9-composed.txt', '');
+		fx.write('names/cafe\u0301-decomposed.txt', '');
+		const fresh = createSearchServer([fx.root]);
+		const freshEras = await bothEras(fresh.registry);
+		try {
+			for (const c of freshEras.clients) {
+				for (const q of ['caf\u00e9', 'cafe\u0301']) {
+					const found = await readSearch<FilesJson>(c, `search://files?q=${encodeURIComponent(q)}`);
+					assert.deepEqual(found.files.map(f => f.path.normalize('NFC')).sort(), ['names/caf\u00e9-composed.txt', 'names/caf\u00e9-decomposed.txt'], `${c.label} ${JSON.stringify(q)}`);
+				}
+			}
+		} finally {
+			await freshEras.close();
+			fresh.dispose();
+		}
+	});
+
 	it('relevance breaks ties between paths that score the same', async () => {
 		fx.write('a/same.ts', '');
 		fx.write('b/same.ts', '');
