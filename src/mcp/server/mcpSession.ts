@@ -70,10 +70,9 @@ export class McpSession extends Disposable {
 			void this.server.sendResourceUpdated({ uri }).catch(() => undefined);
 		}
 		// Changes from before the client's first listing (git found while that page waited for
-		// it) are not news: announcing them would make every client list twice at startup, and
-		// a client that has not listed (nor perhaps initialized) holds no list to refresh. On
+		// it) are not news: announcing them would make every client list twice at startup. On
 		// 2026-07-28 only a listening client hears it, and it asked to.
-		if (listChanged && (this.era === 'modern' || (this.firstListedVersion >= 0 && this.firstListedVersion < this.options.registry.listVersion))) {
+		if (listChanged && (this.era === 'modern' || this.firstListedVersion < this.options.registry.listVersion)) {
 			void this.server.sendResourceListChanged().catch(() => undefined);
 		}
 	}

@@ -35,22 +35,4 @@ describe('headless list order and startup notifications', () => {
 			registry.dispose();
 		}
 	});
-
-	it('tells a 2025 client that has not listed of no list change: it holds no list to refresh', async () => {
-		const log = new RecordingLogger();
-		const { registry } = createHeadlessRegistry({ roots: [repo.root], log, watcher: new FakeWatcher() });
-		const conn = await connectInMemory(registry, log);
-		try {
-			// Waits for git's first read: the repository's resources join the list meanwhile.
-			await conn.client.readResource({ uri: 'context://relevant' });
-			registry.flushChanges();
-			await conn.client.ping(); // notifications sent before this answer have arrived
-			assert.equal(conn.listChangedCount(), 0);
-			const { resources } = await conn.client.listResources();
-			assert.ok(resources.some(r => r.uri.startsWith('git://app/')), 'git was found before the listing');
-		} finally {
-			await conn.close();
-			registry.dispose();
-		}
-	});
 });
