@@ -42,8 +42,12 @@ const NO_FILES: StoredFiles = {
 	find: () => undefined,
 };
 
-/** Characters a path cannot hold to be named through `file:///{+path}`. */
-const UNTEMPLATABLE = /[?#]/;
+/**
+ * What a path cannot hold to be named through `file:///{+path}`: `?` and `#`, and `%` with two
+ * hex digits, which RFC 6570's `+` expansion passes on as an escape (`a%20b` would name `a b`)
+ * while the SDK's expander escapes the `%`: no one value reads the same for both.
+ */
+const UNTEMPLATABLE = /[?#]|%[0-9A-Fa-f]{2}/;
 
 /**
  * The workspace's files as resources. Lists from an in-memory index built in the background
@@ -188,7 +192,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		const { slots, total } = await index.complete(prefixUri, query.toLowerCase(), MAX_COMPLETIONS);
 		const paths = slots.map(slot => fileUriToPath(index.uriOf(slot)).slice(1));
 		// A template keeps `?` and `#` raw (RFC 6570), so a path holding one expands to a URI
-		// with a query or a fragment, which names another resource or none: not a suggestion.
+		// with a query or a fragment, which names another resource or none: not a suggestion;
+		// nor is one holding what reads as an escape (UNTEMPLATABLE).
 		const values = paths.filter(p => !UNTEMPLATABLE.test(p));
 		return { values, total: total - (paths.length - values.length), hasMore: total > MAX_COMPLETIONS };
 	}

@@ -241,12 +241,16 @@ describe('files provider through an MCP client', () => {
 	});
 
 	it('lists the file template and completes paths', async () => {
+		writeFileSync(fx.file('src/pct%41.ts'), '');
+		const listed = conn.waitForListChanged();
+		server.watcher.fire({ kind: 'created', path: fx.file('src/pct%41.ts') });
+		await listed;
 		const { resourceTemplates } = await conn.client.listResourceTemplates();
 		assert.deepEqual(resourceTemplates.map(t => t.uriTemplate), ['file:///{+path}']);
 		const prefix = fx.file('src/').slice(1);
 		const result = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: prefix } });
 		assert.deepEqual(result.completion.values.sort(), ['index.ts', 'ünïcödé 文件.txt'].map(n => `${prefix}${n}`).sort(),
-			'every suggestion reads once expanded: `with space & #hash?.txt` would expand to a query and a fragment');
+			'every suggestion reads once expanded: `with space & #hash?.txt` would expand to a query and a fragment, `pct%41.ts` to `pctA.ts`');
 		assert.equal(result.completion.total, 2);
 		const fuzzy = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}' }, argument: { name: 'path', value: 'LIB.t' } });
 		assert.deepEqual(fuzzy.completion.values, [fx.file('pkg/lib.ts').slice(1)]);
