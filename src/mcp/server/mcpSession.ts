@@ -62,7 +62,8 @@ export class McpSession extends Disposable {
 	}
 
 	private notify(updated: readonly string[], listChanged: boolean): void {
-		if (!this.server.transport) {
+		// A 2025 client hears nothing before its `initialize` (a stdio peer may ping first).
+		if (!this.server.transport || (this.era === 'legacy' && this.server.getClientVersion() === undefined)) {
 			return;
 		}
 		const uris = this.era === 'legacy' ? subscribedAmong(this.subscriptions, updated) : this.listened?.among(updated) ?? [];
