@@ -38,7 +38,21 @@ export interface SearchBenchOptions {
 	readonly workspaces?: string;
 	/** The CLI bundle to bench. */
 	readonly cli?: string;
+	/** The previous build's CLI, measured after this one on the same tree and queries (none: not measured). */
+	readonly previousCli?: string | null;
 	readonly log?: (line: string) => void;
+}
+
+/** The previous build on the same tree: its time to ready, memory and each class's p50 and p95. */
+export interface PreviousSearchResult {
+	readonly indexBuiltMs: number | null;
+	readonly rssMiB: number | null;
+	readonly classes: { rare: Quantiles; common: Quantiles; regex: Quantiles };
+}
+
+interface Quantiles {
+	readonly p50: number | null;
+	readonly p95: number | null;
 }
 
 export interface ClassResult {
@@ -70,6 +84,7 @@ export interface SearchBenchResult {
 	readonly classes: { rare: ClassResult; common: ClassResult; regex: ClassResult };
 	readonly rareRecall: { missed: string[] };
 	readonly writtenFoundMs: { samples: number[]; p50: number | null; max: number | null };
+	readonly previous?: PreviousSearchResult;
 }
 
 const COMMON = ['function', 'return', 'const', 'this'];
@@ -103,14 +118,16 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
 		const rssAimMiB = ready.textBytes === null ? null : 150 + 0.25 * ready.textBytes / 1024 / 1024;
 		log(`resident memory after indexing: ${round(rssMiB, 0)} MiB (aim ${round(rssAimMiB, 0)} MiB: 150 + 0.25 x ${mib(ready.textBytes ?? 0)} MiB of text)`);
 
-		const rareClass = await measureClass(server.client, tree.root, rare.map(q => ({ q, rgArgs: ['-F', q], uri: textUri(q, { case: true, max: 5000 }) })), reps, 0.05);
-		const commonClass = await measureClass(server.client, tree.root, COMMON.map(q => ({ q, rgArgs: ['-F', '-i', q], uri: textUri(q) })), reps, 0.1);
-		const regexClass = await measureClass(server.client, tree.root, REGEXES.map(q => ({ q, rgArgs: ['-i', q], uri: textUri(q, { regex: true, max: 5000 }) })), reps, 0.5);
+		const classes = classQueries(rare);
+		const rareClass = await measureClass(server.client, tree.root, classes.rare, reps, 0.05);
+		const commonClass = await measureClass(server.client, tree.root, classes.common, reps, 0.1);
+		const regexClass = await measureClass(server.client, tree.root, classes.regex, reps, 0.5);
 		const missed = await rareRecall(server.client, tree.root, rare);
 		const written = await measureWrittenFound(server.client, tree.root);
 		const rssEndMiB = processMemory(server.pid)?.rssMiB ?? null;
 		await server.close();
 		const warm = await measureWarmStart(cli, tree.root, cacheDir, log);
+		const previous = options.previousCli ? await measurePrevious(options.previousCli, tree.root, rare, reps, log) : undefined;
 		const result: SearchBenchResult = {
 			files: tree.files,
 			textBytes: tree.bytes,
@@ -128,6 +145,7 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
 			classes: { rare: rareClass, common: commonClass, regex: regexClass },
 			rareRecall: { missed },
 			writtenFoundMs: written,
+			...(previous ? { previous } : {}),
 		};
 		log(renderSearchBench(result));
 		return result;
@@ -172,11 +190,12 @@ export async function runSearch(ctx: SectionContext): Promise<SectionReport> {
 		files: ctx.flags.number('--search-files', ctx.quick ? 2000 : 100_000, 1),
 		reps: ctx.flags.number('--search-reps', ctx.quick ? 1 : 5, 1),
 		cli: ctx.cli,
+		previousCli: ctx.previousCli(),
 		log: line => ctx.log(line),
 	});
 	const where = `headless, ${r.files.toLocaleString('en-US')} files`;
-	const ratioAim = (name: string, c: ClassResult): AimVerdict => ({
-		aim: `${name} p50 <= ${c.aim}x ripgrep`, where, unit: 'ms', value: c.ours.p50,
+	const ratioAim = (name: string, c: ClassResult, previous: Quantiles | undefined): AimVerdict => ({
+		aim: `${name} p50 <= ${c.aim}x ripgrep`, where, unit: 'ms', value: c.ours.p50, previous: previous?.p50 ?? null,
 		anchor: { name: 'ripgrep', value: c.rg.p50 }, met: c.ratio === null ? null : c.ratio <= c.aim,
 	});
 	const ready = r.indexBuiltMs;
@@ -184,12 +203,12 @@ export async function runSearch(ctx: SectionContext): Promise<SectionReport> {
 		results: r,
 		text: renderSearchBench(r),
 		aims: [
-			ratioAim('rare identifiers', r.classes.rare),
-			ratioAim('common words', r.classes.common),
-			ratioAim('regexes', r.classes.regex),
-			{ aim: 'search ready <= 3x one ripgrep scan', where, unit: 'ms', value: ready, anchor: { name: 'ripgrep scan', value: r.rgFullScanMs }, met: ready === null ? null : ready <= 3 * r.rgFullScanMs },
+			ratioAim('rare identifiers', r.classes.rare, r.previous?.classes.rare),
+			ratioAim('common words', r.classes.common, r.previous?.classes.common),
+			ratioAim('regexes', r.classes.regex, r.previous?.classes.regex),
+			{ aim: 'search ready <= 3x one ripgrep scan', where, unit: 'ms', value: ready, previous: r.previous?.indexBuiltMs ?? null, anchor: { name: 'ripgrep scan', value: r.rgFullScanMs }, met: ready === null ? null : ready <= 3 * r.rgFullScanMs },
 			{ aim: 'event loop p99 <= 50 ms while indexing', where, unit: 'ms', value: r.pingWhileIndexing.p99, met: r.pingWhileIndexing.p99 === null ? null : r.pingWhileIndexing.p99 <= 50 },
-			{ aim: 'RSS <= 150 MB + 0.25x the text', where, unit: 'MiB', value: r.rssMiB, anchor: { name: 'aim', value: r.rssAimMiB }, met: r.rssMiB === null || r.rssAimMiB === null ? null : r.rssMiB <= r.rssAimMiB },
+			{ aim: 'RSS <= 150 MB + 0.25x the text', where, unit: 'MiB', value: r.rssMiB, previous: r.previous?.rssMiB ?? null, anchor: { name: 'aim', value: r.rssAimMiB }, met: r.rssMiB === null || r.rssAimMiB === null ? null : r.rssMiB <= r.rssAimMiB },
 			{ aim: 'RSS <= 150 MB + 0.25x the text, on its cache', where, unit: 'MiB', value: r.rssWarmMiB, anchor: { name: 'aim', value: r.rssAimMiB }, met: r.rssWarmMiB === null || r.rssAimMiB === null ? null : r.rssWarmMiB <= r.rssAimMiB },
 			{ aim: 'a written file found <= 1 s', where, unit: 'ms', value: r.writtenFoundMs.max, met: r.writtenFoundMs.max === null ? null : r.writtenFoundMs.max <= 1000 },
 			{ aim: 'every file ripgrep finds for a rare identifier', where, unit: 'missed', value: r.rareRecall.missed.length, met: r.rareRecall.missed.length === 0 },
@@ -208,9 +227,15 @@ export function renderSearchBench(r: SearchBenchResult): string {
 	for (const [name, c] of Object.entries(r.classes)) {
 		lines.push(`| ${name} (${c.queries.length}) | ${ms(c.ours.p50)} | ${ms(c.ours.p95)} | ${ms(c.rg.p50)} | ${ms(c.rg.p95)} | ${x(c.ratio)} | <= ${c.aim}x |`);
 	}
+	if (r.previous) {
+		for (const [name, c] of Object.entries(r.previous.classes)) {
+			lines.push(`| ${name}, the previous build | ${ms(c.p50)} | ${ms(c.p95)} | | | ${x(c.p50 === null ? null : c.p50 / r.classes[name as keyof typeof r.classes].rg.p50!)} | |`);
+		}
+	}
 	const readyRatio = r.indexBuiltMs === null ? null : r.indexBuiltMs / r.rgFullScanMs;
 	lines.push(
 		`| index built (from spawn) | ${ms(r.indexBuiltMs)} | | one rg scan ${ms(r.rgFullScanMs)} | | ${x(readyRatio)} | <= 3x |`,
+		...(r.previous ? [`| index built, the previous build (from spawn); resident memory then | ${ms(r.previous.indexBuiltMs)} | ${round(r.previous.rssMiB, 0)} MiB | | | ${x(r.previous.indexBuiltMs === null ? null : r.previous.indexBuiltMs / r.rgFullScanMs)} | |`] : []),
 		`| index built again on its cache (from spawn); resident memory then | ${ms(r.indexBuiltWarmMs)} | ${round(r.rssWarmMiB, 0)} MiB | | | | <= ${round(r.rssAimMiB, 0)} MiB |`,
 		`| first complete answer (from spawn) | ${ms(r.firstCompleteAnswerMs)} | | | | | |`,
 		`| ping while indexing p50/p99/max (${r.pingWhileIndexing.count}) | ${ms(r.pingWhileIndexing.p50)} | ${ms(r.pingWhileIndexing.p99)} | max ${ms(r.pingWhileIndexing.max)} | | | p99 <= 50 ms |`,
@@ -426,15 +451,65 @@ async function measureStartup(server: Server, rareWord: string, log: (line: stri
 	};
 }
 
-async function measureClass(client: Client, root: string, queries: { q: string; rgArgs: string[]; uri: string }[], reps: number, aim: number): Promise<ClassResult> {
-	const ours: number[] = [];
-	const theirs: number[] = [];
+interface ClassQuery {
+	readonly q: string;
+	readonly rgArgs: string[];
+	readonly uri: string;
+}
+
+/** Each class's queries, as ours asks them and as ripgrep is run for them. */
+function classQueries(rare: readonly string[]): { rare: ClassQuery[]; common: ClassQuery[]; regex: ClassQuery[] } {
+	return {
+		rare: rare.map(q => ({ q, rgArgs: ['-F', q], uri: textUri(q, { case: true, max: 5000 }) })),
+		common: COMMON.map(q => ({ q, rgArgs: ['-F', '-i', q], uri: textUri(q) })),
+		regex: REGEXES.map(q => ({ q, rgArgs: ['-i', q], uri: textUri(q, { regex: true, max: 5000 }) })),
+	};
+}
+
+/** Each query `reps` times, one after another: the times taken. */
+async function timeQueries(client: Client, queries: readonly ClassQuery[], reps: number): Promise<number[]> {
+	const times: number[] = [];
 	for (const query of queries) {
 		for (let i = 0; i < reps; i++) {
 			const started = performance.now();
 			await readText(client, query.uri);
-			ours.push(performance.now() - started);
+			times.push(performance.now() - started);
 		}
+	}
+	return times;
+}
+
+/**
+ * The previous build on the same tree, once this build is measured: from spawn to its index
+ * (no cache), its memory then, and the same queries. ripgrep is not run again for it.
+ */
+async function measurePrevious(cli: string, root: string, rare: readonly string[], reps: number, log: (line: string) => void): Promise<PreviousSearchResult> {
+	log('the previous build, on the same tree and queries');
+	const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'mwr-search-bench-previous-'));
+	const server = await startServer(cli, root, cacheDir);
+	try {
+		const ready = await measureStartup(server, rare[0], log);
+		const rssMiB = processMemory(server.pid)?.rssMiB ?? null;
+		const classes = classQueries(rare);
+		const quantiles = async (queries: readonly ClassQuery[]): Promise<Quantiles> => {
+			const times = await timeQueries(server.client, queries, reps);
+			return { p50: percentile(times, 50), p95: percentile(times, 95) };
+		};
+		return {
+			indexBuiltMs: ready.indexBuiltMs,
+			rssMiB,
+			classes: { rare: await quantiles(classes.rare), common: await quantiles(classes.common), regex: await quantiles(classes.regex) },
+		};
+	} finally {
+		await server.close();
+		rmSync(cacheDir, { recursive: true, force: true });
+	}
+}
+
+async function measureClass(client: Client, root: string, queries: readonly ClassQuery[], reps: number, aim: number): Promise<ClassResult> {
+	const ours = await timeQueries(client, queries, reps);
+	const theirs: number[] = [];
+	for (const query of queries) {
 		for (let i = 0; i < Math.min(reps, 3); i++) {
 			theirs.push(rg([...query.rgArgs, root]).ms);
 		}
