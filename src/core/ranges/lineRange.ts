@@ -1,3 +1,4 @@
+import { fitJson, MAX_ANSWER_BYTES } from '../answerBudget';
 import { InvalidParams } from '../errors';
 
 /** Lines `start` to `end`, 1-based and inclusive, as editors number them. */
@@ -9,6 +10,13 @@ export interface LineRange {
 
 /** Most lines one range read returns; a client wanting more reads the next range. */
 export const MAX_RANGE_LINES = 5_000;
+
+/**
+ * Most bytes of JSON-written text one range read returns: the answer budget less room for the
+ * line that says where the range was cut, so lines that are long, not many, cannot make one
+ * message a stdio client drops (a 15 MB file of 5,000 lines would).
+ */
+export const MAX_RANGE_BYTES = MAX_ANSWER_BYTES - 1024;
 
 /**
  * Parses the `lines` query value: `12` (one line), `12-40`, or `12-` (to the end). Anything else,
@@ -33,16 +41,30 @@ export interface SlicedLines {
 	/** The last line returned (the file may have ended before the requested end). */
 	readonly end: number;
 	readonly totalLines: number;
-	/** True when the range was cut at MAX_RANGE_LINES. */
-	readonly truncated: boolean;
+	/**
+	 * Why less than asked came back: `lines` at the line cap, `bytes` at the byte cap (at a line
+	 * end), `inside a line` when the first line alone is over the byte cap and only its head
+	 * came (`end` is that line); undefined when the whole range came.
+	 */
+	readonly cut?: 'lines' | 'bytes' | 'inside a line';
 }
+
+/** The caps one range read is held to. */
+export interface RangeCaps {
+	readonly maxLines: number;
+	/** Bytes of the text written as a JSON string. */
+	readonly maxBytes: number;
+}
+
+const RANGE_CAPS: RangeCaps = { maxLines: MAX_RANGE_LINES, maxBytes: MAX_RANGE_BYTES };
 
 /**
  * The lines of `text` in `range`, with their line endings. Lines split at `\n` (a `\r\n` keeps
  * its `\r`), as editors count them; a range past the last line is an InvalidParams that says
- * how many lines there are.
+ * how many lines there are. A range over either cap is cut at the last whole line under both,
+ * so the next range starts where this one stopped.
  */
-export function sliceLines(text: string, range: LineRange, maxLines = MAX_RANGE_LINES): SlicedLines {
+export function sliceLines(text: string, range: LineRange, { maxLines, maxBytes }: RangeCaps = RANGE_CAPS): SlicedLines {
 	// Offsets of line starts, found without splitting the whole text into strings.
 	const starts = [0];
 	for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) {
@@ -53,8 +75,29 @@ export function sliceLines(text: string, range: LineRange, maxLines = MAX_RANGE_
 		throw new InvalidParams(`Line ${range.start} is past the end: the file has ${totalLines} line${totalLines === 1 ? '' : 's'}`);
 	}
 	const wantedEnd = Math.min(range.end ?? totalLines, totalLines);
-	const end = Math.min(wantedEnd, range.start + maxLines - 1);
+	const lineEnd = (line: number) => line < totalLines ? starts[line] : text.length;
+	let end = Math.min(wantedEnd, range.start + maxLines - 1);
 	const from = starts[range.start - 1];
-	const to = end < totalLines ? starts[end] : text.length;
-	return { text: text.slice(from, to), start: range.start, end, totalLines, truncated: end < wantedEnd };
+	const fit = fitJson(text, from, lineEnd(end), maxBytes);
+	if (fit.end === lineEnd(end)) {
+		return { text: text.slice(from, fit.end), start: range.start, end, totalLines, cut: end < wantedEnd ? 'lines' : undefined };
+	}
+	// The last line that ends within the budget (a binary search: a range has up to 5,000 lines).
+	let low = range.start - 1; // no line
+	let high = end - 1; // this line is known not to fit
+	while (low < high) {
+		const mid = Math.ceil((low + high) / 2);
+		if (lineEnd(mid) <= fit.end) {
+			low = mid;
+		} else {
+			high = mid - 1;
+		}
+	}
+	if (low < range.start) {
+		// One line over the budget has no line boundary to cut at: its head is all a range can
+		// give (there is no column to ask from), and the marker says so.
+		return { text: text.slice(from, fit.end), start: range.start, end: range.start, totalLines, cut: 'inside a line' };
+	}
+	end = low;
+	return { text: text.slice(from, lineEnd(end)), start: range.start, end, totalLines, cut: 'bytes' };
 }

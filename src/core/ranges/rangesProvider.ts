@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
-import { InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
+import { MAX_ANSWER_BYTES } from '../answerBudget';
+import { formatBytes, InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
@@ -110,7 +111,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		}
 		const range = 'lines' in query ? query.lines : await this.symbolLines(uri, base, query.symbol);
 		const sliced = sliceLines(text.text, range);
-		return [{ uri, mimeType: text.mimeType, text: sliced.truncated ? sliced.text + cutMarker(sliced, range) : sliced.text }];
+		return [{ uri, mimeType: text.mimeType, text: sliced.cut ? sliced.text + cutMarker(sliced, range) : sliced.text }];
 	}
 
 	async subscribe(uri: string): Promise<IDisposable> {
@@ -318,13 +319,20 @@ export function dottedNames(symbols: readonly OutlineSymbol[], prefix = ''): str
 }
 
 /**
- * The line after a range cut at {@link MAX_RANGE_LINES}, as the terminal marks its cut output: a
- * client sees it got less than it asked for, and which lines to ask for next.
+ * The line after a range cut at {@link MAX_RANGE_LINES} or at its byte cap, as the
+ * terminal marks its cut output: a client sees it got less than it asked for, and which lines to
+ * ask for next. A line cut inside (longer alone than a range returns) gets its marker on a line of
+ * its own, saying how much of it came.
  */
 function cutMarker(sliced: SlicedLines, asked: LineRange): string {
 	const next = sliced.end + 1;
 	const last = Math.min(asked.end ?? sliced.totalLines, sliced.totalLines);
 	const count = (n: number) => n.toLocaleString('en-US');
-	return `[... ${count(last - sliced.end)} more line${last - sliced.end === 1 ? '' : 's'} cut here: a range returns at most ${count(MAX_RANGE_LINES)}; `
-		+ `read lines=${next}-${asked.end === undefined ? '' : last} next ...]\n`;
+	const nextRange = next > last ? 'no lines of the range are left' : `read lines=${next}-${asked.end === undefined ? '' : last} next`;
+	if (sliced.cut === 'inside a line') {
+		return `\n[... line ${count(sliced.end)} cut here after ${count(sliced.text.length)} characters: a range returns at most ${formatBytes(MAX_ANSWER_BYTES)}, `
+			+ `and the rest of a longer line cannot be read as text; ${nextRange} ...]\n`;
+	}
+	const cap = sliced.cut === 'lines' ? count(MAX_RANGE_LINES) : formatBytes(MAX_ANSWER_BYTES);
+	return `[... ${count(last - sliced.end)} more line${last - sliced.end === 1 ? '' : 's'} cut here: a range returns at most ${cap}; ${nextRange} ...]\n`;
 }

@@ -16,7 +16,7 @@ describe('line ranges', () => {
 
 	it('slice lines with their endings, clamp the end, and say how many lines a file has', () => {
 		const text = 'one\ntwo\r\nthree\nfour';
-		assert.deepEqual(sliceLines(text, { start: 2, end: 3 }), { text: 'two\r\nthree\n', start: 2, end: 3, totalLines: 4, truncated: false });
+		assert.deepEqual(sliceLines(text, { start: 2, end: 3 }), { text: 'two\r\nthree\n', start: 2, end: 3, totalLines: 4, cut: undefined });
 		assert.equal(sliceLines(text, { start: 4 }).text, 'four');
 		assert.equal(sliceLines(text, { start: 3, end: 99 }).end, 4);
 		assert.equal(sliceLines('a\nb\n', { start: 2 }).text, 'b\n');
@@ -27,10 +27,24 @@ describe('line ranges', () => {
 
 	it('cut a range at the line cap and say so', () => {
 		const text = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
-		const sliced = sliceLines(text, { start: 11 }, 10);
+		const sliced = sliceLines(text, { start: 11 }, { maxLines: 10, maxBytes: 1000 });
 		assert.equal(sliced.end, 20);
-		assert.equal(sliced.truncated, true);
+		assert.equal(sliced.cut, 'lines');
 		assert.ok(sliced.text.startsWith('line 11\n') && sliced.text.endsWith('line 20\n'));
+	});
+
+	it('cut a range at the last whole line under the byte cap, counting bytes as JSON writes them', () => {
+		// Each line is 9 bytes as text but 11 in JSON (the quotes and the newline are escaped).
+		const text = Array.from({ length: 10 }, (_, i) => `"row ${i}"`).join('\n') + '\n';
+		const caps = { maxLines: 100, maxBytes: 11 * 3 + 5 };
+		assert.deepEqual(sliceLines(text, { start: 2 }, caps), { text: '"row 1"\n"row 2"\n"row 3"\n', start: 2, end: 4, totalLines: 10, cut: 'bytes' });
+		assert.equal(sliceLines(text, { start: 8 }, { maxLines: 100, maxBytes: 11 * 3 }).cut, undefined, 'a range that just fits is whole');
+	});
+
+	it('give the head of a line longer than the byte cap alone, never half a surrogate pair', () => {
+		const text = 'short\n' + '😀'.repeat(10) + '\nafter\n';
+		const sliced = sliceLines(text, { start: 2, end: 3 }, { maxLines: 100, maxBytes: 4 * 3 + 2 });
+		assert.deepEqual(sliced, { text: '😀'.repeat(3), start: 2, end: 2, totalLines: 3, cut: 'inside a line' });
 	});
 
 	it('find symbols by dotted name, or by a nested name alone', () => {

@@ -1,0 +1,17 @@
+import * as assert from 'node:assert/strict';
+import { fitJson, jsonBytes } from '../../../src/core/answerBudget';
+
+describe('the answer budget', () => {
+	it('count the bytes of text as JSON.stringify writes it, escapes, controls, UTF-8 and lone surrogates alike', () => {
+		const samples = ['plain', 'quote " and \\ slash', 'tab\tnew\nline\r\u0008\u000c', '\u0001\u001b[31m\u007f', 'é中😀', '\ud800 lone \udc00', ''];
+		for (const sample of samples) {
+			assert.equal(jsonBytes(sample), Buffer.byteLength(JSON.stringify(sample), 'utf8') - 2, JSON.stringify(sample));
+		}
+	});
+
+	it('stop before the character that would pass the budget', () => {
+		assert.deepEqual(fitJson('ab"cd', 0, 5, 3), { end: 2, bytes: 2 });
+		assert.deepEqual(fitJson('ab"cd', 0, 5, 4), { end: 3, bytes: 4 });
+		assert.deepEqual(fitJson('x😀', 0, 3, 4), { end: 1, bytes: 1 }, 'a pair is never split');
+	});
+});
