@@ -17,6 +17,8 @@ Serves the files under each DIR as MCP resources, without an editor.
   --secret PATTERN      add a .gitignore-style pattern to the secrets deny-list (repeatable)
   --no-gitignore        serve files that .gitignore ignores (secrets stay hidden)
   --max-file-size BYTES largest file resources/read returns (default ${DEFAULT_MAX_FILE_SIZE})
+                        (a whole read answers at most 4 MB whatever this says: larger text
+                        files read in ranges, ?lines=N-M, up to 16 MB)
   --no-tools            offer no tools (tools/list empty): only resources reach clients
   --log-level LEVEL     debug | info | warn | error (default info; logs go to stderr)
   --cache-dir DIR       keep the search index in DIR between runs (default: under $XDG_CACHE_HOME

@@ -56,6 +56,11 @@ export function jsonBytes(text: string): number {
 	return fitJson(text, 0, text.length, Infinity).bytes;
 }
 
+/** Bytes `size` bytes take in base64. */
+export function base64Bytes(size: number): number {
+	return Math.ceil(size / 3) * 4;
+}
+
 function isLowSurrogate(c: number): boolean {
 	return c >= 0xdc00 && c <= 0xdfff;
 }

@@ -19,8 +19,10 @@ export class ResourceTooLarge extends ResourceError {
 		readonly size: number,
 		readonly limit: number,
 		readonly setting: string,
+		/** What the client can do instead, when raising the setting would not help. */
+		advice = `raise ${setting} to read it`,
 	) {
-		super(`Resource is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; raise ${setting} to read it`);
+		super(`Resource is ${formatBytes(size)}, over the ${formatBytes(limit)} limit; ${advice}`);
 		this.name = 'ResourceTooLarge';
 	}
 }

@@ -1,4 +1,5 @@
-import { ResourceNotFound, ResourceTooLarge } from '../errors';
+import { base64Bytes, jsonBytes, MAX_ANSWER_BYTES } from '../answerBudget';
+import { formatBytes, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import { FileSettings, FileSystemReader, OpenDocuments } from '../ports';
 import { ResourceContent } from '../resource';
@@ -23,7 +24,7 @@ export interface FileContentsPorts {
 /**
  * A located file's contents as `resources/read` returns them under `uri`: the editor's unsaved
  * text when it is dirty, else the file as opened (and checked) on disk, text or base64 blob,
- * both held to the read cap.
+ * both held to the read cap and, whatever the cap says, to the answer budget.
  */
 export async function fileContents(uri: string, located: LocatedFile, { reader, documents, settings, served }: FileContentsPorts): Promise<ResourceContent[]> {
 	const { absPath, index } = located;
@@ -37,12 +38,13 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 		if (size > settings.maxFileSize) {
 			throw new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
 		}
+		checkBudget(uri, size, jsonBytes(dirty), 'as JSON text', settings);
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 	}
 	// The file is opened first and what was opened is checked: a link renamed over the
 	// file after a check by name would otherwise be followed by the read.
 	const accept = (realPath: string) => realPath === absPath || served.isServedTarget(realPath, index);
-	const result = await reader.readFileUpTo(absPath, settings.maxFileSize, accept).catch((err: NodeJS.ErrnoException) => {
+	const result = await reader.readFileUpTo(absPath, Math.min(settings.maxFileSize, MAX_ANSWER_BYTES), accept).catch((err: NodeJS.ErrnoException) => {
 		if (err?.code !== undefined && NO_FILE_THERE.has(err.code)) {
 			throw new ResourceNotFound(uri);
 		}
@@ -52,14 +54,36 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 		throw new ResourceNotFound(uri);
 	}
 	if (result.kind === 'too-large') {
-		throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
+		if (result.size > settings.maxFileSize) {
+			throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
+		}
+		throw overBudget(uri, result.size, 'on disk', settings);
 	}
 	const bytes = result.bytes;
 	const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
 	if (text !== undefined) {
+		checkBudget(uri, bytes.length, jsonBytes(text), 'as JSON text', settings);
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
 	}
+	checkBudget(uri, bytes.length, base64Bytes(bytes.length), 'in base64', settings);
 	// Bytes that are not UTF-8 text go as a blob, still under the type the name gives: the one
 	// `resources/list` announced for this file (a Latin-1 `.txt` is text/plain in either answer).
 	return [{ uri, mimeType: mimeType ?? BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
+}
+
+/**
+ * Refuses a whole read whose answer would pass {@link MAX_ANSWER_BYTES} written into JSON, with
+ * the too-large error pointing at ranges: a read cap set above the budget must not send a message
+ * the SDK's stdio client drops with the whole connection. `size` is the file's, so a range (which
+ * reads files up to 16 MB) still takes the file.
+ */
+function checkBudget(uri: string, size: number, answerBytes: number, how: string, settings: FileSettings): void {
+	if (answerBytes > MAX_ANSWER_BYTES) {
+		throw overBudget(uri, size, how, settings);
+	}
+}
+
+function overBudget(uri: string, size: number, how: string, settings: FileSettings): ResourceTooLarge {
+	return new ResourceTooLarge(uri, size, MAX_ANSWER_BYTES, settings.maxFileSizeSetting,
+		`a whole read answers at most ${formatBytes(MAX_ANSWER_BYTES)} ${how}, whatever ${settings.maxFileSizeSetting} says (more would overflow stdio clients); read it in ranges (?lines=N-M)`);
 }
