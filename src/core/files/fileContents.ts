@@ -36,7 +36,7 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 		// The same cap as for the saved file: a big file edited, or a big paste, is no exception.
 		const size = Buffer.byteLength(dirty, 'utf8');
 		if (size > settings.maxFileSize) {
-			throw new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
+			throw overSetting(uri, size, settings);
 		}
 		checkBudget(uri, size, jsonBytes(dirty), 'as JSON text', settings);
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
@@ -55,7 +55,7 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 	}
 	if (result.kind === 'too-large') {
 		if (result.size > settings.maxFileSize) {
-			throw new ResourceTooLarge(uri, result.size, settings.maxFileSize, settings.maxFileSizeSetting);
+			throw overSetting(uri, result.size, settings);
 		}
 		throw overBudget(uri, result.size, 'on disk', settings);
 	}
@@ -81,6 +81,17 @@ function checkBudget(uri: string, size: number, answerBytes: number, how: string
 	if (answerBytes > MAX_ANSWER_BYTES) {
 		throw overBudget(uri, size, how, settings);
 	}
+}
+
+/**
+ * Over the read cap the setting sets: raising it helps only while the file stays within the
+ * answer budget; past that, only ranges read it.
+ */
+function overSetting(uri: string, size: number, settings: FileSettings): ResourceTooLarge {
+	return size > MAX_ANSWER_BYTES
+		? new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting,
+			`read it in ranges (?lines=N-M): a whole read answers at most ${formatBytes(MAX_ANSWER_BYTES)}, whatever ${settings.maxFileSizeSetting} says`)
+		: new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
 }
 
 function overBudget(uri: string, size: number, how: string, settings: FileSettings): ResourceTooLarge {

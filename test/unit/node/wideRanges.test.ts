@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_ANSWER_BYTES } from '../../../src/core/answerBudget';
 import { fileUri } from '../../../src/core/uriGuard';
-import { EraClient, stdioEraClients } from '../../helpers/eraClients';
+import { EraClient, outcomeOf, stdioEraClients } from '../../helpers/eraClients';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 
 /** The SDK stdio client's read buffer (`STDIO_DEFAULT_MAX_BUFFER_SIZE`): one longer line and it drops the connection. */
@@ -40,6 +40,14 @@ describe('ranges of wide files over stdio', () => {
 		const { contents } = await c.client.readResource({ uri });
 		return (contents[0] as { text: string }).text;
 	};
+
+	it('tells a whole read of a file over 4 MB to use ranges, not to raise the read cap that could not help', async () => {
+		for (const c of clients) {
+			const refused = await outcomeOf(c.client.readResource({ uri: fileUri(wide) }));
+			assert.ok(!refused.ok && refused.code === -32600, c.label);
+			assert.match(refused.message, /over the 1 MB limit; read it in ranges \(\?lines=N-M\): a whole read answers at most 4 MB, whatever --max-file-size says/, c.label);
+		}
+	});
 
 	it('cut a range under the byte cap at a line end, naming the next range, until the whole file is read', async () => {
 		for (const c of clients) {
