@@ -44,8 +44,13 @@ export class GitCliRepository extends Disposable implements GitRepository {
 		return repositoryFilterOverrides(this.cli, this.root);
 	}
 
+	/**
+	 * Untracked files one by one (`-uall`), as the editor's git extension asks for them: a new
+	 * folder named whole (`dir/`) is no resource a client can read, and its files would rank for
+	 * nothing.
+	 */
 	async status(): Promise<GitStatus> {
-		const { stdout } = await this.git([...await this.workingTreeConfig(), 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']);
+		const { stdout } = await this.git([...await this.workingTreeConfig(), 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignore-submodules=dirty']);
 		return parseStatus(stdout);
 	}
 

@@ -80,13 +80,13 @@ describe('git provider through an MCP client (real repositories)', () => {
 		assert.match(staged, /1 file not shown/);
 	});
 
-	it('names no secret directory among the untracked paths (git lists a new directory as one `dir/` entry)', async () => {
+	it('names each untracked file of a new folder, and none of a secret folder', async () => {
 		repo.write('.ssh/config', 'Host *\n');
 		repo.write('vault/key.txt', 'the user calls this secret\n');
 		repo.write('notes/todo.txt', 'served\n');
 		settings.set({ secrets: ['vault/'] });
 		const status = JSON.parse(text(await conn.client.readResource({ uri: 'git://proj/status' })));
-		assert.deepEqual(status.untracked, [{ path: 'notes/', status: 'untracked' }]);
+		assert.deepEqual(status.untracked, [{ path: 'notes/todo.txt', status: 'untracked' }]);
 		assert.equal(status.hidden, 2);
 	});
 
