@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
+import { isFileOrGone } from './fileOrGone';
 import { FileSystemReader, ServedRule, WorkspaceFolder, WorkspaceFoldersSource } from './ports';
 import { relativeInside } from '../common/pathContainment';
 
@@ -94,6 +95,20 @@ export class WorkspaceScope extends Disposable {
 	/** The full check the files provider makes, .gitignore files and links included. */
 	async isServed(absPath: string, isDirectory = false): Promise<boolean> {
 		return (await this.locateServed(absPath, isDirectory)) !== undefined;
+	}
+
+	/**
+	 * Whether the files provider serves `absPath` as a file, or would were it there (a deleted
+	 * file git names): what git state may name. The rule alone passes a directory, a link to one
+	 * and a link that leads nowhere, none of which is a resource.
+	 */
+	async isServedFile(absPath: string): Promise<boolean> {
+		return await this.isServed(absPath) && await isFileOrGone(this.reader, absPath);
+	}
+
+	/** `isFileOrGone` through this scope's reader, for a path already located. */
+	isFileOrGone(absPath: string): Promise<boolean> {
+		return isFileOrGone(this.reader, absPath);
 	}
 
 	/** Resolves the folders' real paths, so paths git reports (always real) can be located. */

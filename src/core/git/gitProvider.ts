@@ -196,16 +196,15 @@ export class GitProvider extends Disposable implements ResourceProvider {
 	}
 
 	/**
-	 * A repository path may be mentioned when the files provider would serve it. Git names a new
-	 * untracked directory as one `dir/` entry: that is judged as a directory, so `.ssh/` and a
-	 * user's `vault/` pattern hide it as they hide what is in it.
+	 * A repository path may be mentioned when the files provider serves it as a file, or would
+	 * were it there (a deletion). Git names a new untracked directory (a nested repository) as
+	 * one `dir/` entry: a directory is no resource, whatever its name.
 	 */
 	private isServed(entry: RepoEntry, repoPath: string): Promise<boolean> {
-		if (repoPath.includes('\0') || repoPath.split('/').some(s => s === '..')) {
+		if (repoPath.endsWith('/') || repoPath.includes('\0') || repoPath.split('/').some(s => s === '..')) {
 			return Promise.resolve(false);
 		}
-		const isDirectory = repoPath.endsWith('/');
-		return this.ports.scope.isServed(path.join(entry.repo.root, ...repoPath.replace(/\/$/, '').split('/')), isDirectory);
+		return this.ports.scope.isServedFile(path.join(entry.repo.root, ...repoPath.split('/')));
 	}
 
 	/**

@@ -15,10 +15,10 @@ export function locateFile(scope: WorkspaceScope, absPath: string): LocatedFile 
 }
 
 /**
- * Where a set of paths stands in the scope, worked out ahead of the rankings that use it, a few
- * milliseconds at a time. During a branch switch git names thousands of changed files at every
- * status read; locating all of them again at every re-ranking (the rule's `.gitignore` checks
- * and a URI each) held the event loop at every re-ranking.
+ * Where a set of paths stands in the scope (served, and a file or gone), worked out ahead of the
+ * rankings that use it, a few milliseconds at a time. During a branch switch git names thousands
+ * of changed files at every status read; locating all of them again at every re-ranking (the
+ * rule's `.gitignore` checks and a URI each) held the event loop at every re-ranking.
  */
 export class LocatedPaths {
 	private located = new Map<string, LocatedFile | null>();
@@ -54,7 +54,10 @@ export class LocatedPaths {
 			if (generation !== this.generation) {
 				return false;
 			}
-			located.set(absPath, locateFile(this.scope, absPath));
+			const found = locateFile(this.scope, absPath);
+			// Git names links to folders and links that lead nowhere among its changes: their names
+			// pass the rule, and neither is a file a client can read.
+			located.set(absPath, found && await this.scope.isFileOrGone(absPath) ? found : null);
 		}
 		if (generation !== this.generation) {
 			return false;

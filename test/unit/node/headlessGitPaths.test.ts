@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import * as path from 'node:path';
 import { RELEVANT_URI } from '../../../src/common/wellKnownUris';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { createHeadlessRegistry } from '../../../src/node/headless';
@@ -49,6 +51,30 @@ describe('headless git state names only files a client can read', () => {
 		assert.deepEqual(await ranked(), [
 			['real/deeper/s.txt', ['new, untracked (git)']],
 			['real/r.txt', ['new, untracked (git)']],
+		]);
+	});
+
+	it('names no link to a folder, no link that leads nowhere or in a loop, in status or the ranking', async () => {
+		repo.write('real/r.txt', 'new\n');
+		repo.write('gone.txt', 'tracked\n');
+		repo.commitAll('second');
+		rmSync(path.join(repo.root, 'gone.txt'));
+		symlinkSync('nowhere', path.join(repo.root, 'dangling.txt'));
+		symlinkSync('real', path.join(repo.root, 'linkdir'));
+		symlinkSync('loop-b', path.join(repo.root, 'loop-a'));
+		symlinkSync('loop-a', path.join(repo.root, 'loop-b'));
+		symlinkSync('top.txt', path.join(repo.root, 'to-top.txt'));
+		mkdirSync(path.join(repo.root, 'nested'));
+		new TestRepo('nested', repo.root).write('inner.txt', 'a repository of its own: git names it `nested/`\n');
+		await serve();
+		assert.deepEqual(await listedFiles(), ['nested/inner.txt', 'real/r.txt', 'to-top.txt', 'top.txt']);
+		const status = await readJson(conn, 'git://proj/status');
+		assert.deepEqual(status.untracked.map((c: { path: string }) => c.path), ['to-top.txt']);
+		assert.deepEqual(status.unstaged, [{ path: 'gone.txt', status: 'deleted' }], 'a deletion is still named, by its name');
+		assert.equal(status.hidden, 5);
+		assert.deepEqual(await ranked(), [
+			['gone.txt', ['changed in the working tree (git)']],
+			['to-top.txt', ['new, untracked (git)']],
 		]);
 	});
 });
