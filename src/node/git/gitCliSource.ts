@@ -22,6 +22,12 @@ export interface GitCliSourceOptions {
 	readonly log: Logger;
 	/** The workspace's file events, so working-tree edits refresh status and diffs. */
 	readonly fileEvents?: Event<readonly FileChangeEvent[]>;
+	/**
+	 * Whether a path is served (the files provider's rule, by name): only events on such paths
+	 * count. Status and diffs leave out what is not served, so a write to a secret or an ignored
+	 * file changes nothing they show, and notifying it would tell a subscriber that it happened.
+	 */
+	readonly isServedNow?: (absPath: string) => boolean;
 	readonly gitPath?: string;
 	/** Off in tests that drive changes themselves. */
 	readonly watch?: boolean;
@@ -96,9 +102,11 @@ export class GitCliSource extends Disposable implements GitSource {
 	}
 
 	private onFileEvents(events: readonly FileChangeEvent[]): void {
+		const served = this.options.isServedNow;
+		const counted = served ? events.filter(e => served(e.path)) : events;
 		for (const repo of this.repos) {
 			const gitDir = repo.location.gitDir;
-			if (events.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir)) {
+			if (counted.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir)) {
 				repo.notifyWorkingTreeChanged();
 			}
 		}
