@@ -1,5 +1,6 @@
 import { formatBytes } from '../errors';
 import { filterDiff } from './diffFilter';
+import { fitJson, MAX_ANSWER_BYTES } from '../answerBudget';
 import { GitCommit, GitFileChange, GitRef, GitStatus, GitText } from './ports';
 import { GIT_LOG_LIMIT } from './gitUris';
 import { withoutTrailing } from '../trailing';
@@ -57,6 +58,9 @@ export function branchesAnswer(repoName: string, refs: readonly GitRef[], status
 	};
 }
 
+/** Bytes of an answer's budget kept for the notes after a cut diff. */
+const NOTES_ROOM = 4096;
+
 export interface DiffLimits {
 	readonly maxBytes: number;
 	/** Where the user changes `maxBytes`, named when a diff is cut. */
@@ -79,6 +83,13 @@ export async function renderDiff(result: GitText, header: string, limits: DiffLi
 	if (result.truncated || Buffer.byteLength(out) > limits.maxBytes) {
 		out = out.slice(0, limits.maxBytes);
 		notes.push(`diff truncated at ${formatBytes(limits.maxBytes)} (the ${limits.maxBytesSetting} limit); read ${limits.perFileTemplate} per file`);
+	}
+	// Whatever the setting says, one answer stays within what a stdio client takes in one message
+	// (the notes' few hundred bytes come on top of the room left for them).
+	const fit = fitJson(out, 0, out.length, MAX_ANSWER_BYTES - NOTES_ROOM);
+	if (fit.end < out.length) {
+		out = out.slice(0, fit.end);
+		notes.push(`diff cut at ${formatBytes(MAX_ANSWER_BYTES - NOTES_ROOM)} as JSON text, the most one answer holds whatever ${limits.maxBytesSetting} says; read ${limits.perFileTemplate} per file`);
 	}
 	if (notes.length > 0) {
 		out += (out === '' || out.endsWith('\n') ? '' : '\n') + notes.map(n => `# ${n}\n`).join('');

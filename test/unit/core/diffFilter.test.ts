@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { filterDiff, sectionPaths, unquote } from '../../../src/core/git/diffFilter';
+import { MAX_ANSWER_BYTES } from '../../../src/core/answerBudget';
 import { renderDiff } from '../../../src/core/git/gitAnswers';
 
 const section = (a: string, b = a) => `diff --git a/${a} b/${b}\nindex 1..2 100644\n--- a/${a}\n+++ b/${b}\n@@ -1 +1 @@\n-old\n+new ${a}\n`;
@@ -49,5 +50,14 @@ describe('diff filter', () => {
 		const result = await filterDiff(text, async () => true);
 		assert.equal(result.text, 'commit abc\n\n    msg\n\n');
 		assert.equal(result.hidden, 1);
+	});
+
+	it('cuts a diff at what one answer holds as JSON text, whatever the size setting allows, and says so', async () => {
+		const lines = Array.from({ length: 200_000 }, (_, i) => `+"quoted\\${i}"\t`).join('\n');
+		const text = `diff --git a/big.json b/big.json\n--- a/big.json\n+++ b/big.json\n@@ -0,0 +1,200000 @@\n${lines}\n`;
+		const rendered = await renderDiff({ text, truncated: false }, '', { maxBytes: 50_000_000, maxBytesSetting: '--max-file-size', perFileTemplate: 'git://r/diff/{path}' }, async () => true);
+		assert.ok(Buffer.byteLength(JSON.stringify(rendered)) <= MAX_ANSWER_BYTES, `${Buffer.byteLength(JSON.stringify(rendered))} bytes as JSON`);
+		assert.match(rendered, /# diff cut at .* as JSON text, the most one answer holds whatever --max-file-size says; read git:\/\/r\/diff\/\{path\} per file\n$/);
+		assert.ok(text.startsWith(rendered.slice(0, rendered.indexOf('\n# diff cut'))), 'the part kept is the diff as it was');
 	});
 });
