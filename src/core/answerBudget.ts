@@ -7,6 +7,13 @@
  */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Largest file a range is read from when the file is over the read cap (`maxFileSize`): the
+ * point of a range is to read part of a big file, but the whole file is still read to find it.
+ * Past it no read takes the file, whole or in ranges.
+ */
+export const MAX_RANGE_SOURCE_BYTES = 16 * 1024 * 1024;
+
 /** Where text fitting a JSON budget ends: the index after its last whole character, and its bytes. */
 export interface JsonFit {
 	readonly end: number;

@@ -1,4 +1,4 @@
-import { base64Bytes, jsonBytes, MAX_ANSWER_BYTES } from '../answerBudget';
+import { base64Bytes, jsonBytes, MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
 import { formatBytes, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import { FileSettings, FileSystemReader, OpenDocuments } from '../ports';
@@ -88,6 +88,10 @@ function checkBudget(uri: string, size: number, answerBytes: number, how: string
  * answer budget; past that, only ranges read it.
  */
 function overSetting(uri: string, size: number, settings: FileSettings): ResourceTooLarge {
+	if (size > MAX_RANGE_SOURCE_BYTES) {
+		return new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting,
+			`no read takes a file over ${formatBytes(MAX_RANGE_SOURCE_BYTES)}, whole or in ranges: it is listed, and its name and size are all that is served`);
+	}
 	return size > MAX_ANSWER_BYTES
 		? new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting,
 			`read it in ranges (?lines=N-M): a whole read answers at most ${formatBytes(MAX_ANSWER_BYTES)}, whatever ${settings.maxFileSizeSetting} says`)

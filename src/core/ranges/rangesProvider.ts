@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
-import { MAX_ANSWER_BYTES } from '../answerBudget';
+import { MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
+
+export { MAX_RANGE_SOURCE_BYTES };
 import { formatBytes, InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
@@ -20,11 +22,6 @@ export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
 export const VIEW_TEMPLATE = 'file:///{+path}{?view}';
 /** The views of a whole file `?view=` names. */
 const VIEWS = ['signatures'] as const;
-/**
- * Largest file a range is read from when the file is over the read cap (`maxFileSize`): the
- * point of a range is to read part of a big file, but the whole file is still read to find it.
- */
-export const MAX_RANGE_SOURCE_BYTES = 16 * 1024 * 1024;
 /** The files provider, as ranges use it: its reads apply the one served-or-not rule. */
 export type FileReads = Pick<ResourceProvider, 'read' | 'subscribe' | 'complete' | 'onDidChange'>;
 
