@@ -42,6 +42,23 @@ async function searchUntil(c: EraClient, query: string, holds: (a: Answer) => bo
 	}
 }
 
+/** Subscribes (2025) or listens (2026-07-28) to `uris`, each taken; resolves to what stops it. */
+async function watch(c: EraClient, uris: string[]): Promise<() => Promise<void>> {
+	if (c.era === 'legacy') {
+		for (const uri of uris) {
+			await c.client.subscribeResource({ uri });
+		}
+		return async () => {
+			for (const uri of uris) {
+				await c.client.unsubscribeResource({ uri });
+			}
+		};
+	}
+	const listen = await c.client.listen({ resourceSubscriptions: uris });
+	assert.deepEqual(listen.honoredFilter.resourceSubscriptions, uris, `${c.label}: every URI taken`);
+	return () => listen.close();
+}
+
 /**
  * `symbols://workspace{?q,kind,max}` headless: the built CLI over stdio in both eras, from the
  * index of the grammars' declarations of served files, kept current by the file watcher.
@@ -156,17 +173,7 @@ describe('headless workspace symbols from the grammars (built CLI, both eras)', 
 
 	it('keeps the index current from the watcher, and a subscribed search hears updated only when its answer changes', async () => {
 		const uri = 'symbols://workspace?q=freshlyWritten';
-		const stops: (() => Promise<void>)[] = [];
-		for (const c of clients) {
-			if (c.era === 'legacy') {
-				await c.client.subscribeResource({ uri });
-				stops.push(() => c.client.unsubscribeResource({ uri }).then(() => undefined));
-			} else {
-				const listen = await c.client.listen({ resourceSubscriptions: [uri] });
-				assert.deepEqual(listen.honoredFilter.resourceSubscriptions, [uri]);
-				stops.push(() => listen.close());
-			}
-		}
+		const stops = await Promise.all(clients.map(c => watch(c, [uri])));
 		// A change that leaves the answer as it was: indexed (a search finds it), never told.
 		writeFileSync(fx.file('src/unrelated.ts'), 'export function unrelatedHelper() {}\n');
 		for (const c of clients) {
