@@ -1,7 +1,8 @@
 import { Emitter } from '../../common/event';
 import { Disposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
-import { ResourceProvider } from '../resource';
+import { searchSorted } from '../pager';
+import { ResourceProvider, SortedEntries } from '../resource';
 import { fileUriToPath } from '../uriGuard';
 import { FileSymbols, nameAt, packSymbols } from './fileSymbols';
 import { NameMatch } from './nameMatch';
@@ -67,8 +68,13 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 			if (!this.building) {
 				return; // not asked for yet: the first build reads everything as it is then
 			}
+			const listed = this.source.list();
 			for (const uri of change.updated) {
-				if (/^file:/i.test(uri) && !uri.includes('?') && this.grammars.languageOf(baseName(uri))) {
+				// A change names each file by its own (listed) URI and also by every other spelling a
+				// client subscribed to it with (`%73rc`, a path through a linked directory), so that
+				// subscriber is told. Only the own URI is the file here, or one spelling would be a
+				// second entry of it; a URI held but no longer listed is a file gone or newly ignored.
+				if ((this.files.get(uri) || isListed(listed, uri)) && this.grammars.languageOf(baseName(uri))) {
 					this.pending.add(uri);
 				}
 			}
@@ -224,6 +230,11 @@ export class SymbolIndex extends Disposable implements WorkspaceSymbolSource {
 			this.symbols -= old.count;
 		}
 	}
+}
+
+/** Whether `uri` itself is in the URI-sorted list (a binary search: changes come in bursts). */
+function isListed(entries: SortedEntries, uri: string): boolean {
+	return entries.at(searchSorted(entries, uri))?.uri === uri;
 }
 
 /** The `max` best candidates: closest match, then shortest name, then by path and line. */

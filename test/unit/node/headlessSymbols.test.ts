@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileUri } from '../../../src/core/uriGuard';
@@ -191,5 +191,34 @@ describe('headless workspace symbols from the grammars (built CLI, both eras)', 
 			await searchUntil(c, 'q=freshlyWritten', a => a.symbols.length === 0);
 		}
 		await Promise.all(stops.map(stop => stop()));
+	});
+	it('holds a file once however a client spelled the URI it subscribed to the file by', async () => {
+		const file = 'src/spelled.ts';
+		writeFileSync(fx.file(file), 'export function spelledOnce() {}\n');
+		symlinkSync('src', fx.file('linked'));
+		for (const c of clients) {
+			await searchUntil(c, 'q=spelledOnce', a => a.symbols.length === 1);
+		}
+		const own = fileUri(fx.file(file));
+		// Changes to the file are told under each of these too: an encoded letter, the host
+		// spelled out, and a path through a linked directory.
+		const spellings = [`${fileUri(fx.root)}/%73rc/spelled.ts`, own.replace('file://', 'file://localhost'), fileUri(fx.file('linked/spelled.ts'))];
+		const searched = 'symbols://workspace?q=spelledOnce';
+		const stops = await Promise.all(clients.map(c => watch(c, [...spellings, searched])));
+		const heard = clients.map(c => c.updates.length);
+		writeFileSync(fx.file(file), '// one line down\nexport function spelledOnce() {}\n');
+		for (const [i, c] of clients.entries()) {
+			const since = () => c.updates.slice(heard[i]);
+			// The search is told once the index has taken every URI of that change.
+			await until(c.onDidUpdate, () => [...spellings, searched].every(u => since().includes(u)), `${c.label} to hear the spellings and ${searched}`, 20_000);
+			const answer = await search(c, 'q=spelledOnce');
+			assert.deepEqual(answer.symbols.map(s => [s.name, s.path, s.line, s.uri]), [['spelledOnce', file, 2, `${own}?lines=2`]], `${c.label}: one entry, by the file's own URI`);
+		}
+		await Promise.all(stops.map(stop => stop()));
+		rmSync(fx.file('linked'));
+		rmSync(fx.file(file));
+		for (const c of clients) {
+			await searchUntil(c, 'q=spelledOnce', a => a.symbols.length === 0);
+		}
 	});
 });
