@@ -63,6 +63,19 @@ export function jsonBytes(text: string): number {
 	return fitJson(text, 0, text.length, Infinity).bytes;
 }
 
+/** Most bytes one UTF-8 byte of text becomes in a JSON string (a control byte is written `\u001b`). */
+const JSON_GROWTH = 6;
+
+/**
+ * Whether `text`, `utf8Bytes` long in UTF-8, fits `budget` bytes written as a JSON string. Every
+ * read answers through here, so the text is counted only when it might not fit: no character
+ * grows past JSON_GROWTH times its UTF-8 bytes, and a text under a sixth of the budget (nearly
+ * every file) needs no pass over it.
+ */
+export function fitsJson(text: string, utf8Bytes: number, budget = MAX_ANSWER_BYTES): boolean {
+	return utf8Bytes * JSON_GROWTH <= budget || jsonBytes(text) <= budget;
+}
+
 /** Bytes `size` bytes take in base64. */
 export function base64Bytes(size: number): number {
 	return Math.ceil(size / 3) * 4;

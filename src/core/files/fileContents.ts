@@ -1,4 +1,4 @@
-import { base64Bytes, jsonBytes, MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
+import { base64Bytes, fitsJson, MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
 import { formatBytes, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { decodeText, isBinaryMime, mimeTypeForName, BINARY_MIME, TEXT_MIME } from '../mime';
 import { FileSettings, FileSystemReader, OpenDocuments } from '../ports';
@@ -38,7 +38,9 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 		if (size > settings.maxFileSize) {
 			throw overSetting(uri, size, settings);
 		}
-		checkBudget(uri, size, jsonBytes(dirty), 'as JSON text', settings);
+		if (!fitsJson(dirty, size)) {
+			throw overBudget(uri, size, 'as JSON text', settings);
+		}
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text: dirty }];
 	}
 	// The file is opened first and what was opened is checked: a link renamed over the
@@ -62,25 +64,17 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 	const bytes = result.bytes;
 	const text = isBinaryMime(mimeType) ? undefined : decodeText(bytes);
 	if (text !== undefined) {
-		checkBudget(uri, bytes.length, jsonBytes(text), 'as JSON text', settings);
+		if (!fitsJson(text, bytes.length)) {
+			throw overBudget(uri, bytes.length, 'as JSON text', settings);
+		}
 		return [{ uri, mimeType: mimeType ?? TEXT_MIME, text }];
 	}
-	checkBudget(uri, bytes.length, base64Bytes(bytes.length), 'in base64', settings);
+	if (base64Bytes(bytes.length) > MAX_ANSWER_BYTES) {
+		throw overBudget(uri, bytes.length, 'in base64', settings);
+	}
 	// Bytes that are not UTF-8 text go as a blob, still under the type the name gives: the one
 	// `resources/list` announced for this file (a Latin-1 `.txt` is text/plain in either answer).
 	return [{ uri, mimeType: mimeType ?? BINARY_MIME, blob: Buffer.from(bytes).toString('base64') }];
-}
-
-/**
- * Refuses a whole read whose answer would pass {@link MAX_ANSWER_BYTES} written into JSON, with
- * the too-large error pointing at ranges: a read cap set above the budget must not send a message
- * the SDK's stdio client drops with the whole connection. `size` is the file's, so a range (which
- * reads files up to 16 MB) still takes the file.
- */
-function checkBudget(uri: string, size: number, answerBytes: number, how: string, settings: FileSettings): void {
-	if (answerBytes > MAX_ANSWER_BYTES) {
-		throw overBudget(uri, size, how, settings);
-	}
 }
 
 /**
@@ -98,6 +92,12 @@ function overSetting(uri: string, size: number, settings: FileSettings): Resourc
 		: new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting);
 }
 
+/**
+ * A whole read whose answer would pass {@link MAX_ANSWER_BYTES} written into JSON, the too-large
+ * error pointing at ranges: a read cap set above the budget must not send a message the SDK's
+ * stdio client drops with the whole connection. `size` is the file's, so a range (which reads
+ * files up to 16 MB) still takes the file.
+ */
 function overBudget(uri: string, size: number, how: string, settings: FileSettings): ResourceTooLarge {
 	return new ResourceTooLarge(uri, size, MAX_ANSWER_BYTES, settings.maxFileSizeSetting,
 		`a whole read answers at most ${formatBytes(MAX_ANSWER_BYTES)} ${how}, whatever ${settings.maxFileSizeSetting} says (more would overflow stdio clients); read it in ranges (?lines=N-M)`);

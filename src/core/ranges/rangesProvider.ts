@@ -2,8 +2,6 @@ import * as path from 'node:path';
 import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
 import { MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
-
-export { MAX_RANGE_SOURCE_BYTES };
 import { formatBytes, InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';

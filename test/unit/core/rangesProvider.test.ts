@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
 import { FILE_TEMPLATE } from '../../../src/core/files/filesProvider';
-import { MAX_RANGE_SOURCE_BYTES, RangesProvider } from '../../../src/core/ranges/rangesProvider';
+import { MAX_RANGE_SOURCE_BYTES } from '../../../src/core/answerBudget';
+import { RangesProvider } from '../../../src/core/ranges/rangesProvider';
 import { ProviderRegistry } from '../../../src/core/registry';
 import { fileUri } from '../../../src/core/uriGuard';
 import { WorkspaceScope } from '../../../src/core/workspaceScope';
