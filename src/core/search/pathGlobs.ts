@@ -24,7 +24,13 @@ export class PathGlobs {
 			for (let glob of expanded) {
 				glob = glob.replace(/^\.\//, '');
 				const anywhere = !glob.includes('/');
-				this.globs.push(Wildmatch.compile(anywhere ? `**/${glob}` : glob, { pathname: true, caseFold: false, unclosedClassIsLiteral: true }));
+				const compiled = Wildmatch.compile(anywhere ? `**/${glob}` : glob, { pathname: true, caseFold: false, unclosedClassIsLiteral: true });
+				// The matcher's own verdict: with unclosed classes literal and the length checked
+				// above, what it never matches is a pattern ending in an escape with nothing to escape.
+				if (compiled.never) {
+					throw new InvalidParams(`glob "${pattern.slice(0, 60)}" ends with a lone \\: write \\\\ for a backslash, or leave it out`);
+				}
+				this.globs.push(compiled);
 			}
 		}
 	}
@@ -53,9 +59,6 @@ function refuseUnmatchable(pattern: string): void {
 	const shown = pattern.slice(0, 60);
 	if (pattern.startsWith('!')) {
 		throw new InvalidParams(`glob "${shown}" starts with "!": glob names the paths to search and excludes nothing; name the folders or files to search instead`);
-	}
-	if (/(^|[^\\])(\\\\)*\\$/.test(pattern)) {
-		throw new InvalidParams(`glob "${shown}" ends with a lone \\: write \\\\ for a backslash, or leave it out`);
 	}
 	for (const [, body] of pattern.matchAll(/\[!?\^?(\]?[^\]]*)\]/g)) {
 		for (const [range, from, to] of body.matchAll(/(.)-(.)/gu)) {
