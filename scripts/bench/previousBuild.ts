@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { repoRoot } from '../bootstrap/repoRoot.mjs';
 
 /** The build the last round shipped. Moved to the newest landed commit when a round lands. */
-export const LAST_LANDED_BUILD = '771f005a9804';
+export const LAST_LANDED_BUILD = '7fd11b280e91';
 
 /** `--previous none` measures no previous build. */
 export const NO_PREVIOUS = 'none';
