@@ -8,6 +8,7 @@ import { isInsideFolder, relativeInside } from '../../common/pathContainment';
 import { GitCliRepository } from './gitCliRepository';
 import { GitLocation, locateRepository } from './gitLocation';
 import { GitCli } from './gitProcess';
+import { isServedFileEvent } from './servedFileEvent';
 
 function realFolder(folder: string): string {
 	try {
@@ -103,7 +104,7 @@ export class GitCliSource extends Disposable implements GitSource {
 
 	private onFileEvents(events: readonly FileChangeEvent[]): void {
 		const served = this.options.isServedNow;
-		const counted = served ? events.filter(e => served(e.path)) : events;
+		const counted = served ? events.filter(e => isServedFileEvent(e, served)) : events;
 		for (const repo of this.repos) {
 			const gitDir = repo.location.gitDir;
 			if (counted.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir)) {

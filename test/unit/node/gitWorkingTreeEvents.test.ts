@@ -23,7 +23,7 @@ describe('headless git: which file events change the working tree', () => {
 
 	beforeEach(async () => {
 		repo = new TestRepo('proj');
-		repo.write('.gitignore', '*.log\n');
+		repo.write('.gitignore', '*.log\nbuild/\n');
 		repo.write('a.txt', 'one\n');
 		repo.commitAll('initial');
 		const folders = new StaticFolders([repo.root]);
@@ -50,6 +50,15 @@ describe('headless git: which file events change the working tree', () => {
 	it('does not count writes to secrets (any letter case) or ignored files', () => {
 		events.fire([at('.env'), at('.ENV', 'created'), at('id_rsa'), at('ID_RSA.pub'), at('keys/server.pem', 'deleted'), at('debug.log')]);
 		assert.equal(notified, 0);
+	});
+
+	it('does not count a folder\'s own event: an ignored one (`build/`), or a served one, whose files tell', () => {
+		repo.write('build/out.js', 'built\n');
+		repo.write('src/a.ts', 'served\n');
+		events.fire([at('build', 'created'), at('build', 'changed'), at('src', 'created'), at('src', 'changed')]);
+		assert.equal(notified, 0);
+		events.fire([at('src/a.ts', 'created')]);
+		assert.equal(notified, 1);
 	});
 
 	it('counts a batch that touches a served file, written or deleted', () => {
