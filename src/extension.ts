@@ -45,17 +45,18 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 	const reader = new NodeFileSystem();
 	const settings = store.add(new VsCodeFileSettings(log));
 	const documents = store.add(new VsCodeDocuments());
+	const watcher = new VsCodeWatcher();
 	const files = new FilesProvider({
 		folders,
 		reader,
-		watcher: new VsCodeWatcher(),
+		watcher,
 		documents,
 		settings,
 		log,
 		// The walk's I/O callbacks, name checks and garbage stay off the event loop every extension shares.
 		walker: new ThreadWalker(log),
 	});
-	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, files, documents, grammarDir: path.join(context.extensionPath, 'dist', 'grammars'), searchCacheDir: searchCacheLocation(context), log }), files]));
+	const registry = store.add(new ProviderRegistry([...createWorkspaceStateProviders({ folders, settings, reader, rule: files, fileEvents: watcher.onDidChange, files, documents, grammarDir: path.join(context.extensionPath, 'dist', 'grammars'), searchCacheDir: searchCacheLocation(context), log }), files]));
 	runner = store.add(new ServerRunner({
 		registry,
 		log,

@@ -1,10 +1,13 @@
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Emitter } from '../common/event';
+import { Emitter, Event } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
+import { relativeInside } from '../common/pathContainment';
 import { GitRepositoryChange } from '../core/git/ports';
-import { GitApiRepository } from './gitApi';
+import { isServedFileEvent } from '../node/git/servedFileEvent';
+import { FileChangeEvent } from '../core/ports';
+import { GitApiChange, GitApiRepository } from './gitApi';
 
 /** Quiet time before a burst of `.git` events becomes one change and one status request. */
 const GIT_DIR_DEBOUNCE_MS = 50;
@@ -13,11 +16,22 @@ const EVERYTHING: GitRepositoryChange = { history: true, index: true, workingTre
 
 type Pending = { -readonly [K in keyof GitRepositoryChange]: boolean };
 
+/** What tells the working tree's served part moved. */
+export interface ServedWorkingTree {
+	/** The files provider's rule, by name: only served paths count. */
+	readonly isServedNow: (absPath: string) => boolean;
+	/** The workspace's file events: a served file written again changes no list, but its diff. */
+	readonly fileEvents: Event<readonly FileChangeEvent[]>;
+}
+
 /**
  * What moved in a repository the git extension has open. Its state event says only that a
- * status ran, so each one is compared with the last: HEAD and its upstream (history), the index
- * file (written by staging, commits, checkouts; not visible in the lists when a staged file is
- * staged again; one stat, not a walk of the lists) and always the working tree. `.git` events
+ * status ran (after a write to any file, a secret or an ignored one too), so each one is compared
+ * with the last: HEAD and its upstream (history), the index file (written by staging, commits,
+ * checkouts; not visible in the lists when a staged file is staged again; one stat, not a walk of
+ * the lists) and the served paths of the working-tree lists. A served file's own event is a
+ * working-tree change too (its diff moved though no list did); an unserved one's is nothing, so
+ * no subscriber hears that a secret or an ignored file was written. `.git` events
  * (HEAD, index, refs) add their own kind to the change of the status they ask for, so a branch
  * made in a terminal, which changes no state the API shows, is not missed, and a commit made
  * there is one change, not one for its `.git` events and another for the status after them.
@@ -25,31 +39,46 @@ type Pending = { -readonly [K in keyof GitRepositoryChange]: boolean };
 export class GitStateChanges extends Disposable {
 	private readonly changeEmitter = this._register(new Emitter<GitRepositoryChange>());
 	readonly onDidChange = this.changeEmitter.event;
-	private last: { head: string; index: string };
+	private last: Signatures;
 	private readonly indexFile: string;
 	/** What `.git` events said moved, kept for the change of the status they asked for. */
 	private fromGitDir: Pending | undefined;
 
-	constructor(private readonly api: GitApiRepository) {
+	constructor(private readonly api: GitApiRepository, private readonly served: ServedWorkingTree) {
 		super();
-		this.indexFile = path.join(api.rootUri.fsPath, '.git', 'index');
+		const root = api.rootUri.fsPath;
+		this.indexFile = path.join(root, '.git', 'index');
 		this.last = this.signatures();
 		this._register(api.state.onDidChange(() => {
 			const next = this.signatures();
 			const history = next.head !== this.last.head;
 			// An index that cannot be looked at (a worktree's `.git` is a file) may have changed.
 			const index = next.index !== this.last.index || next.index === '';
+			const workingTree = next.workingTree !== this.last.workingTree;
 			this.last = next;
 			const told = this.fromGitDir;
 			this.fromGitDir = undefined;
-			this.changeEmitter.fire({ history: history || told?.history === true, index: index || told?.index === true, workingTree: true });
+			this.fire({ history: history || told?.history === true, index: index || told?.index === true, workingTree });
+		}));
+		this._register(served.fileEvents(events => {
+			// A deletion of a served file always changes the lists: the state event after it tells.
+			if (events.some(e => e.kind !== 'deleted' && isWorkingTreePath(root, e.path) && isServedFileEvent(e, served.isServedNow))) {
+				this.fire({ history: false, index: false, workingTree: true });
+			}
 		}));
 		for (const event of [api.onDidCommit, api.onDidCheckout]) {
 			if (event) {
-				this._register(event(() => this.changeEmitter.fire(EVERYTHING)));
+				this._register(event(() => this.fire(EVERYTHING)));
 			}
 		}
 		this.watchGitDir();
+	}
+
+	/** A change that names no kind is none: every resource's status would be told of it. */
+	private fire(change: GitRepositoryChange): void {
+		if (change.history || change.index || change.workingTree) {
+			this.changeEmitter.fire(change);
+		}
 	}
 
 	/**
@@ -74,7 +103,7 @@ export class GitStateChanges extends Disposable {
 				const change = pending;
 				pending = { history: false, index: false, workingTree: false };
 				if (!this.api.status) {
-					this.changeEmitter.fire(change);
+					this.fire(change);
 					return;
 				}
 				this.fromGitDir = { history: change.history || this.fromGitDir?.history === true, index: change.index || this.fromGitDir?.index === true, workingTree: false };
@@ -84,7 +113,7 @@ export class GitStateChanges extends Disposable {
 					const told = this.fromGitDir;
 					this.fromGitDir = undefined;
 					if (told && !this.isDisposed) {
-						this.changeEmitter.fire(told);
+						this.fire(told);
 					}
 				});
 			}, GIT_DIR_DEBOUNCE_MS);
@@ -95,13 +124,41 @@ export class GitStateChanges extends Disposable {
 		this._register(toDisposable(() => clearTimeout(timer)));
 	}
 
-	private signatures(): { head: string; index: string } {
-		const head = this.api.state.HEAD;
+	private signatures(): Signatures {
+		const { state } = this.api;
+		const head = state.HEAD;
 		return {
 			head: JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]),
 			index: indexStamp(this.indexFile),
+			workingTree: this.servedChanges([state.workingTreeChanges, state.untrackedChanges ?? [], state.mergeChanges]),
 		};
 	}
+
+	/** The lists' served paths and their states, as one string to compare. */
+	private servedChanges(lists: readonly (readonly GitApiChange[])[]): string {
+		const parts: string[] = [];
+		for (const [i, list] of lists.entries()) {
+			for (const change of list) {
+				const paths = [change.uri.fsPath, change.originalUri.fsPath, change.renameUri?.fsPath];
+				if (paths.every(p => p === undefined || this.served.isServedNow(p))) {
+					parts.push(`${i}:${change.status}:${paths.join('\0')}`);
+				}
+			}
+		}
+		return parts.join('\n');
+	}
+}
+
+interface Signatures {
+	readonly head: string;
+	readonly index: string;
+	readonly workingTree: string;
+}
+
+/** Under the repository's root and not in its `.git`. */
+function isWorkingTreePath(root: string, absPath: string): boolean {
+	const rel = relativeInside(root, absPath);
+	return rel !== undefined && rel !== '.git' && !rel.startsWith('.git/');
 }
 
 /** The index file's identity and time (git replaces it by rename on every write); '' when absent. */

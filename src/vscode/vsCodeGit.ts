@@ -5,6 +5,7 @@ import { Logger } from '../common/logger';
 import { GitRepository, GitSource } from '../core/git/ports';
 import { GitCli } from '../node/git/gitProcess';
 import { GitApi, GitApiRepository, GitExtension } from './gitApi';
+import { ServedWorkingTree } from './gitStateChanges';
 import { VsCodeGitRepository } from './vsCodeGitRepository';
 
 /** How long `ready()` waits for the git extension to find the workspace's repositories. */
@@ -26,7 +27,8 @@ export class VsCodeGit extends Disposable implements GitSource {
 	private readonly apiListeners = this._register(new DisposableStore());
 	private initializing: Promise<void> | undefined;
 
-	constructor(private readonly log: Logger) {
+	/** `served` decides which working-tree events are changes (see GitStateChanges). */
+	constructor(private readonly log: Logger, private readonly served: ServedWorkingTree) {
 		super();
 		this._register(toDisposable(() => this.detach()));
 	}
@@ -77,7 +79,7 @@ export class VsCodeGit extends Disposable implements GitSource {
 		const cli = new GitCli(api.git.path);
 		const add = (repo: GitApiRepository) => {
 			if (repo.rootUri.scheme === 'file' && !this.repos.has(repo.rootUri.fsPath)) {
-				this.repos.set(repo.rootUri.fsPath, new VsCodeGitRepository(repo, cli));
+				this.repos.set(repo.rootUri.fsPath, new VsCodeGitRepository(repo, cli, this.served));
 				this.changeEmitter.fire();
 			}
 		};

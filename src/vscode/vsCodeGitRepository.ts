@@ -10,7 +10,7 @@ import { commitPatch, gitDiff, gitDiffOfPath, pathsChangedBetween } from '../nod
 import { GitCli } from '../node/git/gitProcess';
 import { OwnHistory } from '../node/git/ownHistory';
 import { GitApiChange, GitApiCommit, GitApiRepository, GitRefType } from './gitApi';
-import { GitStateChanges } from './gitStateChanges';
+import { GitStateChanges, ServedWorkingTree } from './gitStateChanges';
 
 /** One repository through the git extension; commit patches through the git binary it uses. */
 export class VsCodeGitRepository extends Disposable implements GitRepository {
@@ -20,12 +20,12 @@ export class VsCodeGitRepository extends Disposable implements GitRepository {
 	private readonly rootPrefix: string;
 	private readonly ownHistory: OwnHistory;
 
-	constructor(readonly api: GitApiRepository, private readonly cli: GitCli) {
+	constructor(readonly api: GitApiRepository, private readonly cli: GitCli, served: ServedWorkingTree) {
 		super();
 		this.root = api.rootUri.fsPath;
 		this.rootPrefix = this.root.endsWith(path.sep) ? this.root : this.root + path.sep;
 		this.ownHistory = new OwnHistory(cli, this.root);
-		const changes = this._register(new GitStateChanges(api));
+		const changes = this._register(new GitStateChanges(api, served));
 		this.onDidChange = changes.onDidChange;
 	}
 

@@ -10,7 +10,8 @@ import { RelevanceProvider } from '../core/relevance/relevanceProvider';
 import { ListedFiles } from '../core/search/searchFeed';
 import { SearchProvider } from '../core/search/searchProvider';
 import { TerminalProvider } from '../core/terminal/terminalProvider';
-import { FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
+import { Event } from '../common/event';
+import { FileChangeEvent, FileSettings, FileSystemReader, OpenDocuments, ServedRule, SettingsSource, WorkspaceFoldersSource } from '../core/ports';
 import { ResourceProvider } from '../core/resource';
 import { GrammarOutline } from '../core/symbols/grammarOutline';
 import { RelationsProvider } from '../core/symbols/relationsProvider';
@@ -39,6 +40,8 @@ export function createWorkspaceStateProviders(ports: {
 	reader: FileSystemReader;
 	/** The files provider's rule, so every family serves exactly what files does. */
 	rule: ServedRule;
+	/** The files provider's watcher's events: a served file's write moves its git diff. */
+	fileEvents: Event<readonly FileChangeEvent[]>;
 	/**
 	 * The files provider's reads, which line ranges and symbols are cut from; it also rechecks
 	 * the files each HEAD move changed, which VS Code's watcher may not all report.
@@ -55,7 +58,7 @@ export function createWorkspaceStateProviders(ports: {
 	const scope = new WorkspaceScope(ports.folders, ports.rule, ports.reader);
 	const problems = new VsCodeDiagnostics();
 	const diagnostics = new DiagnosticsProvider(problems, scope);
-	const gitSource = new VsCodeGit(ports.log);
+	const gitSource = new VsCodeGit(ports.log, { isServedNow: p => ports.rule.isServedNow(p), fileEvents: ports.fileEvents });
 	ports.files.followHeadMoves(gitSource);
 	const git = new GitProvider({ source: gitSource, scope, settings: ports.settings, log: ports.log });
 	const editor = new EditorProvider(new VsCodeEditor(), scope);

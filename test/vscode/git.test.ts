@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GitApiRepository, GitExtension } from '../../src/vscode/gitApi';
 import { absPath, TestClient, waitFor, workspaceRoot } from './helpers';
 
 function git(...args: string[]): string {
@@ -112,6 +114,54 @@ describe('git (git://, through the vscode.git extension)', () => {
 			git('rm', '-q', '--cached', '-f', '--ignore-unmatch', file);
 			fs.rmSync(absPath(file), { force: true });
 			fs.writeFileSync(absPath(FILE), original);
+		}
+	});
+
+	it('tells no subscriber that a secret or an ignored file was written, made or deleted', async () => {
+		const uri = (suffix: string) => `git://${repo}/${suffix}`;
+		await client.subscribe(uri('diff'));
+		await client.subscribe(uri('log'));
+		const extension = vscode.extensions.getExtension<GitExtension>('vscode.git');
+		assert.ok(extension, 'the vscode.git extension');
+		const api = (extension.isActive ? extension.exports : await extension.activate()).getAPI(1);
+		const gitRepo: GitApiRepository | undefined = api.repositories.find(r => r.rootUri.fsPath === workspaceRoot());
+		assert.ok(gitRepo?.status, 'the workspace repository in the git API');
+		const secret = fs.readFileSync(absPath('.env'), 'utf8');
+		const ignored = fs.readFileSync(absPath('ignored.log'), 'utf8');
+		/** Waits until a branch made now is notified: whatever was notified before it is here. */
+		const fence = async (branch: string) => {
+			const since = client.mark();
+			git('branch', branch);
+			await since.updated(uri('log'), 30_000);
+		};
+		try {
+			// The tests before this one wrote served files: the git extension's status of them, and
+			// the index git rewrites while it refreshes its stat data, come first.
+			await gitRepo.status();
+			await fence('quiet-check-before');
+			const from = client.updated.length;
+			fs.writeFileSync(absPath('.env'), 'FIXTURE_SECRET=written-by-the-git-suite\n');
+			fs.writeFileSync(absPath('ignored.log'), 'written by the git suite\n');
+			fs.writeFileSync(absPath('notes/made-by-the-git-suite.pem'), 'a new secret\n');
+			fs.mkdirSync(absPath('build'), { recursive: true });
+			fs.writeFileSync(absPath('build/out.js'), 'an ignored build output\n');
+			fs.rmSync(absPath('build/out.js'));
+			// The git extension runs a status after every write it sees; one asked for now is sure
+			// to come before the branch below, and its state event is what the host used to take
+			// for a working-tree change.
+			await gitRepo.status();
+			// A branch moves the log and not the diff: once the log's notification is here, one
+			// for the diff from the writes above would have come before it.
+			await fence('quiet-check');
+			const heard = client.updated.slice(from);
+			assert.ok(!heard.includes(uri('diff')), `notified after writes to unserved files: ${heard.join(', ')}`);
+		} finally {
+			git('update-ref', '-d', 'refs/heads/quiet-check-before');
+			git('update-ref', '-d', 'refs/heads/quiet-check');
+			fs.writeFileSync(absPath('.env'), secret);
+			fs.writeFileSync(absPath('ignored.log'), ignored);
+			fs.rmSync(absPath('notes/made-by-the-git-suite.pem'), { force: true });
+			fs.rmSync(absPath('build'), { recursive: true, force: true });
 		}
 	});
 
