@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Disposable, DisposableStore } from '../../common/lifecycle';
+import { Disposable, DisposableStore, toDisposable } from '../../common/lifecycle';
 import { GitSource } from '../git/ports';
 import { Throttle } from '../throttle';
 import { WorkspaceScope } from '../workspaceScope';
@@ -17,7 +17,9 @@ export class GitChangeSignals extends Disposable {
 	/** Where the paths of `changes` stand in the scope. */
 	readonly located: LocatedPaths;
 	private started = false;
+	/** Resolves once a read is in the ranking (or git cannot be asked). */
 	private firstRead: Promise<void> | undefined;
+	private firstReadDone: (() => void) | undefined;
 	private readonly listeners = this._register(new DisposableStore());
 	private readonly refresh: Throttle;
 
@@ -26,6 +28,7 @@ export class GitChangeSignals extends Disposable {
 		super();
 		this.located = new LocatedPaths(scope);
 		this.refresh = this._register(new Throttle(throttleMs, () => void this.read()));
+		this._register(toDisposable(() => this.firstReadDone?.()));
 	}
 
 	/** The changed files by absolute path, as last read: a new map at every read. */
@@ -47,10 +50,14 @@ export class GitChangeSignals extends Disposable {
 			this.refresh.trigger();
 		};
 		this._register(git.onDidChangeRepositories(watchRepos));
-		this.firstRead = git.ready().then(() => {
+		// Not the first read's own end: a rule change (the rule loading at start-up) while it is
+		// located abandons it for the read that change asks for, and an answer waiting for git
+		// would have gone out without it.
+		this.firstRead = new Promise<void>(resolve => this.firstReadDone = resolve);
+		git.ready().then(() => {
 			watchRepos();
 			return this.read();
-		}, () => undefined);
+		}).catch(() => this.firstReadDone?.());
 	}
 
 	/** `start`, resolving when git's first read is done. */
@@ -97,6 +104,8 @@ export class GitChangeSignals extends Disposable {
 		// Committed with where its files stand, unless a later read (or a rule change) came meanwhile.
 		if (await this.located.locate([...changes.keys()])) {
 			this.current = changes;
+			this.firstReadDone?.();
+			this.firstReadDone = undefined;
 			this.onDidRead();
 		}
 	}
