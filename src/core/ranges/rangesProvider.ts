@@ -13,7 +13,7 @@ import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourcePro
 import { fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
 import { WorkspaceScope } from '../workspaceScope';
-import { LineRange, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } from './lineRange';
+import { LineRange, MAX_RANGE_BYTES, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } from './lineRange';
 
 export const LINES_TEMPLATE = 'file:///{+path}{?lines}';
 export const SYMBOL_TEMPLATE = 'file:///{+path}{?symbol}';
@@ -200,7 +200,12 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 			const what = ext ? `"${ext}" files${mime ? ` (${mime})` : ''}` : `"${name.slice(0, 60)}"`;
 			throw new InvalidParams(`No grammar for ${what}: view=signatures reads ${declarations.languageNames().join(', ')}`);
 		}
-		return signatureView(text, await declarations.parse(language, text), language);
+		const view = signatureView(text, await declarations.parse(language, text), language, MAX_RANGE_BYTES);
+		if (view.restFromLine === undefined) {
+			return view.text;
+		}
+		return `${view.text}[... the declarations from line ${view.restFromLine.toLocaleString('en-US')} on are cut here: a view returns at most ${formatBytes(MAX_ANSWER_BYTES)}; `
+			+ `read lines=${view.restFromLine}- for the rest of the file ...]\n`;
 	}
 
 	/** The whole text the range is cut from: the files provider's read, or past its cap our own. */

@@ -1,3 +1,4 @@
+import { jsonBytes } from '../answerBudget';
 import { Declaration, GrammarLanguage } from './ports';
 
 /** What stands for a dropped body. */
@@ -12,15 +13,23 @@ interface Edit {
 	readonly text: string;
 }
 
+/** A signatures view, and where it stopped when it would not fit. */
+export interface SignatureView {
+	readonly text: string;
+	/** The source's 1-based line where the first top-level declaration left out begins. */
+	readonly restFromLine?: number;
+}
+
 /**
  * A file cut down to its declarations: each declaration's text as written, with the bodies of its
  * functions replaced by a marker (`{ … }`, or `…` where a body has no braces), a variable's or a
  * constant's value past its first line by `…`, and its documentation
  * by the first line of it, as a line comment just above. What lies between top-level declarations
  * (imports, statements) is left out; what lies inside a class or a namespace (fields, other
- * members) stays.
+ * members) stays. Top-level declarations stop before the first that would take the view past
+ * `maxBytes` written as a JSON string.
  */
-export function signatureView(text: string, declarations: readonly Declaration[], language: GrammarLanguage): string {
+export function signatureView(text: string, declarations: readonly Declaration[], language: GrammarLanguage, maxBytes = Infinity): SignatureView {
 	const edits: Edit[] = [];
 	const collect = (d: Declaration) => {
 		const indent = indentOf(text, d.start);
@@ -54,18 +63,44 @@ export function signatureView(text: string, declarations: readonly Declaration[]
 	declarations.forEach(collect);
 	edits.sort((a, b) => a.start - b.start || a.end - b.end);
 	const chunks: string[] = [];
+	/** Where each chunk begins in the source. */
+	const froms: number[] = [];
 	for (const d of declarations) {
 		const docAbove = d.doc && d.doc.end <= d.start && d.doc.end > d.doc.start;
 		const from = lineStartIfBlank(text, docAbove ? d.doc!.start : d.start);
+		froms.push(from);
 		chunks.push(applyEdits(text, from, d.end, edits));
 	}
+	// No UTF-16 unit is more than 6 bytes in JSON: only a view that might not fit is counted.
+	const mayNotFit = (chunks.reduce((n, c) => n + c.length + 2, 0) + 1) * 6 > maxBytes;
 	let out = '';
+	let bytes = 1; // the newline at the end
+	let restFromLine: number | undefined;
 	for (let i = 0; i < chunks.length; i++) {
 		const separate = i > 0 && (chunks[i].includes('\n') || chunks[i - 1].includes('\n'));
-		out += (i > 0 ? (separate ? '\n\n' : '\n') : '') + chunks[i];
+		const piece = (i > 0 ? (separate ? '\n\n' : '\n') : '') + chunks[i];
+		if (mayNotFit) {
+			// Counted before the blank lines are folded below, which only shortens it.
+			bytes += jsonBytes(piece);
+			if (bytes > maxBytes) {
+				restFromLine = lineOf(text, froms[i]);
+				break;
+			}
+		}
+		out += piece;
 	}
 	// A removed docstring or comment can leave blank lines behind.
-	return (out.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n').replace(/^[ \t]+$/gm, '') + '\n').replace(/^\n+/, '');
+	const view = (out.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n').replace(/^[ \t]+$/gm, '') + '\n').replace(/^\n+/, '');
+	return restFromLine === undefined ? { text: view } : { text: view, restFromLine };
+}
+
+/** The 1-based line of `offset`. */
+function lineOf(text: string, offset: number): number {
+	let line = 1;
+	for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
+		line++;
+	}
+	return line;
 }
 
 /** `text[from, to)` with the edits that lie inside it applied; overlapping ones after the first are skipped. */

@@ -21,6 +21,8 @@ describe('ranges of wide files over stdio', () => {
 	let wide: string;
 	let wideText: string;
 	let oneLine: string;
+	let declared: string;
+	let declaredText: string;
 
 	before(async () => {
 		fx = createFixture();
@@ -28,6 +30,9 @@ describe('ranges of wide files over stdio', () => {
 		wideText = Array.from({ length: 5000 }, (_, i) => `${String(i + 1).padStart(5, '0')} ${'w'.repeat(2993)}\n`).join('');
 		wide = fx.write('wide.txt', wideText);
 		oneLine = fx.write('one-line.json', `${'"a",'.repeat(2 * 1024 * 1024)}\nlast\n`);
+		// 2,000 signatures of 3 KB: a 6 MB view of a 6 MB file.
+		declaredText = Array.from({ length: 2000 }, (_, i) => `export function f${i + 1}(a: "${'s'.repeat(3000)}"): void {\n\treturn;\n}\n`).join('');
+		declared = fx.write('declared.ts', declaredText);
 		clients = await stdioEraClients(fx.root, home, ['--no-cache']);
 	});
 	after(async () => {
@@ -65,6 +70,22 @@ describe('ranges of wide files over stdio', () => {
 			assert.ok(joined === wideText, `${c.label}: the ranges put together are the file`);
 			assert.equal(reads, 4, c.label);
 			assert.ok((await c.client.listResources()).resources.length > 0, `${c.label}: still connected`);
+		}
+	});
+
+	it('cut a signatures view at a declaration within the budget, naming the line its rest begins on', async () => {
+		for (const c of clients) {
+			const text = await read(c, `${fileUri(declared)}?view=signatures`);
+			assert.ok(Buffer.byteLength(JSON.stringify(text)) <= MAX_ANSWER_BYTES, `${c.label}: an answer within the budget`);
+			const marker = /\n\[\.\.\. the declarations from line ([\d,]+) on are cut here: a view returns at most 4 MB; read lines=(\d+)- for the rest of the file \.\.\.\]\n$/.exec(text);
+			assert.ok(marker, `${c.label}: ends with the cut's marker: ${JSON.stringify(text.slice(-300))}`);
+			const kept = text.slice(0, marker.index + 1).split('\n').filter(l => l.startsWith('export function'));
+			assert.ok(kept.length > 1000 && kept.length < 2000, `${c.label}: ${kept.length} declarations kept`);
+			assert.equal(kept[kept.length - 1], `export function f${kept.length}(a: "${'s'.repeat(3000)}"): void { … }`, c.label);
+			const restFrom = Number(marker[2]);
+			assert.equal(marker[1].replace(/,/g, ''), String(restFrom), c.label);
+			const restLine = declaredText.split('\n')[restFrom - 1];
+			assert.ok(restLine.startsWith(`export function f${kept.length + 1}(`), `${c.label}: the rest begins with the next declaration, not ${restLine.slice(0, 30)}`);
 		}
 	});
 
