@@ -104,10 +104,11 @@ export class GitCliSource extends Disposable implements GitSource {
 
 	private onFileEvents(events: readonly FileChangeEvent[]): void {
 		const served = this.options.isServedNow;
-		const counted = served ? events.filter(e => isServedFileEvent(e, served)) : events;
 		for (const repo of this.repos) {
 			const gitDir = repo.location.gitDir;
-			if (counted.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir)) {
+			// The first served file decides: a branch switch's thousands of events are not all looked at.
+			if (events.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir
+				&& (!served || isServedFileEvent(e, served)))) {
 				repo.notifyWorkingTreeChanged();
 			}
 		}
