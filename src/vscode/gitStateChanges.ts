@@ -7,7 +7,7 @@ import { relativeInside } from '../common/pathContainment';
 import { GitRepositoryChange } from '../core/git/ports';
 import { isServedFileEvent } from '../node/git/servedFileEvent';
 import { FileChangeEvent } from '../core/ports';
-import { GitApiChange, GitApiRepository } from './gitApi';
+import { GitApiRepository } from './gitApi';
 
 /** Quiet time before a burst of `.git` events becomes one change and one status request. */
 const GIT_DIR_DEBOUNCE_MS = 50;
@@ -48,9 +48,9 @@ export class GitStateChanges extends Disposable {
 		super();
 		const root = api.rootUri.fsPath;
 		this.indexFile = path.join(root, '.git', 'index');
-		this.last = this.signatures();
+		this.last = this.signatures(undefined);
 		this._register(api.state.onDidChange(() => {
-			const next = this.signatures();
+			const next = this.signatures(this.last);
 			const history = next.head !== this.last.head;
 			// An index that cannot be looked at (a worktree's `.git` is a file) may have changed.
 			const index = next.index !== this.last.index || next.index === '';
@@ -124,34 +124,34 @@ export class GitStateChanges extends Disposable {
 		this._register(toDisposable(() => clearTimeout(timer)));
 	}
 
-	private signatures(): Signatures {
+	/** The state now; `previous`'s judgement of the same lists is kept. */
+	private signatures(previous: Signatures | undefined): Signatures {
 		const { state } = this.api;
 		const head = state.HEAD;
+		const entries = [state.workingTreeChanges, state.untrackedChanges ?? [], state.mergeChanges].flatMap((list, i) => list.map(change => {
+			const paths = [change.uri.fsPath, change.originalUri.fsPath, change.renameUri?.fsPath];
+			return { key: `${i}:${change.status}:${paths.join('\0')}`, paths };
+		}));
+		const lists = entries.map(e => e.key).join('\n');
+		// Judging thousands of paths (a branch switch) holds the loop: only lists that moved are judged.
+		const workingTree = previous?.lists === lists
+			? previous.workingTree
+			: entries.filter(e => e.paths.every(p => p === undefined || this.served.isServedNow(p))).map(e => e.key).join('\n');
 		return {
 			head: JSON.stringify([head?.name, head?.commit, head?.upstream, head?.ahead, head?.behind]),
 			index: indexStamp(this.indexFile),
-			workingTree: this.servedChanges([state.workingTreeChanges, state.untrackedChanges ?? [], state.mergeChanges]),
+			lists,
+			workingTree,
 		};
-	}
-
-	/** The lists' served paths and their states, as one string to compare. */
-	private servedChanges(lists: readonly (readonly GitApiChange[])[]): string {
-		const parts: string[] = [];
-		for (const [i, list] of lists.entries()) {
-			for (const change of list) {
-				const paths = [change.uri.fsPath, change.originalUri.fsPath, change.renameUri?.fsPath];
-				if (paths.every(p => p === undefined || this.served.isServedNow(p))) {
-					parts.push(`${i}:${change.status}:${paths.join('\0')}`);
-				}
-			}
-		}
-		return parts.join('\n');
 	}
 }
 
 interface Signatures {
 	readonly head: string;
 	readonly index: string;
+	/** Every entry of the working-tree lists (working tree, untracked, merge), with its state. */
+	readonly lists: string;
+	/** Those of `lists` whose paths are served. */
 	readonly workingTree: string;
 }
 
