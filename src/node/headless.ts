@@ -69,7 +69,7 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 	const files = new FilesProvider({ folders, reader, watcher, documents: noOpenDocuments, settings, log: options.log });
 	// One scope (the files provider's rule) for every family; the git provider owns it.
 	const scope = new WorkspaceScope(folders, files, reader);
-	const gitSource = new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange, isServedNow: p => files.isServedNow(p) });
+	const gitSource = new GitCliSource({ folders, log: options.log, fileEvents: watcher.onDidChange, isServedNow: (p, isDirectory) => files.isServedNow(p, isDirectory) });
 	// Files a branch switch changed are checked again even when the watcher missed their events.
 	files.followHeadMoves(gitSource);
 	const git = new GitProvider({

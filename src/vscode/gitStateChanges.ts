@@ -5,7 +5,7 @@ import { Emitter, Event } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { relativeInside } from '../common/pathContainment';
 import { GitRepositoryChange } from '../core/git/ports';
-import { isServedFileEvent } from '../node/git/servedFileEvent';
+import { isServedFileEvent, ServedByName } from '../node/git/servedFileEvent';
 import { FileChangeEvent } from '../core/ports';
 import { GitApiRepository } from './gitApi';
 
@@ -19,7 +19,7 @@ type Pending = { -readonly [K in keyof GitRepositoryChange]: boolean };
 /** What tells the working tree's served part moved. */
 export interface ServedWorkingTree {
 	/** The files provider's rule, by name: only served paths count. */
-	readonly isServedNow: (absPath: string) => boolean;
+	readonly isServedNow: ServedByName;
 	/** The workspace's file events: a served file written again changes no list, but its diff. */
 	readonly fileEvents: Event<readonly FileChangeEvent[]>;
 }

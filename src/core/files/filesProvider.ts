@@ -151,8 +151,8 @@ export class FilesProvider extends Disposable implements ResourceProvider, Serve
 		return fileContents(uri, located, { reader, documents, settings: settings.get(), served: this.served });
 	}
 
-	isServedNow(absPath: string): boolean {
-		return this.served.isServedNow(absPath);
+	isServedNow(absPath: string, isDirectory = false): boolean {
+		return this.served.isServedNow(absPath, isDirectory);
 	}
 
 	isServed(absPath: string, isDirectory = false): Promise<boolean> {

@@ -26,12 +26,13 @@ export class ServedPaths {
 
 	/**
 	 * The rule by name, from the current index's loaded `.gitignore` files (every directory the
-	 * index walked): what problems, editor state and the like show synchronously.
+	 * index walked): what problems, editor state and the like show synchronously. `isDirectory`
+	 * when the path names a folder: folder patterns (`build/`, `.ssh/`) apply.
 	 */
-	isServedNow(absPath: string): boolean {
+	isServedNow(absPath: string, isDirectory = false): boolean {
 		const index = this.current();
 		const located = index?.roots.locate(absPath);
-		return !!located && !index!.filter.isIgnored(located.folder, located.rel, false) && !index!.links.isBehindRefused(absPath);
+		return !!located && !index!.filter.isIgnored(located.folder, located.rel, isDirectory) && !index!.links.isBehindRefused(absPath);
 	}
 
 	/** The rule the files' own reads apply: by name, then by real path when the file exists. */

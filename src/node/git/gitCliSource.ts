@@ -8,7 +8,7 @@ import { isInsideFolder, relativeInside } from '../../common/pathContainment';
 import { GitCliRepository } from './gitCliRepository';
 import { GitLocation, locateRepository } from './gitLocation';
 import { GitCli } from './gitProcess';
-import { isServedFileEvent } from './servedFileEvent';
+import { isServedFileEvent, ServedByName } from './servedFileEvent';
 
 function realFolder(folder: string): string {
 	try {
@@ -28,7 +28,7 @@ export interface GitCliSourceOptions {
 	 * count. Status and diffs leave out what is not served, so a write to a secret or an ignored
 	 * file changes nothing they show, and notifying it would tell a subscriber that it happened.
 	 */
-	readonly isServedNow?: (absPath: string) => boolean;
+	readonly isServedNow?: ServedByName;
 	readonly gitPath?: string;
 	/** Off in tests that drive changes themselves. */
 	readonly watch?: boolean;

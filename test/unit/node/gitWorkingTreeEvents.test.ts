@@ -30,7 +30,7 @@ describe('headless git: which file events change the working tree', () => {
 		const { scope, files } = scopeOver(folders);
 		await scope.ready();
 		events = new Emitter();
-		source = new GitCliSource({ folders, log: nullLogger, watch: false, fileEvents: events.event, isServedNow: p => files.isServedNow(p) });
+		source = new GitCliSource({ folders, log: nullLogger, watch: false, fileEvents: events.event, isServedNow: (p, isDirectory) => files.isServedNow(p, isDirectory) });
 		await source.ready();
 		const [found] = source.repositories() as GitCliRepository[];
 		notified = 0;
@@ -58,6 +58,13 @@ describe('headless git: which file events change the working tree', () => {
 		events.fire([at('build', 'created'), at('build', 'changed'), at('src', 'created'), at('src', 'changed')]);
 		assert.equal(notified, 0);
 		events.fire([at('src/a.ts', 'created')]);
+		assert.equal(notified, 1);
+	});
+
+	it('does not count an ignored or secret folder deleted, and counts a served one', () => {
+		events.fire([at('build', 'deleted'), at('.ssh', 'deleted')]);
+		assert.equal(notified, 0);
+		events.fire([at('src', 'deleted')]);
 		assert.equal(notified, 1);
 	});
 
