@@ -3,7 +3,7 @@ import { Emitter } from '../common/event';
 import { Disposable, IDisposable } from '../common/lifecycle';
 import { isFileOrGone } from './fileOrGone';
 import { FileSystemReader, ServedRule, WorkspaceFolder, WorkspaceFoldersSource } from './ports';
-import { relativeInside } from '../common/pathContainment';
+import { isInsideFolder, relativeInside } from '../common/pathContainment';
 
 /** A path inside a workspace folder that the files provider would not refuse outright. */
 export interface ScopedPath {
@@ -90,6 +90,23 @@ export class WorkspaceScope extends Disposable {
 			return undefined;
 		}
 		return this.locateServed(path.join(path.resolve(folder.path), ...rest));
+	}
+
+	/**
+	 * The position of the first workspace folder that `root` holds or lies in (by spelling, or by
+	 * the folders' real paths once known); Infinity when none does. Git names repositories in this
+	 * order, so two of one name are told apart as their folders are (`app`, `app-2`).
+	 */
+	folderPosition(root: string): number {
+		const spelled = this.folders.folders();
+		for (let i = 0; i < spelled.length; i++) {
+			for (const folder of [spelled[i].path, this.knownRealFolders[i]?.path]) {
+				if (folder !== undefined && (isInsideFolder(folder, root) || isInsideFolder(root, folder))) {
+					return i;
+				}
+			}
+		}
+		return Infinity;
 	}
 
 	/** The full check the files provider makes, .gitignore files and links included. */

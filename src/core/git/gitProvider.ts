@@ -62,8 +62,15 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		this.cache = new GitAnswerCache(ports.cacheBytes ?? GIT_CACHE_BYTES);
 		ownIfDisposable(ports.source, d => this._register(d));
 		this._register(ports.scope);
-		this._register(ports.source.onDidChangeRepositories(() => this.refreshRepositories()));
-		this._register(ports.scope.onDidChange(() => this.invalidateAll()));
+		this._register(ports.source.onDidChangeRepositories(() => {
+			this.refreshRepositories();
+			// A folder reached through a link is known by its real path (git's) only once loaded.
+			void ports.scope.loadRealFolders().then(() => this.refreshRepositories());
+		}));
+		this._register(ports.scope.onDidChange(() => {
+			this.refreshRepositories();
+			this.invalidateAll();
+		}));
 		this._register(ports.settings.onDidChange(() => this.invalidateAll()));
 		this.refreshRepositories();
 	}
@@ -225,8 +232,20 @@ export class GitProvider extends Disposable implements ResourceProvider {
 		}
 	}
 
+	/**
+	 * Names each repository after its folder, made unique in the workspace folders' order (then
+	 * by path), as the folders' own names are: with two folders named `app`, `git://app-2/` is the
+	 * repository of the folder whose files are named `app-2/…`.
+	 */
 	private refreshRepositories(): void {
-		const repos = [...this.ports.source.repositories()].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
+		if (this.isDisposed) {
+			return;
+		}
+		const { scope } = this.ports;
+		const repos = [...this.ports.source.repositories()]
+			.map(repo => ({ repo, position: scope.folderPosition(repo.root) }))
+			.sort((a, b) => a.position - b.position || (a.repo.root < b.repo.root ? -1 : a.repo.root > b.repo.root ? 1 : 0))
+			.map(r => r.repo);
 		const taken = new Set<string>();
 		const next: RepoEntry[] = repos.map(repo => {
 			return { name: unusedName(path.basename(repo.root) || 'repo', taken), repo };

@@ -242,6 +242,28 @@ describe('git provider following repositories (fakes)', () => {
 		assert.equal(after.length, 5);
 	});
 
+	it('tells two repositories of one name apart in the workspace folders\' order, as the folders are named', async () => {
+		const folders = new StaticFolders(['/z/app', '/a/app', '/m/lib']);
+		const settings = new FakeSettings();
+		const twoApps = new FakeGitSource();
+		const provider = new GitProvider({ source: twoApps, scope: scopeOver(folders, settings).scope, settings, log: nullLogger });
+		try {
+			// Opened in path order; each says which it is by its branch.
+			for (const root of ['/a/app', '/m/lib/app', '/z/app']) {
+				const repo = new FakeGitRepository(root);
+				repo.statusValue = { branch: root, staged: [], unstaged: [], untracked: [], conflicts: [] };
+				twoApps.open(repo);
+			}
+			const named: Record<string, string> = {};
+			for (const name of ['app', 'app-2', 'app-3']) {
+				named[name] = (JSON.parse(text({ contents: await provider.read(`git://${name}/status`) })) as { branch: string }).branch;
+			}
+			assert.deepEqual(named, { 'app': '/z/app', 'app-2': '/a/app', 'app-3': '/m/lib/app' });
+		} finally {
+			provider.dispose();
+		}
+	});
+
 	it('caches reads until the repository changes, and keeps the log across working-tree changes', async () => {
 		const repo = new FakeGitRepository('/w/app');
 		source.open(repo);

@@ -78,3 +78,28 @@ describe('headless git state names only files a client can read', () => {
 		]);
 	});
 });
+
+describe('headless git names repositories as the roots are named', () => {
+	it('with two roots named `proj`, `git://proj-2/` is the repository of the files named `proj-2/…`', async () => {
+		// The second root's path sorts first: names follow the roots' order, not their paths.
+		const later = new TestRepo('proj');
+		const earlier = new TestRepo('proj');
+		const [first, second] = later.parent > earlier.parent ? [later, earlier] : [earlier, later];
+		first.write('first.txt', 'new\n');
+		second.write('second.txt', 'new\n');
+		const { registry } = createHeadlessRegistry({ roots: [first.root, second.root], log: new RecordingLogger() });
+		const conn = await connectInMemory(registry);
+		try {
+			const files = (await conn.client.listResources()).resources.filter(r => r.uri.startsWith('file:')).map(r => r.name).sort();
+			assert.deepEqual(files, ['proj-2/second.txt', 'proj/first.txt']);
+			const untracked = async (name: string) => (await readJson(conn, `git://${name}/status`)).untracked.map((c: { path: string }) => c.path);
+			assert.deepEqual(await untracked('proj'), ['first.txt']);
+			assert.deepEqual(await untracked('proj-2'), ['second.txt']);
+		} finally {
+			await conn.close();
+			registry.dispose();
+			first.dispose();
+			second.dispose();
+		}
+	});
+});
