@@ -313,9 +313,12 @@ export function findSymbol(symbols: readonly OutlineSymbol[], dotted: string): O
 	return undefined;
 }
 
-/** Every symbol's dotted name, outermost first. */
+/**
+ * Every symbol's dotted name, outermost first, each once: siblings that share a name (Rust's
+ * `struct Counter` and its `impl Counter`) are one name, which `findSymbol` tries in turn.
+ */
 export function dottedNames(symbols: readonly OutlineSymbol[], prefix = ''): string[] {
-	return symbols.flatMap(s => [`${prefix}${s.name}`, ...dottedNames(s.children, `${prefix}${s.name}.`)]);
+	return [...new Set(symbols.flatMap(s => [`${prefix}${s.name}`, ...dottedNames(s.children, `${prefix}${s.name}.`)]))];
 }
 
 /**

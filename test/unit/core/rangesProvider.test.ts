@@ -187,6 +187,14 @@ describe('line ranges and outlines through an MCP client', () => {
 			context: { arguments: { path: file.slice(1) } },
 		});
 		assert.deepEqual(symbols.completion.values, ['Greeter', 'Greeter.greet']);
+		// Rust's `struct Counter` and `impl Counter` are siblings of one name: offered once, each method once.
+		const counter = fx.write('src/counter.rs', 'pub struct Counter {}\nimpl Counter {\n    fn new() {}\n    fn add() {}\n}\n');
+		outline.set(counter, [sym('Counter', 'Struct', 0, 0), sym('Counter', 'Object', 1, 4, [sym('new', 'Method', 2, 2), sym('add', 'Method', 3, 3)])]);
+		const siblings = await conn.client.complete({
+			ref: { type: 'ref/resource', uri: 'file:///{+path}{?symbol}' }, argument: { name: 'symbol', value: 'count' },
+			context: { arguments: { path: counter.slice(1) } },
+		});
+		assert.deepEqual(siblings.completion.values, ['Counter', 'Counter.new', 'Counter.add']);
 		const linePaths = await conn.client.complete({ ref: { type: 'ref/resource', uri: 'file:///{+path}{?lines}' }, argument: { name: 'path', value: file.slice(1, -3) } });
 		assert.ok(linePaths.completion.values.includes(file.slice(1)), JSON.stringify(linePaths.completion.values));
 		const secretSymbols = await conn.client.complete({
