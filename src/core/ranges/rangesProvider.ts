@@ -115,7 +115,12 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		// the file's changes by `base` too when it is spelled otherwise than listed (or reached
 		// through a linked directory): found under `base`, the range is always told.
 		const held = new DisposableStore();
-		held.add(await this.ports.files.subscribe(base));
+		try {
+			held.add(await this.ports.files.subscribe(base));
+		} catch (err) {
+			// The client's own URI, query included, as a read names it: the base is not what it sent.
+			throw err instanceof ResourceNotFound ? new ResourceNotFound(uri) : err;
+		}
 		held.add(this.known.hold(base, uri));
 		return held;
 	}

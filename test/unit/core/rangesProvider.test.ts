@@ -107,6 +107,16 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.deepEqual([err.code, err.data], [-32602, { uri }]);
 	});
 
+	it('name the URI sent, with its query, when a subscription to a range of a refused file is refused', async () => {
+		for (const rel of ['.env', 'build/out.js', 'src/missing.ts', 'src']) {
+			for (const query of ['lines=1', 'symbol=main']) {
+				const uri = `${fileUri(fx.file(rel))}?${query}`;
+				const err = await errorOf(conn.client.subscribeResource({ uri }));
+				assert.deepEqual([err.code, err.data], [-32602, { uri }], `${rel}?${query}`);
+			}
+		}
+	});
+
 	it('refuse what a whole read refuses (secrets, ignored, outside), and say what a bad query should be', async () => {
 		for (const rel of ['.env', 'build/out.js', 'link-outside-file']) {
 			const err = await errorOf(conn.client.readResource({ uri: `${fileUri(fx.file(rel))}?lines=1` }));
