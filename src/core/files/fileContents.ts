@@ -78,13 +78,18 @@ export async function fileContents(uri: string, located: LocatedFile, { reader, 
 }
 
 /**
+ * What a client can do about a file over MAX_RANGE_SOURCE_BYTES: nothing a setting or a range
+ * changes, so the error must not send it to either.
+ */
+export const NO_READ_TAKES_IT = `no read takes a file over ${formatBytes(MAX_RANGE_SOURCE_BYTES)}, whole or in ranges: it is listed, and its name and size are all that is served`;
+
+/**
  * Over the read cap the setting sets: raising it helps only while the file stays within the
  * answer budget; past that, only ranges read it.
  */
 function overSetting(uri: string, size: number, settings: FileSettings): ResourceTooLarge {
 	if (size > MAX_RANGE_SOURCE_BYTES) {
-		return new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting,
-			`no read takes a file over ${formatBytes(MAX_RANGE_SOURCE_BYTES)}, whole or in ranges: it is listed, and its name and size are all that is served`);
+		return new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting, NO_READ_TAKES_IT);
 	}
 	return size > MAX_ANSWER_BYTES
 		? new ResourceTooLarge(uri, size, settings.maxFileSize, settings.maxFileSizeSetting,
@@ -99,6 +104,10 @@ function overSetting(uri: string, size: number, settings: FileSettings): Resourc
  * files up to 16 MB) still takes the file.
  */
 function overBudget(uri: string, size: number, how: string, settings: FileSettings): ResourceTooLarge {
+	if (size > MAX_RANGE_SOURCE_BYTES) {
+		// A read cap set above 16 MB: ranges would refuse this file too, so they are no advice.
+		return new ResourceTooLarge(uri, size, MAX_ANSWER_BYTES, settings.maxFileSizeSetting, NO_READ_TAKES_IT);
+	}
 	return new ResourceTooLarge(uri, size, MAX_ANSWER_BYTES, settings.maxFileSizeSetting,
 		`a whole read answers at most ${formatBytes(MAX_ANSWER_BYTES)} ${how}, whatever ${settings.maxFileSizeSetting} says (more would overflow stdio clients); read it in ranges (?lines=N-M)`);
 }

@@ -3,6 +3,7 @@ import { Emitter } from '../../common/event';
 import { Disposable, DisposableStore, IDisposable } from '../../common/lifecycle';
 import { MAX_ANSWER_BYTES, MAX_RANGE_SOURCE_BYTES } from '../answerBudget';
 import { formatBytes, InvalidParams, ResourceNotFound, ResourceTooLarge } from '../errors';
+import { NO_READ_TAKES_IT } from '../files/fileContents';
 import { FILE_TEMPLATE } from '../files/filesProvider';
 import { decodeText, isBinaryMime, mimeTypeForName, TEXT_MIME } from '../mime';
 import { OutlineSource, OutlineSymbol } from '../outline/ports';
@@ -221,10 +222,11 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		} catch (err) {
 			if (err instanceof ResourceTooLarge) {
 				if (err.size <= MAX_RANGE_SOURCE_BYTES) {
-					return this.readLarge(uri, base);
+					return this.readLarge(uri, base, err);
 				}
 				// The client's own URI, as for not-found: the base it was cut from is not what it sent.
-				throw new ResourceTooLarge(uri, err.size, err.limit, err.setting);
+				// Raising the setting would not help a range past MAX_RANGE_SOURCE_BYTES: say so.
+				throw new ResourceTooLarge(uri, err.size, err.limit, err.setting, NO_READ_TAKES_IT);
 			}
 			if (err instanceof ResourceNotFound) {
 				throw new ResourceNotFound(uri);
@@ -242,7 +244,7 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 	 * A file over the read cap: checked by name with the same rule, opened, and checked again by
 	 * what was opened (as the files provider reads), up to MAX_RANGE_SOURCE_BYTES.
 	 */
-	private async readLarge(uri: string, base: string): Promise<{ text: string; mimeType: string }> {
+	private async readLarge(uri: string, base: string, overCap: ResourceTooLarge): Promise<{ text: string; mimeType: string }> {
 		const absPath = fileUriToPath(base);
 		const { scope, reader } = this.ports;
 		if (!(await scope.isServed(absPath))) {
@@ -253,14 +255,14 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		if (dirty !== undefined) {
 			const size = Buffer.byteLength(dirty, 'utf8');
 			if (size > MAX_RANGE_SOURCE_BYTES) {
-				throw new ResourceTooLarge(uri, size, MAX_RANGE_SOURCE_BYTES, 'a smaller file (ranges read files up to 16 MB)');
+				throw new ResourceTooLarge(uri, size, overCap.limit, overCap.setting, NO_READ_TAKES_IT);
 			}
 			return { text: dirty, mimeType: mimeType ?? TEXT_MIME };
 		}
 		const result = await reader.readFileUpTo(absPath, MAX_RANGE_SOURCE_BYTES, async real => real === absPath || await scope.isServed(real))
 			.catch(() => ({ kind: 'refused' as const }));
 		if (result.kind === 'too-large') {
-			throw new ResourceTooLarge(uri, result.size, MAX_RANGE_SOURCE_BYTES, 'a smaller file (ranges read files up to 16 MB)');
+			throw new ResourceTooLarge(uri, result.size, overCap.limit, overCap.setting, NO_READ_TAKES_IT);
 		}
 		if (result.kind !== 'ok') {
 			throw new ResourceNotFound(uri);

@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server } from '@modelcontextprotocol/server';
 import { looseObject, optional, record, string, unknown } from 'zod';
 import { Logger } from '../../common/logger';
+import { MAX_RANGE_SOURCE_BYTES } from '../../core/answerBudget';
 import { ResourceNotFound, ResourceTooLarge } from '../../core/errors';
 import { ProviderRegistry } from '../../core/registry';
 import { ResourceProvider } from '../../core/resource';
@@ -82,7 +83,9 @@ function failureText(err: unknown, tool: string, log: Logger, offered: readonly 
 			+ `Use ${finders} to find what can be read.`;
 	}
 	if (err instanceof ResourceTooLarge) {
-		return /^file:[^?#]*$/i.test(err.uri)
+		// Ranges read files up to MAX_RANGE_SOURCE_BYTES: past it the message already says no read
+		// takes the file, and a range to try would contradict it.
+		return /^file:[^?#]*$/i.test(err.uri) && err.size <= MAX_RANGE_SOURCE_BYTES
 			? `${err.message}, or read part of it: ${shortUri(err.uri)}?lines=1-200`
 			: err.message;
 	}

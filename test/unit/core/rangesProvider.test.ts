@@ -100,6 +100,33 @@ describe('line ranges and outlines through an MCP client', () => {
 		assert.deepEqual([err.code, err.data], [-32600, { uri, size: MAX_RANGE_SOURCE_BYTES + 1, limit: 1024, setting: 'mcpResources.maxFileSize' }]);
 	});
 
+	it('say no read takes a file over 16 MB, rather than to raise the read cap or read ranges, whatever the cap', async () => {
+		const huge = fx.write('src/huge.txt', 'x'.repeat(MAX_RANGE_SOURCE_BYTES + 1));
+		const range = await errorOf(conn.client.readResource({ uri: `${fileUri(huge)}?lines=1` }));
+		assert.match(range.message, /no read takes a file over 16 MB, whole or in ranges/);
+		assert.doesNotMatch(range.message, /raise/);
+		// A read cap set above 16 MB: the whole read is over the answer budget, and ranges refuse it too.
+		const wide = createTestServer([fx.root], { settings: { maxFileSize: 4 * MAX_RANGE_SOURCE_BYTES } });
+		const folders = new StaticFolders([fx.root]);
+		const reader = new NodeFileSystem();
+		const wideRegistry = new ProviderRegistry([
+			new RangesProvider({ files: wide.files, scope: new WorkspaceScope(folders, wide.files, reader), reader, outline }),
+			wide.files,
+		], { debounceMs: 5, maxDelayMs: 20, listChangedIntervalMs: 0 });
+		const wideConn = await connectInMemory(wideRegistry);
+		try {
+			for (const uri of [fileUri(huge), `${fileUri(huge)}?lines=1`]) {
+				const err = await errorOf(wideConn.client.readResource({ uri }));
+				assert.equal(err.code, -32600, uri);
+				assert.match(err.message, /no read takes a file over 16 MB, whole or in ranges/, uri);
+				assert.doesNotMatch(err.message, /raise|read it in ranges/, uri);
+			}
+		} finally {
+			await wideConn.close();
+			wideRegistry.dispose();
+		}
+	});
+
 	it('name the URI sent, with its query, when the editor has no outline for the file', async () => {
 		const uri = `${fileUri(file)}?symbol=main`;
 		outline.symbols = async () => undefined; // as the editor answers once the file is gone

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { MAX_RANGE_SOURCE_BYTES } from '../../../src/core/answerBudget';
 import { fileUri } from '../../../src/core/uriGuard';
 import { RELEVANT_URI } from '../../../src/common/wellKnownUris';
 import { TOOL_SEARCH_MAX } from '../../../src/mcp/tools/searchTools';
@@ -40,6 +41,7 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 		fx = createFixture();
 		fx.write('excluded/skip.txt', 'EXCLUDED TEXT\n');
 		fx.write('big.txt', `${'x'.repeat(99)}\n`.repeat(30));
+		fx.write('huge.txt', 'x'.repeat(MAX_RANGE_SOURCE_BYTES + 1));
 		fx.write('src/many.ts', Array.from({ length: 30 }, (_, i) => `line ${i + 1} answer`).join('\n'));
 		ws = await startToolWorkspace(fx.root, { settings: { exclude: ['excluded/**'], maxFileSize: 2048 } });
 		// The client checks each result's structuredContent against the tool's outputSchema once it has listed the tools.
@@ -143,6 +145,15 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 					assert.ok(!text.includes(secret), `${uri}: the error holds ${secret}`);
 				}
 			}
+		}
+	});
+
+	it('offers no range to read for a file over 16 MB, which no read takes', async () => {
+		const uri = fileUri(fx.file('huge.txt'));
+		for (const c of ws.clients) {
+			const text = errorText(await call(c, 'read_resource', { uri }));
+			assert.match(text, /no read takes a file over 16 MB, whole or in ranges/, `${c.label}: ${text}`);
+			assert.doesNotMatch(text, /lines=|read part of it/, `${c.label}: ${text}`);
 		}
 	});
 
