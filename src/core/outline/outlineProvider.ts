@@ -122,7 +122,13 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 	}
 
 	async subscribe(uri: string): Promise<IDisposable> {
-		const own = outlineUri(await this.resolve(uri));
+		const scoped = await this.resolve(uri);
+		// A file that may appear can be watched, but a directory (or a link to one) never has an
+		// outline: refused as a file subscription to it is, and as its read is.
+		if (!(await this.scope.isFileOrGone(scoped.absPath))) {
+			throw new ResourceNotFound(uri);
+		}
+		const own = outlineUri(scoped);
 		return own === uri ? nothingToDispose : this.spellings.hold(own, uri);
 	}
 

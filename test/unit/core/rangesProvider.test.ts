@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
 import { OutlineProvider } from '../../../src/core/outline/outlineProvider';
 import { FILE_TEMPLATE } from '../../../src/core/files/filesProvider';
 import { MAX_RANGE_SOURCE_BYTES } from '../../../src/core/answerBudget';
@@ -199,6 +200,15 @@ describe('line ranges and outlines through an MCP client', () => {
 			const subscribe = await errorOf(conn.client.subscribeResource({ uri }));
 			assert.deepEqual([subscribe.code, subscribe.data], [-32602, { uri }], `${uri} is not taken for updates either`);
 		}
+	});
+
+	it('refuse a subscription to the outline of a directory or a link to one; a file that may appear is watched', async () => {
+		symlinkSync(fx.file('src'), fx.file('src-link'));
+		for (const uri of ['outline://file/src', 'outline://file/src-link']) {
+			const sub = await errorOf(conn.client.subscribeResource({ uri }));
+			assert.deepEqual([sub.code, sub.data], [-32602, { uri }], `subscribe ${uri}`);
+		}
+		await conn.client.subscribeResource({ uri: 'outline://file/src/not-yet.ts' });
 	});
 
 	it('notify an outline by the URI exactly as the client expanded the template (@ and + kept raw)', async () => {
