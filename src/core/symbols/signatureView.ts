@@ -7,7 +7,7 @@ export const BODY_MARKER = '…';
 /** Kinds whose text past the first line is a value, not a signature. */
 const VALUE_KINDS = new Set(['Variable', 'Constant']);
 
-interface Edit {
+export interface Edit {
 	readonly start: number;
 	readonly end: number;
 	readonly text: string;
@@ -103,12 +103,29 @@ function lineOf(text: string, offset: number): number {
 	return line;
 }
 
-/** `text[from, to)` with the edits that lie inside it applied; overlapping ones after the first are skipped. */
-function applyEdits(text: string, from: number, to: number, edits: readonly Edit[]): string {
+/**
+ * `text[from, to)` with the edits that lie inside it applied; overlapping ones after the first are
+ * skipped. `edits` are sorted by start: only those starting in `[from, to]` can apply (an edit
+ * never ends before it starts), found by a binary search. Going through every edit for every
+ * top-level declaration made a 5 MB file of 80,000 functions take 12 s, the server's only thread
+ * held the whole time (other clients' requests then timed out).
+ */
+export function applyEdits(text: string, from: number, to: number, edits: readonly Edit[]): string {
+	let lo = 0;
+	let hi = edits.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (edits[mid].start < from) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
 	let out = '';
 	let at = from;
-	for (const edit of edits) {
-		if (edit.start < at || edit.end > to || edit.start < from) {
+	for (let i = lo; i < edits.length && edits[i].start <= to; i++) {
+		const edit = edits[i];
+		if (edit.start < at || edit.end > to) {
 			continue;
 		}
 		out += text.slice(at, edit.start) + edit.text;
