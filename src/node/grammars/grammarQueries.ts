@@ -3,7 +3,10 @@
  * capturing the declaration as `@def.<Kind>` (VS Code's SymbolKind name), its name as `@name`, and
  * for functions the body a signatures view drops as `@body`. Where one node matches two patterns,
  * the earlier pattern wins (a `const` holding an arrow function is a function, not a constant).
- * Nesting comes from where declarations lie, not from the patterns.
+ * Nesting comes from where declarations lie, not from the patterns. An anonymous default export
+ * (`export default class { ... }`) is named `default`, as the TypeScript service names it: without
+ * a declaration of its own its members would stand at the top of the outline, and a signatures
+ * view would keep them without the class around them.
  */
 
 const JAVASCRIPT_COMMON = `
@@ -13,6 +16,8 @@ const JAVASCRIPT_COMMON = `
 (method_definition name: (_) @name body: (_) @body) @def.Method
 (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)]) @def.Function
 (variable_declarator name: (identifier) @name value: (class)) @def.Class
+(export_statement "default" @name value: (class)) @def.Class
+(export_statement "default" @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)]) @def.Function
 (program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.Constant))
 (program (export_statement (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.Constant)))
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.Variable))

@@ -56,6 +56,10 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 		}
 		fx.write('.env.ts', 'export const KEY = "secret";\n');
 		fx.write('build/gen.ts', 'export function generated() {}\n');
+		for (const ext of ['ts', 'js']) {
+			fx.write(`src/anonymous.${ext}`, 'export default class {\n\tgreet() {\n\t\treturn 1;\n\t}\n}\n');
+			fx.write(`src/anonymousFn.${ext}`, 'export default function () {\n\treturn 2;\n}\n');
+		}
 		clients = await stdioEraClients(fx.root, home);
 	});
 	after(async () => {
@@ -93,6 +97,20 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 			}
 		});
 	}
+
+	it('an anonymous default export is a declaration named default: its members stay inside it, in the outline and the signatures', async () => {
+		for (const c of clients) {
+			for (const ext of ['ts', 'js']) {
+				const cls = JSON.parse(await text(c, `outline://file/src/anonymous.${ext}`)) as { symbols: OutlineJson[] };
+				assert.deepEqual(cls.symbols.map(s => [s.name, s.kind, s.lines, (s.children ?? []).map(m => m.name)]), [['default', 'Class', '1-5', ['greet']]], `${c.label} ${ext}`);
+				assert.equal(await text(c, `${fileUri(fx.file(`src/anonymous.${ext}`))}?view=signatures`), 'export default class {\n\tgreet() { … }\n}\n', `${c.label} ${ext}`);
+				assert.equal(await text(c, `${fileUri(fx.file(`src/anonymous.${ext}`))}?symbol=default.greet`), '\tgreet() {\n\t\treturn 1;\n\t}\n', `${c.label} ${ext}`);
+				const fn = JSON.parse(await text(c, `outline://file/src/anonymousFn.${ext}`)) as { symbols: OutlineJson[] };
+				assert.deepEqual(fn.symbols.map(s => [s.name, s.kind, s.lines]), [['default', 'Function', '1-3']], `${c.label} ${ext}`);
+				assert.equal(await text(c, `${fileUri(fx.file(`src/anonymousFn.${ext}`))}?view=signatures`), 'export default function () { … }\n', `${c.label} ${ext}`);
+			}
+		}
+	});
 
 	it('offers the outline, symbol and signatures templates', async () => {
 		for (const c of clients) {
