@@ -61,6 +61,7 @@ const GO = `
 (field_declaration name: (field_identifier) @name) @def.Field
 (source_file (const_declaration (const_spec name: (identifier) @name) @def.Constant))
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.Variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.Variable)))
 `;
 
 const RUST = `

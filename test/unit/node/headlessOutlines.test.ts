@@ -56,6 +56,7 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 		}
 		fx.write('.env.ts', 'export const KEY = "secret";\n');
 		fx.write('build/gen.ts', 'export function generated() {}\n');
+		fx.write('src/grouped.go', 'package p\n\nconst (\n\tRed = iota\n\tGreen\n)\n\nvar (\n\tcount = 1\n\tname  = "x"\n)\n\nvar single = 2\n');
 		for (const ext of ['ts', 'js']) {
 			fx.write(`src/anonymous.${ext}`, 'export default class {\n\tgreet() {\n\t\treturn 1;\n\t}\n}\n');
 			fx.write(`src/anonymousFn.${ext}`, 'export default function () {\n\treturn 2;\n}\n');
@@ -109,6 +110,15 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 				assert.deepEqual(fn.symbols.map(s => [s.name, s.kind, s.lines]), [['default', 'Function', '1-3']], `${c.label} ${ext}`);
 				assert.equal(await text(c, `${fileUri(fx.file(`src/anonymousFn.${ext}`))}?view=signatures`), 'export default function () { … }\n', `${c.label} ${ext}`);
 			}
+		}
+	});
+
+	it('Go: a grouped var (...) declares each of its variables, as a grouped const (...) does', async () => {
+		for (const c of clients) {
+			const body = JSON.parse(await text(c, 'outline://file/src/grouped.go')) as { symbols: OutlineJson[] };
+			assert.deepEqual(body.symbols.map(s => [s.name, s.kind, s.lines]),
+				[['Red', 'Constant', '4-4'], ['Green', 'Constant', '5-5'], ['count', 'Variable', '9-9'], ['name', 'Variable', '10-10'], ['single', 'Variable', '13-13']], c.label);
+			assert.equal(await text(c, `${fileUri(fx.file('src/grouped.go'))}?symbol=name`), '\tname  = "x"\n', c.label);
 		}
 	});
 
