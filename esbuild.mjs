@@ -93,6 +93,9 @@ const builds = [
 	{ ...common, entryPoints: ['src/node/searchWorker.ts'], outfile: 'dist/searchWorker.js' },
 	// The thread that reads and signs files beside it (src/node/threadFileSigners.ts starts it from dist/).
 	{ ...common, entryPoints: ['src/node/signerWorker.ts'], outfile: 'dist/signerWorker.js' },
+	// The thread that parses with the grammars (src/node/grammars/threadGrammarParser.ts starts it
+	// from dist/); it loads dist/treeSitterRuntime.js as the main bundle would.
+	{ ...common, entryPoints: ['src/node/grammars/grammarWorker.ts'], outfile: 'dist/grammarWorker.js', plugins: [lazyBundles] },
 ];
 
 /**

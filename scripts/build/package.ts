@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot as root } from '../bootstrap/repoRoot.mjs';
 
-const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/main.js', 'dist/cli.js', 'dist/claudeTokenizer.js', 'dist/walkWorker.js', 'dist/searchWorker.js', 'dist/signerWorker.js', 'dist/treeSitterRuntime.js', 'dist/grammars'];
+const shipped = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'SECURITY.md', '.vscodeignore', 'media', 'dist/main.js', 'dist/cli.js', 'dist/claudeTokenizer.js', 'dist/walkWorker.js', 'dist/searchWorker.js', 'dist/signerWorker.js', 'dist/grammarWorker.js', 'dist/treeSitterRuntime.js', 'dist/grammars'];
 const out = path.join(root, 'dist', 'mcp-workspace-resources.vsix');
 const stage = mkdtempSync(path.join(os.tmpdir(), 'mwr-package-'));
 try {

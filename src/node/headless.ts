@@ -19,7 +19,7 @@ import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvid
 import { WorkspaceScope } from '../core/workspaceScope';
 import { DirectoryWatcher } from './directoryWatcher';
 import { GitCliSource } from './git/gitCliSource';
-import { TreeSitterParser } from './grammars/treeSitterParser';
+import { ThreadGrammarParser } from './grammars/threadGrammarParser';
 import { NodeFileSystem } from './nodeFileSystem';
 import { ThreadSearchBackend } from './threadSearchBackend';
 import { StaticFolders, StaticSettings } from './staticSources';
@@ -79,8 +79,9 @@ export function createHeadlessRegistry(options: HeadlessOptions): { registry: Pr
 		log: options.log,
 	});
 	// Outlines, `?symbol=` ranges and signatures from grammars (no language services headless),
-	// parsing what a read of the file returns; each grammar loads with the first file of its language.
-	const grammars = new TreeSitterParser(options.grammarDir ?? path.join(__dirname, 'grammars'));
+	// parsing what a read of the file returns, in a worker thread; each grammar loads with the first
+	// file of its language.
+	const grammars = new ThreadGrammarParser(options.grammarDir ?? path.join(__dirname, 'grammars'), options.log);
 	const outlineSource = new GrammarOutline(files, grammars);
 	const outline = new OutlineProvider(outlineSource, scope, folders, files, FILE_TEMPLATE);
 	const ranges = new RangesProvider({ files, scope, reader, outline: outlineSource, declarations: grammars });

@@ -17,7 +17,7 @@ import { GrammarOutline } from '../core/symbols/grammarOutline';
 import { RelationsProvider } from '../core/symbols/relationsProvider';
 import { WorkspaceSymbolsProvider } from '../core/symbols/workspaceSymbolsProvider';
 import { WorkspaceScope } from '../core/workspaceScope';
-import { TreeSitterParser } from '../node/grammars/treeSitterParser';
+import { ThreadGrammarParser } from '../node/grammars/threadGrammarParser';
 import { ThreadSearchBackend } from '../node/threadSearchBackend';
 import { VsCodeDiagnostics } from './vsCodeDiagnostics';
 import { VsCodeEditor } from './vsCodeEditor';
@@ -64,7 +64,7 @@ export function createWorkspaceStateProviders(ports: {
 	const editor = new EditorProvider(new VsCodeEditor(), scope);
 	// The language's outline provider first; a grammar for a file none answers for (its language's
 	// extension is not installed), parsing the same text a read returns (the unsaved buffer too).
-	const grammars = new TreeSitterParser(ports.grammarDir);
+	const grammars = new ThreadGrammarParser(ports.grammarDir, ports.log);
 	const outlineSource = new FirstAnsweringOutline(new VsCodeOutline(), new GrammarOutline(ports.files, grammars));
 	const outline = new OutlineProvider(outlineSource, scope, ports.folders, ports.files, FILE_TEMPLATE);
 	// Ranges own the file: URIs with a query, so they come before the files provider.

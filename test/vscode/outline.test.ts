@@ -31,6 +31,10 @@ describe('outlines and line ranges (outline://, file:///...?lines=)', () => {
 		assert.match(await client.readText(`${resourceUri('src/greet.ts')}?symbol=greet`), /^export function greet\(/);
 	});
 
+	it('serves a file\'s signatures from the grammars, parsed in their worker thread', async () => {
+		assert.equal(await client.readText(`${resourceUri('src/greet.ts')}?view=signatures`), 'export function greet(name: string): string { … }\n');
+	});
+
 	it('a range reads the unsaved text of a dirty file', async () => {
 		const document = await vscode.workspace.openTextDocument(vscodeUri('src/main.ts'));
 		const editor = await vscode.window.showTextDocument(document);

@@ -13,7 +13,7 @@ import { FileSystemReader, OpenDocuments } from '../ports';
 import { Completion, ResourceChange, ResourceContent, ResourceEntry, ResourceProvider, TemplateEntry } from '../resource';
 import { fileUriToPath } from '../uriGuard';
 import { UrisByFile } from '../urisByFile';
-import { WorkspaceScope } from '../workspaceScope';
+import { ownIfDisposable, WorkspaceScope } from '../workspaceScope';
 import { LineRange, MAX_RANGE_BYTES, MAX_RANGE_LINES, parseLineRange, sliceLines, SlicedLines } from './lineRange';
 
 export const LINES_TEMPLATE = 'file:///{+path}{?lines}';
@@ -58,6 +58,8 @@ export class RangesProvider extends Disposable implements ResourceProvider {
 		super();
 		const templates = [LINES_TEMPLATE, ...(ports.outline ? [SYMBOL_TEMPLATE] : []), ...(ports.declarations ? [VIEW_TEMPLATE] : [])];
 		this.summary = `line ranges${ports.outline ? ', symbols' : ''}${ports.declarations ? ' and signatures (declarations without bodies)' : ''} of files (${templates.join(', ')})`;
+		// The grammars (a worker thread) go with the registry: ranges are in every host that has them.
+		ownIfDisposable(ports.declarations, d => this._register(d));
 		this._register(ports.files.onDidChange(change => {
 			const updated = this.known.among(change.updated);
 			if (updated.length > 0) {

@@ -48,7 +48,7 @@ describe('CLI bundles: one bundle, and each command evaluates only what it runs'
 	it('ships the SDK and the server once: only dist/main.js of the shipped scripts holds them', () => {
 		const shipped = readFileSync(path.join(dist, '..', '.vscodeignore'), 'utf8').split('\n')
 			.filter(line => /^!dist\/[^/]+\.js$/.test(line)).map(line => line.slice('!dist/'.length)).sort();
-		assert.deepEqual(shipped, ['claudeTokenizer.js', 'cli.js', 'main.js', 'searchWorker.js', 'signerWorker.js', 'treeSitterRuntime.js', 'walkWorker.js']);
+		assert.deepEqual(shipped, ['claudeTokenizer.js', 'cli.js', 'grammarWorker.js', 'main.js', 'searchWorker.js', 'signerWorker.js', 'treeSitterRuntime.js', 'walkWorker.js']);
 		// A method name only the SDK's server and our server side spell out.
 		const holders = shipped.filter(file => readFileSync(path.join(dist, file), 'utf8').includes('notifications/subscriptions/acknowledged'));
 		assert.deepEqual(holders, ['main.js']);
