@@ -116,7 +116,7 @@ export class OutlineProvider extends Disposable implements ResourceProvider {
 			body.truncated = `only the first ${MAX_OUTLINE_SYMBOLS} symbols are shown`;
 		}
 		if (symbols.length === 0) {
-			body.note = 'No symbols: no outline provider knows this file\'s language, or it has none yet.';
+			body.note = 'No symbols: no outline provider knows this file\'s language, it is binary or over the read cap (?lines= and ?view=signatures read a text file up to 16 MB), or it has none yet.';
 		}
 		return [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }];
 	}

@@ -56,6 +56,7 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 		}
 		fx.write('.env.ts', 'export const KEY = "secret";\n');
 		fx.write('build/gen.ts', 'export function generated() {}\n');
+		fx.write('src/over-cap.ts', 'export function f(): void {}\n'.repeat(50_000)); // 1.4 MB, past the 1 MB read cap
 		fx.write('src/grouped.go', 'package p\n\nconst (\n\tRed = iota\n\tGreen\n)\n\nvar (\n\tcount = 1\n\tname  = "x"\n)\n\nvar single = 2\n');
 		for (const ext of ['ts', 'js']) {
 			fx.write(`src/anonymous.${ext}`, 'export default class {\n\tgreet() {\n\t\treturn 1;\n\t}\n}\n');
@@ -119,6 +120,15 @@ describe('headless outlines, symbol ranges and signatures from grammars (built C
 			assert.deepEqual(body.symbols.map(s => [s.name, s.kind, s.lines]),
 				[['Red', 'Constant', '4-4'], ['Green', 'Constant', '5-5'], ['count', 'Variable', '9-9'], ['name', 'Variable', '10-10'], ['single', 'Variable', '13-13']], c.label);
 			assert.equal(await text(c, `${fileUri(fx.file('src/grouped.go'))}?symbol=name`), '\tname  = "x"\n', c.label);
+		}
+	});
+
+	it('says why a file over the read cap has no outline, and that its signatures still read', async () => {
+		for (const c of clients) {
+			const body = JSON.parse(await text(c, 'outline://file/src/over-cap.ts')) as { symbols: OutlineJson[]; note: string };
+			assert.deepEqual(body.symbols, [], c.label);
+			assert.match(body.note, /over the read cap \(\?lines= and \?view=signatures read a text file up to 16 MB\)/, c.label);
+			assert.match(await text(c, `${fileUri(fx.file('src/over-cap.ts'))}?view=signatures`), /^export function f\(\): void \{ … \}\n/, c.label);
 		}
 	});
 
