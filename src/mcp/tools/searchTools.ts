@@ -1,7 +1,7 @@
 import { UriTemplate, type ResourceLink } from '@modelcontextprotocol/server';
 import { array, boolean, int, number, object, optional, strictObject, string } from 'zod';
 import { SEARCH_FILES_TEMPLATE, SEARCH_TEXT_TEMPLATE } from '../../core/search/searchQuery';
-import { defineTool, offeredFor, readJson } from './workspaceTool';
+import { defineTool, fillTemplate, offeredFor, readJson } from './workspaceTool';
 
 /*
  * The search tools are thin: each fills the search resource's template, reads it through the
@@ -62,7 +62,7 @@ export const searchTextTool = defineTool({
 	}),
 	offeredBy: offeredFor(textTemplate.expand({ q: 'probe' })),
 	call: async ({ q, regex, case: matchCase, word, glob, max }, registry) => {
-		const uri = textTemplate.expand({
+		const uri = fillTemplate('search_text', textTemplate, {
 			q,
 			...regex && { regex: 'true' },
 			...matchCase && { case: 'true' },
@@ -103,7 +103,7 @@ export const searchFilesTool = defineTool({
 	}),
 	offeredBy: offeredFor(filesTemplate.expand({ q: 'probe' })),
 	call: async ({ q, max }, registry) => {
-		const answer = await readJson<FilesAnswer>(registry, filesTemplate.expand({ q, max: String(max ?? TOOL_SEARCH_MAX) }));
+		const answer = await readJson<FilesAnswer>(registry, fillTemplate('search_files', filesTemplate, { q, max: String(max ?? TOOL_SEARCH_MAX) }));
 		const files = answer.files.map(f => ({ uri: f.uri, path: f.path, score: f.score }));
 		const more = answer.complete ? '' : ' More match: refine q or raise max.';
 		return {

@@ -2,7 +2,7 @@ import { UriTemplate, type ResourceLink } from '@modelcontextprotocol/server';
 import { array, boolean, enum as oneOf, int, number, object, optional, strictObject, string } from 'zod';
 import { RELATIONS } from '../../core/symbols/relationPorts';
 import { SYMBOLS_TEMPLATE as SYMBOLS_URI_TEMPLATE } from '../../core/symbols/workspaceSymbolsProvider';
-import { defineTool, offeredFor, readJson } from './workspaceTool';
+import { defineTool, fillTemplate, offeredFor, readJson } from './workspaceTool';
 
 /*
  * Thin like the search tools: each fills a symbols template, reads it through the registry (so
@@ -42,7 +42,7 @@ export const findSymbolsTool = defineTool({
 	}),
 	offeredBy: offeredFor(SYMBOLS_TEMPLATE.expand({ q: 'probe' })),
 	call: async ({ q, kind, max }, registry) => {
-		const answer = await readJson<SymbolsAnswer>(registry, SYMBOLS_TEMPLATE.expand({ q, ...kind !== undefined && { kind }, max: String(max ?? TOOL_SYMBOLS_MAX) }));
+		const answer = await readJson<SymbolsAnswer>(registry, fillTemplate('find_symbols', SYMBOLS_TEMPLATE, { q, ...kind !== undefined && { kind }, max: String(max ?? TOOL_SYMBOLS_MAX) }));
 		const symbols = answer.symbols.map(s => ({ name: s.name, kind: s.kind, ...s.container !== undefined && { container: s.container }, path: s.path, line: s.line, uri: s.uri }));
 		const lines = symbols.map(s => `${s.path}:${s.line}: ${s.kind} ${s.container ? `${s.container}.` : ''}${s.name}`);
 		return {
@@ -74,7 +74,7 @@ export const symbolRelationsTool = defineTool({
 	offeredBy: providers => providers.some(p => p.templates().some(t => t.uriTemplate.startsWith('symbols://references/'))),
 	call: async ({ relation, path, at, max }, registry) => {
 		const position = /^(\d+):(\d+)$/.exec(at);
-		const uri = RELATION_TEMPLATE.expand({
+		const uri = fillTemplate('symbol_relations', RELATION_TEMPLATE, {
 			relation, path,
 			...position ? { line: position[1], character: position[2] } : { symbol: at },
 			max: String(max ?? TOOL_SYMBOLS_MAX),

@@ -1,7 +1,9 @@
-import type { ContentBlock, Tool } from '@modelcontextprotocol/server';
+import type { ContentBlock, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import { toJSONSchema, type ZodType } from 'zod';
+import { formatBytes } from '../../core/errors';
 import { ProviderRegistry } from '../../core/registry';
 import { ResourceProvider } from '../../core/resource';
+import { MAX_URI_BYTES } from '../server/uriLimit';
 
 /** What a tool call answers when it succeeds: content for the model, the same as data beside it. */
 export interface ToolAnswer {
@@ -108,6 +110,22 @@ function trimmed(node: unknown, io: 'input' | 'output', depth = 0): unknown {
 		out[key] = key === 'required' ? value : trimmed(value, io, depth + 1);
 	}
 	return out;
+}
+
+/**
+ * Fills a resource template from a tool's arguments. A value over the URI cap could never make a
+ * URI the registry reads, and one over the SDK's own cap (a million characters) makes `expand`
+ * throw a plain Error, which reached the model as a bare "<tool> failed" and was logged as a
+ * server fault: so it is refused first, naming the argument, as the model's mistake it is.
+ */
+export function fillTemplate(tool: string, template: UriTemplate, variables: Record<string, string>): string {
+	for (const [name, value] of Object.entries(variables)) {
+		const bytes = Buffer.byteLength(value, 'utf8');
+		if (bytes > MAX_URI_BYTES) {
+			throw new ToolArgumentsError(`Invalid arguments for ${tool}: ${name} is ${formatBytes(bytes)}, over the ${formatBytes(MAX_URI_BYTES)} limit for a resource URI`);
+		}
+	}
+	return template.expand(variables);
 }
 
 /** A read of the registry whose answer is JSON text (the search and symbols families answer so). */

@@ -194,6 +194,26 @@ describe('read-only tools through SDK v2 clients, both eras, over HTTP and stdio
 		assert.deepEqual(ws.log.errors, [], 'no client mistake is logged as an error');
 	});
 
+	it('refuses an argument too long for any resource URI as the model\'s mistake, naming it, even past the SDK\'s template cap', async () => {
+		// Over a million characters the SDK's UriTemplate throws a plain Error of its own.
+		const huge = 'x'.repeat(1_000_001);
+		const cases: [string, Record<string, unknown>, string][] = [
+			['search_text', { q: huge }, 'q'],
+			['search_text', { q: 'answer', glob: huge }, 'glob'],
+			['search_files', { q: huge }, 'q'],
+			['find_symbols', { q: huge }, 'q'],
+			['find_symbols', { q: 'greet', kind: huge }, 'kind'],
+			['symbol_relations', { relation: 'references', path: huge, at: 'greet' }, 'path'],
+			['symbol_relations', { relation: 'references', path: 'src/greet.ts', at: huge }, 'symbol'],
+		];
+		for (const c of ws.clients) {
+			for (const [name, args, argument] of cases) {
+				assert.equal(errorText(await call(c, name, args)), `Invalid arguments for ${name}: ${argument} is 976.6 KB, over the 8 KB limit for a resource URI`, `${c.label} ${name} ${argument}`);
+			}
+		}
+		assert.deepEqual(ws.log.errors, [], 'no client mistake is logged as an error');
+	});
+
 	it('relevant_files links the ranking\'s files with their reasons, and never a file that is not served', async () => {
 		ws.signals.show(fx.file('src/index.ts'), [fx.file('src/index.ts'), fx.file('.env')], [fx.file('src/index.ts'), fx.file('.env'), fx.file('debug.log')]);
 		for (const c of ws.clients) {
