@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { FilteringStdioTransport } from './filteringStdioTransport';
+import { LineTooLong } from './stdioTransport';
 import { ListenGate } from '../subscriptions/listenGate';
 import { ListenedUris } from '../subscriptions/listenedUris';
 import { McpSession } from '../server/mcpSession';
@@ -37,7 +38,11 @@ export function serveStdioConnection(options: SessionOptions, wire: Transport): 
 	}, {
 		transport,
 		maxSubscriptions: MAX_STDIO_LISTEN_STREAMS,
-		onerror: err => options.log.debug(`stdio: ${err.message}`),
+		// Most wire errors are a client going away (EPIPE), not worth a line. An over-long line ends
+		// the connection and the process with it: the user must be able to see why at the default level.
+		onerror: err => err instanceof LineTooLong
+			? options.log.warn(`stdio: ${err.message}; closing the connection`)
+			: options.log.debug(`stdio: ${err.message}`),
 	});
 	return {
 		close: async () => {

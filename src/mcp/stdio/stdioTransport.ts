@@ -5,6 +5,9 @@ import type { JSONRPCErrorResponse, JSONRPCMessage, MessageExtraInfo, Transport 
 
 const NEWLINE = 0x0a;
 
+/** A line longer than the cap: the wire closes, as nothing after it can be framed. */
+export class LineTooLong extends Error {}
+
 /**
  * MCP's stdio framing (one JSON-RPC message per line) over stdin and stdout, built from the SDK's
  * own pieces: `parseJSONRPCMessage` checks each line, a partial line is capped at the SDK's
@@ -157,7 +160,7 @@ export class StdioTransport implements Transport {
 			return;
 		}
 		if (buffer.length - start > this.maxLineBytes) {
-			this.onerror?.(new Error(`A line exceeded the maximum size of ${this.maxLineBytes} bytes`));
+			this.onerror?.(new LineTooLong(`A line exceeded the maximum size of ${this.maxLineBytes} bytes`));
 			void this.close();
 			return;
 		}

@@ -10,7 +10,7 @@ import { bearerAuthorization } from '../../mcp/http/authorization';
 import { SERVER_ICONS } from '../../mcp/server/icons';
 import { discoveryHome, LockFileContent } from '../../mcp/lockFile';
 import { COMPLETE_PARAMS, LIST_PARAMS, URI_PARAMS } from '../../mcp/server/paramSchemas';
-import { StdioTransport } from '../../mcp/stdio/stdioTransport';
+import { LineTooLong, StdioTransport } from '../../mcp/stdio/stdioTransport';
 import { checkUriLength } from '../../mcp/server/uriLimit';
 import { ConnectTimeout, isRemoteError, isTransportFailure, methodNotFoundIn, shortMessage } from '../../client/clientErrors';
 import { ConnectionSource, SourceUnavailable } from '../../client/connectionSource';
@@ -116,7 +116,10 @@ export class Bridge {
 			?? new StdioTransport(process.stdin, process.stdout);
 		this.downstream = serveStdio(({ era }) => this.buildServer(era, capabilities, instructions), {
 			transport: new ListenRelayTransport(wire, uris => this.honour(uris), message => this.options.log.warn(message), () => void this.close()),
-			onerror: err => this.options.log.debug(`client side: ${shortMessage(err)}`),
+			// As in `serve --stdio`: an over-long line ends the bridge, which the user must be able to see.
+			onerror: err => err instanceof LineTooLong
+				? this.options.log.warn(`client side: ${err.message}; closing the connection`)
+				: this.options.log.debug(`client side: ${shortMessage(err)}`),
 		});
 	}
 

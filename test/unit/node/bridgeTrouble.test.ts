@@ -89,6 +89,23 @@ describe('bridge: no window, or one that is gone or not MCP', function () {
 		}
 	});
 
+	it('says on stderr why it stopped when its client sends a line past the SDK\'s 10 MiB cap', async () => {
+		t.hosts.push(await startHost(t.fx.root, t.home));
+		const child = spawn(process.execPath, [CLI, 'bridge', '--workspace', t.fx.root], { env: cliEnv(t.home) });
+		let stderr = '';
+		child.stderr.on('data', d => (stderr += d));
+		// The bridge stops reading in the middle of the line: the rest of the write fails with EPIPE.
+		child.stdin.on('error', () => undefined);
+		const exit = exited(child);
+		const answers = createInterface({ input: child.stdout });
+		const initialized = new Promise(resolve => answers.once('line', resolve));
+		child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+		await initialized;
+		child.stdin.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(11 * 1024 * 1024)}"}}\n`);
+		await exit;
+		assert.match(stderr, /\[warn\] client side: A line exceeded the maximum size of 10485760 bytes/, 'a client whose server went away can tell why');
+	});
+
 	it('passes over a lock file that would win but where nothing listens (a crashed window whose pid is reused) for the server that runs', async () => {
 		t.hosts.push(await startHost(t.fx.root, t.home));
 		const closed = http.createServer();

@@ -94,6 +94,19 @@ describe('stdio framing (serve --stdio, one JSON-RPC message per line)', functio
 		assert.ok(list.result.resources.length > 0);
 		assert.equal(await exit, 0);
 	});
+
+	it('says on stderr, at the default levels, why it stopped when a line grows past the SDK\'s 10 MiB cap', async () => {
+		let stderr = '';
+		raw.child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+		// The server stops reading in the middle of the line: the rest of the write fails with EPIPE.
+		raw.child.stdin.on('error', () => undefined);
+		const exit = new Promise<number | null>(resolve => raw.child.on('exit', resolve));
+		raw.write(`${INITIALIZE}\n`);
+		assert.equal((await raw.next() as { id: unknown }).id, 'init');
+		raw.write(`{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${'x'.repeat(11 * 1024 * 1024)}"}}\n`);
+		await exit;
+		assert.match(stderr, /\[warn\] stdio: A line exceeded the maximum size of 10485760 bytes/, 'a client whose server went away can tell why');
+	});
 });
 
 describe('StdioTransport', () => {
