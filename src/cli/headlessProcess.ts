@@ -13,7 +13,7 @@ export interface HeadlessProcess {
 	stop(code: number): Promise<void>;
 }
 
-/** The headless host's registry on the given folders; SIGINT and SIGTERM end the process cleanly. */
+/** The headless host's registry on the given folders; SIGINT and SIGTERM end the process cleanly, a second one at once. */
 export function startHeadlessProcess(args: ServeArgs): HeadlessProcess {
 	const log = new StreamLogger(line => process.stderr.write(line), args.logLevel);
 	const { registry } = createHeadlessRegistry({ ...args, gitUser: gitUserConfig(), log });
@@ -34,7 +34,17 @@ export function startHeadlessProcess(args: ServeArgs): HeadlessProcess {
 		registry.dispose();
 		process.exit(code);
 	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	const onSignal = (signal: NodeJS.Signals) => {
+		if (stopping) {
+			// Asked twice: a shutdown step is stuck (a lock folder that never gets made, as under
+			// /proc; a peer that never answers). The next start cleans what is left behind.
+			log.warn(`${signal} again: stopping now, without finishing the shutdown`);
+			process.exit(1);
+		}
+		log.info(`${signal}: stopping (send it again to stop at once)`);
+		void stop(0);
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
 	return { registry, log, onStop: cleanup => cleanups.push(cleanup), stop };
 }

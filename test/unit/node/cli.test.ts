@@ -106,6 +106,32 @@ describe('CLI (dist/cli.js)', function () {
 		}
 	});
 
+	it('stops at a second SIGTERM when the first one\'s shutdown cannot finish', async () => {
+		// Node's recursive mkdir never returns under /proc: the start, and the shutdown that waits for it, hang.
+		const child = spawn(process.execPath, [CLI, 'serve', '--root', fx.root, '--http'], { env: { ...cliEnv(home), MCP_WORKSPACE_RESOURCES_HOME: `/proc/mwr-${process.pid}` } });
+		let stderr = '';
+		const waiting: (() => void)[] = [];
+		child.stderr.on('data', d => {
+			stderr += String(d);
+			waiting.forEach(look => look());
+		});
+		const said = (pattern: RegExp) => new Promise<void>(resolve => {
+			const look = () => pattern.test(stderr) && resolve();
+			waiting.push(look);
+			look();
+		});
+		try {
+			await said(/indexed \d+ files/);
+			child.kill('SIGTERM');
+			await said(/SIGTERM: stopping/);
+			child.kill('SIGTERM');
+			assert.equal(await exited(child), 1);
+			assert.match(stderr, /SIGTERM again: stopping now/);
+		} finally {
+			child.kill('SIGKILL');
+		}
+	});
+
 	it('serves a folder given twice, by other spellings or through a link, once: no URI listed twice', async () => {
 		const link = path.join(home, 'link-to-root');
 		symlinkSync(fx.root, link);
