@@ -73,16 +73,10 @@ function ensureBuilt(): void {
 	}
 }
 
-interface ParserModule {
-	TreeSitterParser: new (dir: string) => {
-		languageOf(name: string): { id: string; name: string; lineComment: string } | undefined;
-		parse(language: unknown, text: string): Promise<readonly unknown[]>;
-	};
-}
-
 async function measureRealCode(): Promise<Pick<SymbolsBenchResult, 'signatures' | 'parse'>> {
-	const { TreeSitterParser } = require(path.join(repoRoot, 'out/src/node/grammars/treeSitterParser.js')) as ParserModule;
-	const { signatureView } = require(path.join(repoRoot, 'out/src/core/symbols/signatureView.js')) as { signatureView: (text: string, d: readonly unknown[], l: unknown) => string };
+	// Typed from the sources, so a change of their shape fails the type check here, not the bench.
+	const { TreeSitterParser } = require(path.join(repoRoot, 'out/src/node/grammars/treeSitterParser.js')) as typeof import('../../src/node/grammars/treeSitterParser.js');
+	const { signatureView } = require(path.join(repoRoot, 'out/src/core/symbols/signatureView.js')) as typeof import('../../src/core/symbols/signatureView.js');
 	const { countTokens } = require(path.join(repoRoot, 'out/src/picker/tokenCount.js')) as { countTokens: (text: string) => number };
 	const parser = new TreeSitterParser(path.join(repoRoot, 'dist', 'grammars'));
 	const signatures: SymbolsBenchResult['signatures'] = [];
@@ -102,7 +96,7 @@ async function measureRealCode(): Promise<Pick<SymbolsBenchResult, 'signatures' 
 			const ms = now() - started;
 			const parsed = parseByLanguage.get(language.name) ?? { files: 0, bytes: 0, ms: 0 };
 			parseByLanguage.set(language.name, { files: parsed.files + 1, bytes: parsed.bytes + Buffer.byteLength(text), ms: parsed.ms + ms });
-			const view = signatureView(text, declarations, language);
+			const view = signatureView(text, declarations, language).text;
 			chars += text.length;
 			viewChars += view.length;
 			tokens += countTokens(text);
