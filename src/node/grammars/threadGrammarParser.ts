@@ -9,6 +9,14 @@ import { TreeSitterParser } from './treeSitterParser';
 /** Next to this file: dist/grammarWorker.js in the bundles, the compiled grammarWorker.js in tests. */
 const WORKER_SCRIPT = path.join(__dirname, 'grammarWorker.js');
 
+/**
+ * Texts up to this many characters parse in this thread: the round trip to the worker costs more
+ * than their parse (the headless symbol index of 100,000 small files, parsed one after another,
+ * took nearly twice as long through the worker; docs/performance.md), and tree-sitter reads 3-5 MB
+ * of code a second, so such a parse holds the thread some 20 ms at most.
+ */
+const IN_THREAD_MAX_CHARS = 64 * 1024;
+
 interface Pending {
 	readonly language: GrammarLanguage;
 	readonly text: string;
@@ -17,20 +25,21 @@ interface Pending {
 }
 
 /**
- * Parses in a worker thread (grammarWorker.ts). Tree-sitter's parse and its queries are
+ * Parses large texts in a worker thread (grammarWorker.ts). Tree-sitter's parse and its queries are
  * synchronous: a 5 MB TypeScript file held the thread that asked for 3.5 s, a 16 MB one (ranges
  * and signatures read files that large) past the HTTP server's 10 s header timeout, so every
  * other client's request waited or was reset, and in the editor every extension waited. The
  * worker starts with the first parse and stays (each grammar loads in it once); it does not keep
  * the process alive. When it cannot start, or stops, parses (those under way too) are made in
- * this thread from then on.
+ * this thread from then on, as small texts always are.
  */
 export class ThreadGrammarParser implements DeclarationSource {
 	private worker: Worker | undefined;
 	private readonly pending = new Map<number, Pending>();
 	private nextId = 0;
-	/** This thread's parser, once the worker could not be used. */
+	/** This thread's parser: small texts, and all of them once the worker could not be used. */
 	private local: TreeSitterParser | undefined;
+	private workerFailed = false;
 	private disposed = false;
 
 	constructor(private readonly grammarDir: string, private readonly log: Logger, private readonly script = WORKER_SCRIPT) {}
@@ -44,12 +53,9 @@ export class ThreadGrammarParser implements DeclarationSource {
 	}
 
 	parse(language: GrammarLanguage, text: string): Promise<readonly Declaration[]> {
-		if (this.local) {
-			return this.local.parse(language, text);
-		}
-		const worker = this.started();
+		const worker = text.length > IN_THREAD_MAX_CHARS && !this.workerFailed ? this.started() : undefined;
 		if (!worker) {
-			return this.fallBack().parse(language, text);
+			return this.inThread().parse(language, text);
 		}
 		const id = this.nextId++;
 		return new Promise<readonly Declaration[]>((resolve, reject) => {
@@ -72,6 +78,7 @@ export class ThreadGrammarParser implements DeclarationSource {
 			worker = new Worker(this.script, { workerData: { grammarDir: this.grammarDir } satisfies GrammarWorkerData });
 		} catch (err) {
 			this.log.warn(`grammars: no worker thread (${err instanceof Error ? err.message : String(err)}); parsing in this thread`);
+			this.workerFailed = true;
 			return undefined;
 		}
 		worker.unref();
@@ -92,9 +99,9 @@ export class ThreadGrammarParser implements DeclarationSource {
 			const asked = [...this.pending.values()];
 			this.pending.clear();
 			this.stop(err);
-			const local = this.fallBack();
+			this.workerFailed = true;
 			for (const p of asked) {
-				local.parse(p.language, p.text).then(p.resolve, p.reject);
+				this.inThread().parse(p.language, p.text).then(p.resolve, p.reject);
 			}
 		};
 		worker.on('error', failed);
@@ -103,7 +110,7 @@ export class ThreadGrammarParser implements DeclarationSource {
 		return worker;
 	}
 
-	private fallBack(): TreeSitterParser {
+	private inThread(): TreeSitterParser {
 		this.local ??= new TreeSitterParser(this.grammarDir);
 		return this.local;
 	}
