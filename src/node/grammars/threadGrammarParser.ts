@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '../../common/logger';
 import { Declaration, DeclarationSource, GrammarLanguage } from '../../core/symbols/ports';
-import { GRAMMARS, grammarFor } from './grammarCatalog';
 import { GrammarWorkerData, ParseAnswer, ParseRequest } from './grammarMessages';
 import { TreeSitterParser } from './treeSitterParser';
 
@@ -37,25 +36,27 @@ export class ThreadGrammarParser implements DeclarationSource {
 	private worker: Worker | undefined;
 	private readonly pending = new Map<number, Pending>();
 	private nextId = 0;
-	/** This thread's parser: small texts, and all of them once the worker could not be used. */
-	private local: TreeSitterParser | undefined;
+	/** This thread's parser (nothing loads until its first parse): small texts, and all once the worker could not be used. */
+	private readonly inThread: TreeSitterParser;
 	private workerFailed = false;
 	private disposed = false;
 
-	constructor(private readonly grammarDir: string, private readonly log: Logger, private readonly script = WORKER_SCRIPT) {}
+	constructor(private readonly grammarDir: string, private readonly log: Logger, private readonly script = WORKER_SCRIPT) {
+		this.inThread = new TreeSitterParser(grammarDir);
+	}
 
 	languageOf(fileName: string): GrammarLanguage | undefined {
-		return grammarFor(fileName);
+		return this.inThread.languageOf(fileName);
 	}
 
 	languageNames(): readonly string[] {
-		return GRAMMARS.map(g => g.name);
+		return this.inThread.languageNames();
 	}
 
 	parse(language: GrammarLanguage, text: string): Promise<readonly Declaration[]> {
 		const worker = text.length > IN_THREAD_MAX_CHARS && !this.workerFailed ? this.started() : undefined;
 		if (!worker) {
-			return this.inThread().parse(language, text);
+			return this.inThread.parse(language, text);
 		}
 		const id = this.nextId++;
 		return new Promise<readonly Declaration[]>((resolve, reject) => {
@@ -101,18 +102,13 @@ export class ThreadGrammarParser implements DeclarationSource {
 			this.stop(err);
 			this.workerFailed = true;
 			for (const p of asked) {
-				this.inThread().parse(p.language, p.text).then(p.resolve, p.reject);
+				this.inThread.parse(p.language, p.text).then(p.resolve, p.reject);
 			}
 		};
 		worker.on('error', failed);
 		worker.on('exit', code => failed(new Error(`exit code ${code}`)));
 		this.worker = worker;
 		return worker;
-	}
-
-	private inThread(): TreeSitterParser {
-		this.local ??= new TreeSitterParser(this.grammarDir);
-		return this.local;
 	}
 
 	private stop(err: Error): void {
