@@ -3,9 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter, Event } from '../common/event';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import { relativeInside } from '../common/pathContainment';
 import { GitRepositoryChange } from '../core/git/ports';
-import { isServedFileEvent, ServedByName } from '../node/git/servedFileEvent';
+import { isInWorkingTree, isServedFileEvent, ServedByName } from '../node/git/servedFileEvent';
 import { FileChangeEvent } from '../core/ports';
 import { GitApiRepository } from './gitApi';
 
@@ -47,7 +46,8 @@ export class GitStateChanges extends Disposable {
 	constructor(private readonly api: GitApiRepository, private readonly served: ServedWorkingTree) {
 		super();
 		const root = api.rootUri.fsPath;
-		this.indexFile = path.join(root, '.git', 'index');
+		const gitDir = path.join(root, '.git');
+		this.indexFile = path.join(gitDir, 'index');
 		this.last = this.signatures(undefined);
 		this._register(api.state.onDidChange(() => {
 			const next = this.signatures(this.last);
@@ -62,7 +62,7 @@ export class GitStateChanges extends Disposable {
 		}));
 		this._register(served.fileEvents(events => {
 			// A deletion of a served file always changes the lists: the state event after it tells.
-			if (events.some(e => e.kind !== 'deleted' && isWorkingTreePath(root, e.path) && isServedFileEvent(e, served.isServedNow))) {
+			if (events.some(e => e.kind !== 'deleted' && isInWorkingTree(root, gitDir, e.path) && isServedFileEvent(e, served.isServedNow))) {
 				this.fire({ history: false, index: false, workingTree: true });
 			}
 		}));
@@ -153,12 +153,6 @@ interface Signatures {
 	readonly lists: string;
 	/** Those of `lists` whose paths are served. */
 	readonly workingTree: string;
-}
-
-/** Under the repository's root and not in its `.git`. */
-function isWorkingTreePath(root: string, absPath: string): boolean {
-	const rel = relativeInside(root, absPath);
-	return rel !== undefined && rel !== '.git' && !rel.startsWith('.git/');
 }
 
 /** The index file's identity and time (git replaces it by rename on every write); '' when absent. */

@@ -4,11 +4,11 @@ import { Disposable, toDisposable } from '../../common/lifecycle';
 import { Logger } from '../../common/logger';
 import { GitRepository, GitSource } from '../../core/git/ports';
 import { FileChangeEvent, WorkspaceFoldersSource } from '../../core/ports';
-import { isInsideFolder, relativeInside } from '../../common/pathContainment';
+import { isInsideFolder } from '../../common/pathContainment';
 import { GitCliRepository } from './gitCliRepository';
 import { GitLocation, locateRepository } from './gitLocation';
 import { GitCli } from './gitProcess';
-import { isServedFileEvent, ServedByName } from './servedFileEvent';
+import { isInWorkingTree, isServedFileEvent, ServedByName } from './servedFileEvent';
 
 function realFolder(folder: string): string {
 	try {
@@ -107,8 +107,7 @@ export class GitCliSource extends Disposable implements GitSource {
 		for (const repo of this.repos) {
 			const gitDir = repo.location.gitDir;
 			// The first served file decides: a branch switch's thousands of events are not all looked at.
-			if (events.some(e => relativeInside(repo.root, e.path) !== undefined && relativeInside(gitDir, e.path) === undefined && e.path !== gitDir
-				&& (!served || isServedFileEvent(e, served)))) {
+			if (events.some(e => isInWorkingTree(repo.root, gitDir, e.path) && (!served || isServedFileEvent(e, served)))) {
 				repo.notifyWorkingTreeChanged();
 			}
 		}

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { isInsideFolder, relativeInside } from '../../common/pathContainment';
 import { FileChangeEvent } from '../../core/ports';
 
 /** The files provider's rule by name; `isDirectory` when the path names a folder (`build/` patterns apply). */
@@ -22,4 +23,9 @@ export function isServedFileEvent(event: FileChangeEvent, isServedNow: ServedByN
 		return isServedNow(event.path, true);
 	}
 	return statSync(event.path, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+/** Whether `absPath` lies in a repository's working tree: under its root and not in its git folder. */
+export function isInWorkingTree(root: string, gitDir: string, absPath: string): boolean {
+	return relativeInside(root, absPath) !== undefined && !isInsideFolder(gitDir, absPath);
 }
