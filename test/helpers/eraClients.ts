@@ -121,3 +121,26 @@ export async function walkList(c: EraClient): Promise<Record<string, unknown>[]>
 	} while (cursor !== undefined);
 	return all;
 }
+
+/**
+ * Sends `c` a request each era answers at once (`ping` in 2025; the 2026-07-28 revision has none,
+ * so the templates) one after another while `work` runs, and says how many were answered before
+ * it: a host held by the work answers none.
+ */
+export async function answeredWhile<T>(c: EraClient, work: Promise<T>): Promise<{ result: T; answeredFirst: number }> {
+	let done = false;
+	const finished = work.finally(() => {
+		done = true;
+	});
+	let answeredFirst = 0;
+	while (!done) {
+		await (c.era === 'legacy' ? c.client.ping() : c.client.listResourceTemplates());
+		if (!done) {
+			answeredFirst++;
+		}
+		// The client may share the process with the server: a turn of the loop lets the work's
+		// answer, once written, reach it between two requests.
+		await new Promise(resolve => setTimeout(resolve, 0));
+	}
+	return { result: await finished, answeredFirst };
+}

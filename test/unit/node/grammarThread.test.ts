@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileUri } from '../../../src/core/uriGuard';
-import { EraClient, stdioEraClients } from '../../helpers/eraClients';
+import { answeredWhile, EraClient, stdioEraClients } from '../../helpers/eraClients';
 import { createFixture, Fixture } from '../../helpers/fixtureWorkspace';
 
 /**
@@ -33,27 +33,12 @@ describe('grammars parse in a worker thread while clients are answered', functio
 		fx.dispose();
 	});
 
-	/** A request each era answers at once: `ping` (2025; the 2026-07-28 revision has none) or the templates. */
-	const quick = (c: EraClient) => (c.era === 'legacy' ? c.client.ping() : c.client.listResourceTemplates());
-
 	it('answers requests sent while a 5 MB file is parsed for its signatures', async () => {
 		for (const c of clients) {
 			// The grammar loaded first (its WASM inflated and compiled, which is asynchronous anyway).
 			await c.client.readResource({ uri: `${fileUri(small)}?view=signatures` });
-			let viewDone = false;
-			const view = c.client.readResource({ uri: `${fileUri(large)}?view=signatures` }).finally(() => {
-				viewDone = true;
-			});
-			let answeredFirst = 0;
-			while (!viewDone) {
-				await quick(c);
-				if (!viewDone) {
-					answeredFirst++;
-				}
-				// A turn of the loop lets the view's answer, once read, reach the client between requests.
-				await new Promise(resolve => setTimeout(resolve, 0));
-			}
-			const text = (await view).contents[0] as { text: string };
+			const { result: view, answeredFirst } = await answeredWhile(c, c.client.readResource({ uri: `${fileUri(large)}?view=signatures` }));
+			const text = view.contents[0] as { text: string };
 			assert.match(text.text, /^export function f0\(a: number\): number \{ … \}\n/, c.label);
 			assert.match(text.text, /\nexport function f79999\(a: number\): number \{ … \}\n$/, c.label);
 			// Held by the parse, the host answered only while the file was read (a dozen here);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ThreadSearchBackend } from '../../../../src/node/threadSearchBackend';
 import { NodeFileSystem } from '../../../../src/node/nodeFileSystem';
-import { EraClient } from '../../../helpers/eraClients';
+import { answeredWhile, EraClient } from '../../../helpers/eraClients';
 import { createFixture, Fixture } from '../../../helpers/fixtureWorkspace';
 import { RecordingLogger } from '../../../helpers/harness';
 import { bothEras, createSearchServer, readSearch, SearchServer, textUri } from '../../../helpers/searchServer';
@@ -31,27 +31,10 @@ describe('hostile regexes run in linear time in the worker thread while clients 
 		fx.dispose();
 	});
 
-	/** A request each era answers at once: `ping` (2025; the 2026-07-28 revision has none) or the templates. */
-	const quick = (c: EraClient) => (c.era === 'legacy' ? c.client.ping() : c.client.listResourceTemplates());
-
 	it('answers every hostile pattern, and requests sent meanwhile before it', async () => {
 		for (const c of eras.clients) {
 			for (const [pattern, matchedLines] of HOSTILE) {
-				let searchDone = false;
-				const search = readSearch(c, textUri(pattern, { regex: true })).finally(() => {
-					searchDone = true;
-				});
-				let answeredFirst = 0;
-				while (!searchDone) {
-					await quick(c);
-					if (!searchDone) {
-						answeredFirst++;
-					}
-					// The client shares this process with the server: a turn of the loop lets the
-					// search's answer, once written, reach it between two requests.
-					await new Promise(resolve => setTimeout(resolve, 0));
-				}
-				const answer = await search;
+				const { result: answer, answeredFirst } = await answeredWhile(c, readSearch(c, textUri(pattern, { regex: true })));
 				assert.equal(answer.matchCount, matchedLines, `${c.label} ${pattern}`);
 				assert.equal(answer.complete, true, `${c.label} ${pattern}`);
 				assert.ok(answeredFirst > 0, `${c.label} ${pattern}: a request sent meanwhile was answered before the search`);
